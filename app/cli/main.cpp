@@ -1,0 +1,53 @@
+// attnlab-cli: runs one configuration, prints the shape journey and diagnostics, exports stages.
+// Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix).
+#include <iostream>
+
+#include "app/cli/options.hpp"
+#include "app/cli/print.hpp"
+#include "core/errors.hpp"
+#include "core/export.hpp"
+#include "core/mha.hpp"
+
+int main(int argc, char** argv) {
+  using namespace attnlab;
+  cli::Request request;
+  if (const int code = cli::parse(argc, argv, request); code >= 0) return code;
+  try {
+    if (request.list_presets) {
+      std::vector<std::string> errors;
+      cli::print_preset_list(std::cout, load_all_presets(&errors));
+      for (const std::string& e : errors) std::cerr << "attnlab-cli: " << e << "\n";
+      return 0;
+    }
+    for (const std::string& w : request.warnings)
+      std::cerr << "attnlab-cli: warning: " << w << "\n";
+    const Trace trace = run(request.config, request.inputs);
+    for (const std::string& name : request.show) {
+      if (!trace.find(name)) {
+        throw UserError("--show " + name +
+                        ": no such tensor; names are those of the export, e.g. "
+                        "x, q, q_heads, scores, weights, context, concat, out");
+      }
+    }
+    if (request.json) {
+      std::cout << trace_to_json(trace);
+    } else {
+      cli::print_shape_journey(std::cout, trace);
+      cli::print_counters(std::cout, trace);
+      cli::print_diagnostics(std::cout, trace);
+      for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
+    }
+    if (!request.export_dir.empty()) {
+      export_trace(trace, request.export_dir);
+      std::cerr << "attnlab-cli: wrote " << trace.parameters.size() + trace.records.size()
+                << " .npy files and trace.json to " << request.export_dir << "\n";
+    }
+  } catch (const UserError& e) {
+    std::cerr << "attnlab-cli: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "attnlab-cli: out of memory: lower B, T or the widths, or use --shape-only\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,29 @@
+// attnlab-cli's command line: what the user asked for, turned into a Config and Inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/inputs.hpp"
+
+namespace attnlab::cli {
+
+struct Request {
+  Config config;
+  Inputs inputs;
+  std::string export_dir;             // --export DIR; empty = no export
+  bool json = false;                  // --json: trace.json on stdout instead of the table
+  bool list_presets = false;          // --list-presets
+  std::vector<std::string> show;      // --show NAME: print these tensors' values
+  std::vector<std::string> warnings;  // from the preset file (unknown keys)
+};
+
+// Parses argv. Returns the exit code to stop with (0 for --help) or -1 to go on.
+// Bad input prints one line on stderr and returns 2.
+int parse(int argc, char** argv, Request& request);
+
+// Parses one --mask value into `mask` ("none" clears it). Throws UserError.
+void add_mask(const std::string& text, MaskSpec& mask);
+
+}  // namespace attnlab::cli

@@ -1,0 +1,166 @@
+#include "app/cli/print.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "core/config.hpp"
+#include "core/masks.hpp"
+
+namespace attnlab::cli {
+
+namespace {
+
+std::string code_of(const std::string& pytorch) {
+  const size_t comment = pytorch.find("  #");
+  return comment == std::string::npos ? pytorch : pytorch.substr(0, comment);
+}
+
+std::string notes_of(const TensorRecord& r) {
+  std::string storage = r.is_view ? "view of " + r.storage_owner
+                                  : (r.substep == "contiguous" ? "copy" : "new") +
+                                        std::string(" storage, ") + format_bytes(double(r.bytes));
+  return storage + "; " + r.formula;
+}
+
+std::string flops_text(double flops) {
+  char text[32];
+  if (flops >= 1e9)
+    std::snprintf(text, sizeof text, "%.2f GFLOP", flops / 1e9);
+  else if (flops >= 1e6)
+    std::snprintf(text, sizeof text, "%.2f MFLOP", flops / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.0f FLOP", flops);
+  return text;
+}
+
+struct Row {
+  std::string operation, shape, strides, contiguous, notes;
+};
+
+void print_table(std::ostream& out, const std::vector<Row>& rows) {
+  size_t w[4] = {9, 5, 7, 11};
+  for (const Row& r : rows) {
+    w[0] = std::max(w[0], r.operation.size());
+    w[1] = std::max(w[1], r.shape.size());
+    w[2] = std::max(w[2], r.strides.size());
+  }
+  auto line = [&](const Row& r) {
+    out << std::left << std::setw(int(w[0])) << r.operation << "  " << std::setw(int(w[1]))
+        << r.shape << "  " << std::setw(int(w[2])) << r.strides << "  " << std::setw(int(w[3]))
+        << r.contiguous << "  " << r.notes << "\n";
+  };
+  line({"Operation", "Shape", "Strides", "Contiguous?", "Notes"});
+  line({std::string(w[0], '-'), std::string(w[1], '-'), std::string(w[2], '-'),
+        std::string(w[3], '-'), "-----"});
+  for (const Row& r : rows) line(r);
+}
+
+}  // namespace
+
+void print_shape_journey(std::ostream& out, const Trace& t) {
+  const Config& c = t.config;
+  out << "Multi-head attention: B=" << c.batch << " T=" << c.tokens() << " d_in=" << c.input_dim()
+      << " d_model=" << c.d_model << " h=" << c.n_heads << " d_k=" << c.head_dim_k()
+      << " d_v=" << c.head_dim_v() << " mask=" << describe(c.mask)
+      << " bias=" << (c.bias ? "on" : "off") << " W_o=" << (c.output_proj ? "on" : "off");
+  if (c.dropout > 0) out << " dropout=" << c.dropout;
+  out << (t.shape_only ? "  [shape-only]" : "") << "\n";
+  if (t.tokens.size() <= 32) {
+    out << "Tokens:";
+    for (const std::string& token : t.tokens) out << " " << token;
+    out << "\n";
+  }
+  out << "\n";
+  std::vector<Row> rows;
+  for (const TensorRecord& p : t.parameters) {
+    rows.push_back({p.name, shape_to_string(p.tensor.shape()), shape_to_string(p.tensor.strides()),
+                    "yes", "parameter " + p.axes});
+  }
+  Stage current = Stage::Input;
+  bool first = true;
+  for (const TensorRecord& r : t.records) {
+    if (first || r.stage != current) {
+      rows.push_back({std::string("[") + stage_name(r.stage) + "]", "", "", "", ""});
+      current = r.stage;
+      first = false;
+    }
+    rows.push_back({code_of(r.pytorch), shape_to_string(r.tensor.shape()) + " " + r.axes,
+                    shape_to_string(r.tensor.strides()), r.tensor.is_contiguous() ? "yes" : "no",
+                    notes_of(r)});
+  }
+  print_table(out, rows);
+}
+
+void print_counters(std::ostream& out, const Trace& t) {
+  const Counters& n = t.counters;
+  const Config& c = t.config;
+  out << "\nCounters\n";
+  out << "  parameters: " << n.parameters() << " = W_q,W_k,W_v " << c.input_dim() << "*"
+      << c.n_heads << "*(2*" << c.head_dim_k() << "+" << c.head_dim_v() << ")=" << n.qkv_weights;
+  if (n.qkv_biases) out << " + biases " << n.qkv_biases;
+  if (n.out_weights) out << " + W_o " << n.out_weights;
+  if (n.out_bias) out << " + b_o " << n.out_bias;
+  out << "\n  FLOPs per stage:";
+  for (int s = 0; s < kStageCount; ++s) {
+    const auto stage = static_cast<Stage>(s);
+    out << " " << stage_name(stage) << " " << flops_text(t.stage_flops(stage)) << ";";
+  }
+  out << " total " << flops_text(n.flops) << "\n  bytes per stage:";
+  for (int s = 0; s < kStageCount; ++s) {
+    const auto stage = static_cast<Stage>(s);
+    out << " " << stage_name(stage) << " " << format_bytes(double(t.stage_bytes(stage))) << ";";
+  }
+  out << " total " << format_bytes(double(n.bytes)) << "\n";
+  out << "  attention memory: B*h*T^2 = " << c.batch << "*" << c.n_heads << "*" << c.tokens()
+      << "^2 = " << n.attention_elements << " weights ("
+      << format_bytes(double(n.attention_elements) * 4) << " as float32)\n";
+}
+
+void print_diagnostics(std::ostream& out, const Trace& t) {
+  const Diagnostics& d = t.diagnostics;
+  out << "\nDiagnostics\n";
+  for (const std::string& notice : d.notices) out << "  note: " << notice << "\n";
+  if (t.shape_only) {
+    out << "  shape-only trace: no values were computed\n";
+    return;
+  }
+  out << "  row sums: max |sum - 1| = " << std::scientific << std::setprecision(2)
+      << d.max_row_sum_error << std::defaultfloat << "\n";
+  out << "  masked weights: " << d.masked_entries << " entries, " << d.masked_nonzero
+      << " not exactly 0\n";
+  if (!d.empty_rows.empty()) {
+    out << "  queries with no visible key (zero weights, zero context): " << d.empty_rows.size()
+        << ", first at b=" << d.empty_rows[0][0] << " query=" << d.empty_rows[0][1] << "\n";
+  }
+  out << "  NaN/Inf: " << d.nonfinite_values
+      << (d.nonfinite_values ? " (first in " + d.first_nonfinite + ")" : "") << "\n";
+  out << "  entropy per head (bits; uniform over T keys = " << std::fixed << std::setprecision(2)
+      << std::log2(double(t.config.tokens())) << "):";
+  for (size_t h = 0; h < d.head_entropy_bits.size(); ++h)
+    out << " h" << h << "=" << d.head_entropy_bits[h];
+  out << std::defaultfloat << "\n";
+}
+
+void print_values(std::ostream& out, const TensorRecord& r) {
+  out << "\n" << r.name << " " << shape_to_string(r.tensor.shape()) << " " << r.axes << ":\n";
+  if (!r.tensor.has_values()) {
+    out << "  (shape-only: no values)\n";
+    return;
+  }
+  const std::vector<Scalar> values = r.tensor.to_vector();
+  const int64_t row = r.tensor.dim() ? r.tensor.size(-1) : 1;
+  for (size_t i = 0; i < values.size(); ++i) {
+    out << (i % size_t(row) == 0 ? "  [" : " ") << std::setw(12) << std::setprecision(8)
+        << values[i] << ((i + 1) % size_t(row) == 0 ? "]\n" : "");
+  }
+}
+
+void print_preset_list(std::ostream& out, const std::vector<Preset>& presets) {
+  for (const Preset& p : presets)
+    out << std::left << std::setw(12) << p.name << "  " << p.title << "\n";
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,20 @@
+// attnlab-cli's text output: the shape journey table, counters, diagnostics, tensor values.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "core/preset.hpp"
+#include "core/trace.hpp"
+
+namespace attnlab::cli {
+
+// The theory seed's "Complete Shape Journey": operation, shape, strides, contiguous?, notes.
+void print_shape_journey(std::ostream& out, const Trace& trace);
+void print_counters(std::ostream& out, const Trace& trace);
+void print_diagnostics(std::ostream& out, const Trace& trace);
+// A tensor's values, NumPy style, one innermost row per line.
+void print_values(std::ostream& out, const TensorRecord& record);
+void print_preset_list(std::ostream& out, const std::vector<Preset>& presets);
+
+}  // namespace attnlab::cli

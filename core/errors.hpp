@@ -1,0 +1,22 @@
+// Error tiers: assertions for programmer bugs; these exceptions for bad user input.
+// Every message says what is wrong and how to fix it, in plain language.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace attnlab {
+
+// Bad input from a user: a setting, a file, a sentence. Shown as-is to the user.
+class UserError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// view() on a tensor whose strides cannot express the requested shape (PyTorch's RuntimeError).
+class ViewError : public UserError {
+ public:
+  using UserError::UserError;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,97 @@
+#include "core/inputs.hpp"
+
+#include <cctype>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/rng.hpp"
+
+namespace attnlab {
+
+std::vector<Scalar> embed_token(const std::string& token, int64_t position, int64_t width) {
+  std::string lower = token;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  Rng rng(fnv1a64(lower));
+  std::vector<Scalar> vec(static_cast<size_t>(width));
+  for (int64_t i = 0; i < width; ++i) {
+    // PE(pos, 2k) = sin(pos / 10000^(2k/width)), PE(pos, 2k+1) = cos(same angle)
+    const double angle =
+        static_cast<double>(position) / std::pow(10000.0, static_cast<double>(i - i % 2) / width);
+    const double encoding = (i % 2 == 0) ? std::sin(angle) : std::cos(angle);
+    vec[static_cast<size_t>(i)] = static_cast<Scalar>(rng.normal() + encoding);
+  }
+  return vec;
+}
+
+Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
+  const auto T = static_cast<int64_t>(tokens.size());
+  Tensor x = Tensor::empty("x", {batch, T, width});
+  Scalar* out = x.data();
+  for (int64_t t = 0; t < T; ++t) {
+    const std::vector<Scalar> vec = embed_token(tokens[static_cast<size_t>(t)], t, width);
+    for (int64_t b = 0; b < batch; ++b)
+      std::copy(vec.begin(), vec.end(), out + (b * T + t) * width);
+  }
+  return x;
+}
+
+namespace {
+
+Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double stddev) {
+  Tensor t = Tensor::empty(name, std::move(shape));
+  Rng rng(fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL));
+  for (Scalar& v : t.storage()->values) v = static_cast<Scalar>(stddev * rng.normal());
+  return t;
+}
+
+// Uses the given tensor (after checking its shape) or generates one.
+void complete(Tensor& slot, const std::string& name, const Shape& shape, uint64_t seed,
+              double stddev) {
+  if (!slot.storage()) {
+    slot = random_tensor(name, shape, seed, stddev);
+    return;
+  }
+  if (slot.shape() != shape) {
+    throw UserError(name + " has shape " + shape_to_string(slot.shape()) +
+                    " but this configuration needs " + shape_to_string(shape) +
+                    ": check d_in, d_model, n_heads, d_k and d_v against the file");
+  }
+  if (!slot.is_contiguous()) slot = slot.contiguous(name);
+  slot.storage()->name = name;
+}
+
+}  // namespace
+
+Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs in) {
+  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
+  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
+  if (!in.x.storage()) {
+    in.x = embed_tokens(tokens, B, d_in);
+  } else if (in.x.shape() != Shape{B, T, d_in}) {
+    throw UserError("x has shape " + shape_to_string(in.x.shape()) +
+                    " but the configuration needs " + shape_to_string({B, T, d_in}) +
+                    " (B, T, d_in)");
+  }
+  in.x.storage()->name = "x";
+  const double w_in = 1.0 / std::sqrt(static_cast<double>(d_in));
+  complete(in.w_q, "w_q", {d_in, h * dk}, c.seed, w_in);
+  complete(in.w_k, "w_k", {d_in, h * dk}, c.seed, w_in);
+  complete(in.w_v, "w_v", {d_in, h * dv}, c.seed, w_in);
+  if (c.output_proj) {
+    complete(in.w_o, "w_o", {h * dv, c.d_model}, c.seed, 1.0 / std::sqrt(double(h * dv)));
+  } else {
+    in.w_o = Tensor();
+  }
+  if (c.bias) {
+    constexpr double kBiasStd = 0.1;
+    complete(in.b_q, "b_q", {h * dk}, c.seed, kBiasStd);
+    complete(in.b_k, "b_k", {h * dk}, c.seed, kBiasStd);
+    complete(in.b_v, "b_v", {h * dv}, c.seed, kBiasStd);
+    if (c.output_proj) complete(in.b_o, "b_o", {c.d_model}, c.seed, kBiasStd);
+  } else {
+    in.b_q = in.b_k = in.b_v = in.b_o = Tensor();
+  }
+  return in;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,71 @@
+// A strided tensor as PyTorch has it: shared storage + shape + strides + offset.
+// view / transpose / contiguous behave like torch.Tensor's, so the layout the app shows is real.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+using Scalar = float;  // all tensors are float32, like PyTorch's default dtype
+using Shape = std::vector<int64_t>;
+
+// The flat memory a tensor reads from. `name` is the tensor that allocated it (e.g. "q").
+// In shape-only mode `values` stays empty: only the size is known.
+struct Storage {
+  std::string name;
+  int64_t numel = 0;
+  std::vector<Scalar> values;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  // A fresh contiguous tensor owning new storage; allocate=false keeps it shape-only.
+  static Tensor empty(const std::string& storage_name, Shape shape, bool allocate = true);
+
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }
+  int64_t offset() const { return offset_; }
+  int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t size(int64_t d) const { return shape_.at(normalize_dim(d)); }
+  int64_t numel() const;
+  bool has_values() const { return storage_ && !storage_->values.empty(); }
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+  bool shares_storage_with(const Tensor& other) const { return storage_ == other.storage_; }
+
+  bool is_contiguous() const;
+  // Same storage, new shape. Throws ViewError (with PyTorch's explanation) when the strides
+  // cannot express the new shape, e.g. after a transpose. One entry may be -1 (inferred).
+  Tensor view(Shape new_shape) const;
+  // Same storage, two dimensions' sizes and strides swapped.
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  // Itself if already contiguous, else a row-major copy into new storage named storage_name.
+  Tensor contiguous(const std::string& storage_name) const;
+
+  // Element access through the strides (index has one entry per dimension).
+  Scalar at(const std::vector<int64_t>& index) const;
+  Scalar& at(const std::vector<int64_t>& index);
+  // Storage position of a logical index: offset + sum(index[i] * stride[i]).
+  int64_t storage_index(const std::vector<int64_t>& index) const;
+  // Raw pointer to element 0 of this view (offset applied). Only valid when has_values().
+  Scalar* data() const { return storage_->values.data() + offset_; }
+  // Values in logical (row-major) order, whatever the strides.
+  std::vector<Scalar> to_vector() const;
+
+ private:
+  int64_t normalize_dim(int64_t d) const;
+  std::shared_ptr<Storage> storage_;
+  Shape shape_;
+  Shape strides_;
+  int64_t offset_ = 0;
+};
+
+// Row-major strides for a shape: (d1*d2*..., ..., d_last, 1).
+Shape contiguous_strides(const Shape& shape);
+// "(2, 3, 4)"
+std::string shape_to_string(const Shape& shape);
+
+}  // namespace attnlab

@@ -1,0 +1,76 @@
+// The trace is the product: every intermediate tensor of the forward pass, in order, with its
+// layout, the formula and PyTorch line that produced it, and its cost. The GUI animates it, the
+// CLI prints it, the tests check it, the export writes it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/tensor.hpp"
+
+namespace attnlab {
+
+// The six stages of the lectures, plus the input they start from.
+enum class Stage { Input, Project, Split, Transpose, Attend, Concat, OutputProject };
+constexpr int kStageCount = 7;
+// "input", "project", "split", "transpose", "attend", "concat", "output-project"
+const char* stage_name(Stage stage);
+// Parses a stage_name (or its index 0..6); false when unknown.
+bool parse_stage(const std::string& text, Stage& stage);
+
+struct TensorRecord {
+  std::string name;  // export name, e.g. "q_split" (file q_split.npy)
+  Stage stage;
+  std::string substep;        // within attend: "QK^T", "scale", "mask", "softmax", "dropout", "@V";
+                              // within concat: "transpose", "contiguous", "view"; else ""
+  std::string axes;           // the seeds' notation of its shape: "(B, T, h, d_k)"
+  Tensor tensor;              // shape, strides, offset, storage and (unless shape-only) values
+  bool is_view = false;       // reads storage an earlier record allocated: no copy was made
+  std::string storage_owner;  // name of the record that allocated its storage
+  std::string formula;        // "Q = X W_q"
+  std::string pytorch;        // "q = x @ W_q"
+  double flops = 0;           // floating-point operations to produce it
+  int64_t bytes = 0;          // bytes of new storage it allocated (0 for views)
+};
+
+struct Counters {
+  int64_t qkv_weights = 0;  // d_in * h * (2 d_k + d_v)
+  int64_t qkv_biases = 0;   // h * (2 d_k + d_v) when biases are on
+  int64_t out_weights = 0;  // h * d_v * d_model with the output projection
+  int64_t out_bias = 0;     // d_model with biases and the output projection
+  int64_t parameters() const { return qkv_weights + qkv_biases + out_weights + out_bias; }
+  double flops = 0;                // whole forward pass
+  int64_t bytes = 0;               // every tensor the trace holds
+  int64_t attention_elements = 0;  // B * h * T^2: one attention map per head and sequence
+};
+
+struct Diagnostics {
+  double max_row_sum_error = 0;  // max |sum_j w[b,h,i,j] - 1| over rows with a visible key
+  int64_t masked_entries = 0;    // entries the masks hide, over (B, h, T, T)
+  int64_t masked_nonzero = 0;    // of those, weights not exactly 0 (must be 0)
+  std::vector<std::array<int64_t, 2>> empty_rows;  // (b, i): queries with no visible key
+  int64_t nonfinite_values = 0;                    // NaN/Inf outside the masked scores' -inf
+  std::string first_nonfinite;                     // the first tensor holding one
+  std::vector<double> head_entropy_bits;           // per head: mean over (b, i) of -sum p log2 p
+  std::vector<std::string> notices;  // plain-language remarks, e.g. a truncated sentence
+};
+
+struct Trace {
+  Config config;
+  std::vector<std::string> tokens;       // T of them
+  std::vector<TensorRecord> parameters;  // w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, b_o]
+  std::vector<TensorRecord> records;     // the forward pass, in order
+  Counters counters;
+  Diagnostics diagnostics;
+  bool shape_only = false;
+
+  const TensorRecord* find(const std::string& name) const;  // records or parameters; or null
+  std::vector<const TensorRecord*> stage_records(Stage stage) const;
+  double stage_flops(Stage stage) const;
+  int64_t stage_bytes(Stage stage) const;
+};
+
+}  // namespace attnlab
