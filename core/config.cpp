@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/tensor.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
@@ -141,13 +142,17 @@ int64_t trace_bytes_needed(const Config& c) {
   const int64_t B = c.batch, T = c.tokens(), h = c.n_heads;
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
   const int64_t attention_maps = 3 + (c.mask.any() ? 1 : 0) + (c.dropout > 0 ? 1 : 0);
+  // contiguous() copies the transposed context only when the transpose really moved strides
+  // (not when h == 1 or T == 1): ask the tensor type itself, as the run does.
+  const bool concat_copies =
+      !Tensor::empty("context", {B, h, T, dv}, false).transpose(1, 2).is_contiguous();
   const int64_t elements =
-      B * T * c.input_dim()                         // x
-      + B * T * h * (2 * dk + dv)                   // q, k, v (split/heads are views)
-      + attention_maps * B * h * T * T              // scores, scaled, [masked], weights, [dropped]
-      + B * h * T * dv                              // context
-      + B * T * h * dv                              // concat (the contiguous copy)
-      + (c.output_proj ? B * T * c.out_dim() : 0);  // out
+      B * T * c.input_dim()                          // x
+      + B * T * h * (2 * dk + dv)                    // q, k, v (split/heads are views)
+      + attention_maps * B * h * T * T               // scores, scaled, [masked], weights, [dropped]
+      + B * h * T * dv                               // context
+      + (concat_copies ? B * T * h * dv : 0)         // concat's contiguous copy
+      + (c.output_proj ? B * T * c.out_dim() : 0);   // out
   return elements * static_cast<int64_t>(sizeof(float));
 }
 

@@ -49,7 +49,7 @@ std::string quoted(std::string_view text) {
 }
 
 bool is_python_space(char c) {
-  return c != '\0' && std::string_view(" \t\n\r\f\v").find(c) != std::string_view::npos;
+  return std::string_view(" \t\n\r\f\v").find(c) != std::string_view::npos;
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -224,17 +224,13 @@ class HeaderParser {
     while (is_digit(peek())) {
       const int digit = text_[pos_++] - '0';
       if (value > (std::numeric_limits<int64_t>::max() - digit) / 10) {
-        fail(label_,
-             "declares a dimension too large to count in its shape; the header is "
-             "corrupt, " +
-                 std::string(kSaveAgain));
+        fail_corrupt("declares a dimension too large for 64 bits in its shape");
       }
       value = value * 10 + digit;
     }
     if (peek() == 'L') ++pos_;  // numpy under Python 2 wrote long ints as 3L
     if (negative && value != 0) {
-      fail(label_, "declares a negative dimension (-" + std::to_string(value) +
-                       ") in its shape; the header is corrupt, " + kSaveAgain);
+      fail_corrupt("declares a negative dimension (-" + std::to_string(value) + ") in its shape");
     }
     return value;
   }
@@ -249,6 +245,10 @@ class HeaderParser {
   T require(std::optional<T>& slot, const char* key) const {
     if (!slot) fail(label_, "has no '" + std::string(key) + "' key in its header; " + kSaveAgain);
     return std::move(*slot);
+  }
+
+  [[noreturn]] void fail_corrupt(const std::string& problem) const {
+    fail(label_, problem + "; the header is corrupt, " + kSaveAgain);
   }
 
   [[noreturn]] void fail_syntax(const std::string& expected) const {
@@ -286,17 +286,22 @@ FloatFormat float_format(const std::string& descr, const std::string& label) {
   return {static_cast<size_t>(descr[2] - '0'), big_endian};
 }
 
-// Bytes of data `shape` declares, or nothing when that does not fit in int64.
+// Bytes of data `shape` declares, or nothing when that does not fit in int64. Zero-size
+// dimensions are skipped in the overflow check so that, even for an empty array, every product
+// Tensor computes (strides, numel) fits in int64.
 std::optional<int64_t> declared_bytes(const Shape& shape, size_t width) {
-  for (int64_t size : shape) {
-    if (size == 0) return 0;
-  }
   int64_t bytes = static_cast<int64_t>(width);
+  bool empty = false;
   for (int64_t size : shape) {
-    if (bytes > std::numeric_limits<int64_t>::max() / size) return std::nullopt;
-    bytes *= size;
+    if (size == 0) {
+      empty = true;
+    } else if (bytes > std::numeric_limits<int64_t>::max() / size) {
+      return std::nullopt;
+    } else {
+      bytes *= size;
+    }
   }
-  return bytes;
+  return empty ? 0 : bytes;
 }
 
 // Checked before allocating, so a corrupt header can never make us allocate a size it lies about.
@@ -311,7 +316,7 @@ void check_data_size(const Shape& shape, FloatFormat format, size_t available,
   const std::optional<int64_t> bytes = declared_bytes(shape, format.width);
   if (!bytes) {
     fail(label,
-         declared + ", more data than 64 bits can count; the header is corrupt, " + kSaveAgain);
+         declared + ", whose size does not fit in 64 bits; the header is corrupt, " + kSaveAgain);
   }
   const std::string with_bytes = declared + " (" + std::to_string(*bytes) + " bytes of data)";
   if (*bytes > kMaxDataBytes) {
@@ -344,8 +349,9 @@ Shape unravel(int64_t flat, const Shape& shape) {
   const std::string where = " at index " + shape_to_string(unravel(flat, shape));
   const std::string finite_only = "; inputs must be finite numbers";
   if (std::isnan(value)) fail(label, "contains NaN" + where + finite_only);
-  if (std::isinf(value))
+  if (std::isinf(value)) {
     fail(label, (value > 0 ? "contains Inf" : "contains -Inf") + where + finite_only);
+  }
   std::ostringstream shown;
   shown << value;
   fail(label, "contains " + shown.str() + where +

@@ -300,7 +300,7 @@ TEST(NpyParse, RejectsMalformedInputWithAOneLineMessage) {
       {"repeated key",
        npy_file("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,)}"),
        "repeats the header key 'descr'"},
-      {"unclosed string", npy_file("{'descr: '<f4'}"), "expected ':' after 'descr: '"},
+      {"quote closed too late", npy_file("{'descr: '<f4'}"), "expected ':' after 'descr: '"},
       {"string never closed", npy_file("{'descr"), "expected a closing quote"},
       {"bad bool", npy_file("{'descr': '<f4', 'fortran_order': maybe, 'shape': (2,)}"),
        "expected True or False for 'fortran_order'"},
@@ -312,10 +312,14 @@ TEST(NpyParse, RejectsMalformedInputWithAOneLineMessage) {
        "expected the end of the header after '}' at character"},
       {"negative dim", f4_file("(3, -4)", ""), "declares a negative dimension (-4)"},
       {"dim beyond int64", f4_file("(99999999999999999999,)", ""),
-       "declares a dimension too large to count"},
+       "declares a dimension too large for 64 bits"},
       {"element count overflows", f4_file("(1099511627776, 1099511627776)", ""),
-       "declares shape (1099511627776, 1099511627776) of float32, more data than 64 bits can "
-       "count"},
+       "declares shape (1099511627776, 1099511627776) of float32, whose size does not fit in 64 "
+       "bits"},
+      {"empty but overflowing", f4_file("(0, 1099511627776, 1099511627776)", ""),
+       "whose size does not fit in 64 bits"},
+      {"overflowing then empty", f4_file("(1099511627776, 1099511627776, 0)", ""),
+       "whose size does not fit in 64 bits"},
       {"over 2 GiB", f4_file("(1048576, 1024)", ""),
        "declares shape (1048576, 1024) of float32 (4294967296 bytes of data), over the 2 GiB "
        "limit (2147483648 bytes)"},

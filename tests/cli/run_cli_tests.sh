@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# attnlab-cli as a user meets it: exit codes, one-line messages, the export, seed 002's numbers.
+# Prints "N passed, M failed" and exits non-zero on any failure.
+set -u
+cli=${ATTNLAB_CLI:?set ATTNLAB_CLI to the attnlab-cli binary}
+data=$(cd "$(dirname "$0")/../data" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect CODE PHRASE -- ARGS...: exit code CODE, and PHRASE in stderr as ONE line (for errors).
+expect() {
+  local code=$1 phrase=$2
+  shift 3
+  "$cli" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" != "$code" ]; then bad "exit $got (wanted $code): $*  stderr: $(cat "$work/err")"; return; fi
+  if [ -n "$phrase" ] && ! grep -qF -- "$phrase" "$work/err" "$work/out"; then
+    bad "no '$phrase' in output of: $*  stderr: $(cat "$work/err")"; return
+  fi
+  if [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" != 1 ]; then
+    bad "error is not one line: $*"; cat "$work/err"; return
+  fi
+  ok
+}
+
+# [SECTION] runs that work
+expect 0 "shape journey" -- --help
+expect 0 "seed003" -- --list-presets
+expect 0 "(B, h, T, d_k)" -- --preset seed003
+expect 0 "view of q" -- --preset seed003
+expect 0 "[shape-only]" -- --preset gpt3
+expect 0 "causal + padding:3,5" -- --sentence "a b c d e" --batch 2 --mask causal --mask padding:3,5
+expect 0 "window:2:1" -- --seq-len 9 --mask window:2:1
+expect 0 "d_k=6" -- --d-model 8 --heads 2 --d-k 6 --d-v 3
+expect 0 "dropout=0.2" -- --preset cat --dropout 0.2 --seed 4
+expect 0 "queries with no visible key" -- --seq-len 4 --batch 2 --mask padding:0,2
+expect 0 "\"format\": \"attention-lab trace 1\"" -- --preset seed002 --json
+
+# [SECTION] seed 002: the printed output, through --show and through --export with .npy inputs
+"$cli" --preset seed002 --show out >"$work/show" 2>&1
+want="-0.11650333 -0.15291629 0.05670701 -0.11995107 -0.11619959 -0.15312817 0.05761014 -0.12044207 -0.1164723 -0.15317532 0.05724618 -0.12031059"
+got=$(sed -n '/^out (1, 3, 4)/,$p' "$work/show" | tail -n 3 | tr -d '[]' | tr -s ' \n' ' ')
+if awk -v a="$want" -v b="$got" 'BEGIN { n = split(a, x, " "); m = split(b, y, " ");
+      if (n != 12 || m != 12) exit 1;
+      for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d < 0) d = -d; if (d > 1e-6) exit 1 } }'; then
+  ok
+else
+  bad "seed 002 out: got '$got'"
+fi
+expect 0 "wrote 23 .npy files" -- --x "$data/seed002/x.npy" --wq "$data/seed002/w_q.npy" \
+  --wk "$data/seed002/w_k.npy" --wv "$data/seed002/w_v.npy" --wo "$data/seed002/w_o.npy" \
+  --heads 2 --export "$work/export"
+for name in x q k v q_split k_split v_split q_heads k_heads v_heads scores scaled masked weights \
+  context concat out w_q w_k w_v w_o; do
+  if [ -s "$work/export/$name.npy" ]; then ok; else bad "export lacks $name.npy"; fi
+done
+if grep -q '"strides"' "$work/export/trace.json"; then ok; else bad "trace.json lacks strides"; fi
+
+# [SECTION] bad input: exit 2, one line naming the problem and the fix
+expect 2 "not divisible by n_heads=4" -- --d-model 10 --heads 4
+expect 2 "choose n_heads in {1, 2, 5, 10} or set d_k" -- --d-model 10 --heads 4
+expect 2 "larger than d_model" -- --d-model 4 --heads 8
+expect 2 "no preset named \"nope\"" -- --preset nope
+expect 2 "is not a mask" -- --mask sideways
+expect 2 "the window must be at least 1" -- --mask window:0
+expect 2 "padding length 9 is outside" -- --seq-len 4 --mask padding:9
+expect 2 "lists 2 lengths but the batch has B=3" -- --seq-len 4 --batch 3 --mask padding:1,2
+expect 2 "dropout=1" -- --dropout 1
+expect 2 "above the cap of 1.0 MiB" -- --preset base --memory-cap-mb 1
+expect 2 "" -- --heads abc
+expect 2 "" -- --no-such-flag
+expect 2 "cannot open the file" -- --x "$work/missing.npy"
+printf 'not numpy' >"$work/junk.npy"
+expect 2 "--x" -- --x "$work/junk.npy"
+head -c 100 "$data/seed002/w_q.npy" >"$work/trunc.npy"
+expect 2 "truncated" -- --preset seed002 --wq "$work/trunc.npy"
+expect 2 "w_q has shape (4, 4) but this configuration needs (4, 8)" -- --preset seed002 --d-model 8 --heads 2
+expect 2 "biases come together" -- --bq "$data/seed002/w_q.npy"
+expect 2 "--show nothing: no such tensor" -- --show nothing
+touch "$work/afile"
+expect 2 "cannot create the export folder" -- --export "$work/afile/sub"
+expect 2 "shape-only trace has no values to export" -- --preset gpt3 --export "$work/gpt3"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

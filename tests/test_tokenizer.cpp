@@ -1,0 +1,36 @@
+#include <gtest/gtest.h>
+
+#include "core/tokenizer.hpp"
+
+namespace attnlab {
+namespace {
+
+using Tokens = std::vector<std::string>;
+
+TEST(Tokenizer, Seed003SentenceHasElevenTokens) {
+  EXPECT_EQ(tokenize("The artist painted the portrait of a woman with a brush").size(), 11u);
+}
+
+TEST(Tokenizer, PunctuationIsItsOwnToken) {
+  EXPECT_EQ(tokenize("Hello, world!"), (Tokens{"Hello", ",", "world", "!"}));
+  EXPECT_EQ(tokenize("don't stop."), (Tokens{"don't", "stop", "."}));
+}
+
+TEST(Tokenizer, Utf8StaysInsideWordsAndControlsSeparate) {
+  EXPECT_EQ(tokenize("café\tnaïve\x01x"), (Tokens{"café", "naïve", "x"}));
+  EXPECT_EQ(tokenize("猫が座った"), (Tokens{"猫が座った"}));
+}
+
+TEST(Tokenizer, EmptyAndBlankGiveNoTokens) {
+  EXPECT_TRUE(tokenize("").empty());
+  EXPECT_TRUE(tokenize(" \n\t ").empty());
+}
+
+TEST(Tokenizer, TokensForCyclesOrTruncates) {
+  EXPECT_EQ(tokens_for("a b c", 5), (Tokens{"a", "b", "c", "a", "b"}));
+  EXPECT_EQ(tokens_for("a b c", 2), (Tokens{"a", "b"}));
+  EXPECT_EQ(tokens_for("", 2), (Tokens{"The", "artist"}));  // the sample text
+}
+
+}  // namespace
+}  // namespace attnlab
