@@ -11,7 +11,7 @@ packages=(
   cmake g++ make pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core
-  libgtest-dev libbenchmark-dev xvfb xauth
+  libgtest-dev libbenchmark-dev xvfb xauth python3-numpy
 )
 
 install_missing() {

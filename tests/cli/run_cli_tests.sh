@@ -77,6 +77,9 @@ expect 2 "" -- --no-such-flag
 expect 2 "cannot open the file" -- --x "$work/missing.npy"
 printf 'not numpy' >"$work/junk.npy"
 expect 2 "--x" -- --x "$work/junk.npy"
+expect 2 "contains NaN at index" -- --x "$data/npy/f4_nan_2x3.npy"
+expect 2 "dtype '<i8' is not supported" -- --x "$data/npy/i8_3.npy"
+expect 2 "Fortran (column-major) order" -- --x "$data/npy/f4_fortran_2x3.npy"
 head -c 100 "$data/seed002/w_q.npy" >"$work/trunc.npy"
 expect 2 "truncated" -- --preset seed002 --wq "$work/trunc.npy"
 expect 2 "w_q has shape (4, 4) but this configuration needs (4, 8)" -- --preset seed002 --d-model 8 --heads 2
