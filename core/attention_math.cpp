@@ -1,5 +1,6 @@
 #include "core/attention_math.hpp"
 
+#include <Eigen/Core>
 #include <cmath>
 #include <limits>
 
@@ -8,19 +9,16 @@
 namespace attnlab {
 
 bool masked_softmax_row(Scalar* row, int64_t n) {
-  Scalar max_score = -std::numeric_limits<Scalar>::infinity();
-  for (int64_t j = 0; j < n; ++j) max_score = std::max(max_score, row[j]);
-  if (max_score == -std::numeric_limits<Scalar>::infinity()) {  // every key masked
-    for (int64_t j = 0; j < n; ++j) row[j] = 0.0f;
+  constexpr Scalar kMinusInf = -std::numeric_limits<Scalar>::infinity();
+  Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>> r(row, n);
+  const Scalar max_score = r.maxCoeff();
+  if (max_score == kMinusInf) {  // every key masked
+    r.setZero();
     return false;
   }
-  double sum = 0.0;
-  for (int64_t j = 0; j < n; ++j) {
-    row[j] = std::exp(row[j] - max_score);  // exp(-inf) = 0 for masked keys
-    sum += row[j];
-  }
-  const auto inv = static_cast<Scalar>(1.0 / sum);
-  for (int64_t j = 0; j < n; ++j) row[j] *= inv;
+  // Vectorised exp; masked keys are set to exactly 0 (a clamped exp(-inf) need not be).
+  r = (r == kMinusInf).select(Scalar(0), (r - max_score).exp());
+  r *= Scalar(1) / r.sum();
   return true;
 }
 

@@ -147,12 +147,12 @@ int64_t trace_bytes_needed(const Config& c) {
   const bool concat_copies =
       !Tensor::empty("context", {B, h, T, dv}, false).transpose(1, 2).is_contiguous();
   const int64_t elements =
-      B * T * c.input_dim()                          // x
-      + B * T * h * (2 * dk + dv)                    // q, k, v (split/heads are views)
-      + attention_maps * B * h * T * T               // scores, scaled, [masked], weights, [dropped]
-      + B * h * T * dv                               // context
-      + (concat_copies ? B * T * h * dv : 0)         // concat's contiguous copy
-      + (c.output_proj ? B * T * c.out_dim() : 0);   // out
+      B * T * c.input_dim()                         // x
+      + B * T * h * (2 * dk + dv)                   // q, k, v (split/heads are views)
+      + attention_maps * B * h * T * T              // scores, scaled, [masked], weights, [dropped]
+      + B * h * T * dv                              // context
+      + (concat_copies ? B * T * h * dv : 0)        // concat's contiguous copy
+      + (c.output_proj ? B * T * c.out_dim() : 0);  // out
   return elements * static_cast<int64_t>(sizeof(float));
 }
 

@@ -167,7 +167,7 @@ Tensor tensor_from_json(const json& value, const std::string& name, const std::s
   std::vector<Scalar> values;
   flatten(value, shape, 0, values, where);
   Tensor t = Tensor::empty(name, shape);
-  t.storage()->values = std::move(values);
+  t.storage()->values.assign(values.begin(), values.end());
   return t;
 }
 

@@ -1,26 +1,60 @@
 #include "core/diagnostics.hpp"
 
+#include <Eigen/Core>
 #include <cmath>
+#include <limits>
 
-#include "core/attention_math.hpp"
 #include "core/masks.hpp"
+#include "core/parallel.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
 
 namespace {
 
+using RowArray = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
+
 // NaN/Inf anywhere except the -inf that masking writes on purpose.
 void count_nonfinite(Trace& trace) {
   Diagnostics& d = trace.diagnostics;
   for (const TensorRecord& r : trace.records) {
     if (r.is_view || !r.tensor.has_values()) continue;
-    const bool minus_inf_allowed = r.name == "masked";
-    for (Scalar v : r.tensor.storage()->values) {
-      if (std::isfinite(v) || (minus_inf_allowed && std::isinf(v) && v < 0)) continue;
-      if (d.nonfinite_values++ == 0) d.first_nonfinite = r.name;
-    }
+    const Eigen::Map<const RowArray> v(r.tensor.storage()->values.data(),
+                                       r.tensor.storage()->numel);
+    int64_t bad = (!v.isFinite()).count();
+    if (r.name == "masked") bad -= (v == -std::numeric_limits<Scalar>::infinity()).count();
+    if (bad > 0 && d.nonfinite_values == 0) d.first_nonfinite = r.name;
+    d.nonfinite_values += bad;
   }
+}
+
+// What one query row of one head contributes to the diagnostics.
+struct RowCheck {
+  double sum_error = 0, entropy = 0;
+  int64_t masked = 0, masked_nonzero = 0;
+  bool has_visible_key = false;
+};
+
+RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
+  RowCheck check;
+  const Eigen::Map<const RowArray> w(weights, T);
+  if (visible) {
+    for (int64_t j = 0; j < T; ++j) {
+      if (visible[j]) {
+        check.has_visible_key = true;
+        continue;
+      }
+      ++check.masked;
+      if (weights[j] != 0.0f) ++check.masked_nonzero;
+    }
+  } else {
+    check.has_visible_key = T > 0;
+  }
+  if (!check.has_visible_key) return check;  // an empty row sums to 0 by design
+  check.sum_error = std::abs(double(w.sum()) - 1.0);
+  // -sum p log2 p, vectorised; p = 0 contributes 0.
+  check.entropy = -double((w > 0).select(w * w.log(), Scalar(0)).sum()) / std::log(2.0);
+  return check;
 }
 
 }  // namespace
@@ -30,36 +64,34 @@ void diagnose(Trace& trace) {
   const int64_t B = c.batch, h = c.n_heads, T = c.tokens();
   Diagnostics& d = trace.diagnostics;
   const Tensor& weights = trace.find("weights")->tensor;  // (B, h, T, T), contiguous
-  const std::vector<uint8_t> visible = visibility(c.mask, B, T);
+  const std::vector<uint8_t> visible =
+      c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
 
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t i = 0; i < T; ++i) {
-      bool any = false;
-      for (int64_t j = 0; j < T; ++j) any = any || visible[(b * T + i) * T + j];
-      if (!any) d.empty_rows.push_back({b, i});
+  // Rows are checked in parallel into per-row results, then summed in order (deterministic).
+  std::vector<RowCheck> rows(static_cast<size_t>(B * h * T));
+  parallel_for(B * h * T, 10.0 * double(weights.numel()), [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {  // row = (b*h + hd)*T + i
+      const int64_t b = row / (h * T), i = row % T;
+      rows[size_t(row)] =
+          check_row(weights.data() + row * T,
+                    visible.empty() ? nullptr : visible.data() + (b * T + i) * T, T);
     }
-
+  });
   d.head_entropy_bits.assign(static_cast<size_t>(h), 0.0);
   std::vector<int64_t> rows_counted(static_cast<size_t>(h), 0);
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t hd = 0; hd < h; ++hd)
-      for (int64_t i = 0; i < T; ++i) {
-        const Scalar* row = weights.data() + ((b * h + hd) * T + i) * T;
-        const uint8_t* seen = visible.data() + (b * T + i) * T;
-        double sum = 0.0;
-        bool any = false;
-        for (int64_t j = 0; j < T; ++j) {
-          sum += row[j];
-          any = any || seen[j];
-          if (seen[j]) continue;
-          ++d.masked_entries;
-          if (row[j] != 0.0f) ++d.masked_nonzero;
-        }
-        if (!any) continue;  // an empty row sums to 0 by design; it is listed in empty_rows
-        d.max_row_sum_error = std::max(d.max_row_sum_error, std::abs(sum - 1.0));
-        d.head_entropy_bits[static_cast<size_t>(hd)] += entropy_bits(row, T);
-        ++rows_counted[static_cast<size_t>(hd)];
-      }
+  for (int64_t row = 0; row < B * h * T; ++row) {
+    const RowCheck& r = rows[size_t(row)];
+    const int64_t b = row / (h * T), hd = (row / T) % h, i = row % T;
+    d.masked_entries += r.masked;
+    d.masked_nonzero += r.masked_nonzero;
+    if (!r.has_visible_key) {
+      if (hd == 0) d.empty_rows.push_back({b, i});
+      continue;
+    }
+    d.max_row_sum_error = std::max(d.max_row_sum_error, r.sum_error);
+    d.head_entropy_bits[size_t(hd)] += r.entropy;
+    ++rows_counted[size_t(hd)];
+  }
   for (size_t hd = 0; hd < d.head_entropy_bits.size(); ++hd) {
     if (rows_counted[hd] > 0) d.head_entropy_bits[hd] /= double(rows_counted[hd]);
   }

@@ -2,24 +2,47 @@
 
 #include <cctype>
 #include <cmath>
+#include <map>
 
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #include "core/rng.hpp"
 
 namespace attnlab {
 
-std::vector<Scalar> embed_token(const std::string& token, int64_t position, int64_t width) {
+namespace {
+
+// The deterministic N(0, 1) part of a token's embedding, seeded by its lower-cased text.
+std::vector<Scalar> token_vector(const std::string& token, int64_t width) {
   std::string lower = token;
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   Rng rng(fnv1a64(lower));
   std::vector<Scalar> vec(static_cast<size_t>(width));
-  for (int64_t i = 0; i < width; ++i) {
-    // PE(pos, 2k) = sin(pos / 10000^(2k/width)), PE(pos, 2k+1) = cos(same angle)
-    const double angle =
-        static_cast<double>(position) / std::pow(10000.0, static_cast<double>(i - i % 2) / width);
-    const double encoding = (i % 2 == 0) ? std::sin(angle) : std::cos(angle);
-    vec[static_cast<size_t>(i)] = static_cast<Scalar>(rng.normal() + encoding);
+  for (Scalar& v : vec) v = static_cast<Scalar>(rng.normal());
+  return vec;
+}
+
+// 1 / 10000^(2k / width) for dimension i = 2k or 2k + 1.
+std::vector<double> position_frequencies(int64_t width) {
+  std::vector<double> freq(static_cast<size_t>(width));
+  for (int64_t i = 0; i < width; ++i)
+    freq[static_cast<size_t>(i)] = std::pow(10000.0, -static_cast<double>(i - i % 2) / width);
+  return freq;
+}
+
+// PE(pos, 2k) = sin(pos * freq), PE(pos, 2k + 1) = cos(pos * freq), added to `vec`.
+void add_position(std::vector<Scalar>& vec, int64_t position, const std::vector<double>& freq) {
+  for (size_t i = 0; i < vec.size(); ++i) {
+    const double angle = static_cast<double>(position) * freq[i];
+    vec[i] += static_cast<Scalar>(i % 2 == 0 ? std::sin(angle) : std::cos(angle));
   }
+}
+
+}  // namespace
+
+std::vector<Scalar> embed_token(const std::string& token, int64_t position, int64_t width) {
+  std::vector<Scalar> vec = token_vector(token, width);
+  add_position(vec, position, position_frequencies(width));
   return vec;
 }
 
@@ -27,8 +50,14 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
   const auto T = static_cast<int64_t>(tokens.size());
   Tensor x = Tensor::empty("x", {batch, T, width});
   Scalar* out = x.data();
+  const std::vector<double> freq = position_frequencies(width);
+  std::map<std::string, std::vector<Scalar>> seen;  // repeated tokens share one draw
   for (int64_t t = 0; t < T; ++t) {
-    const std::vector<Scalar> vec = embed_token(tokens[static_cast<size_t>(t)], t, width);
+    const std::string& token = tokens[static_cast<size_t>(t)];
+    auto it = seen.find(token);
+    if (it == seen.end()) it = seen.emplace(token, token_vector(token, width)).first;
+    std::vector<Scalar> vec = it->second;
+    add_position(vec, t, freq);
     for (int64_t b = 0; b < batch; ++b)
       std::copy(vec.begin(), vec.end(), out + (b * T + t) * width);
   }
@@ -37,18 +66,24 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
 
 namespace {
 
-Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double stddev) {
+// U(-bound, bound) as PyTorch's nn.Linear initialises (bound = 1/sqrt(fan_in)); each element
+// drawn from its own counter, so the fill can be split over cores and stays reproducible.
+Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double bound) {
   Tensor t = Tensor::empty(name, std::move(shape));
-  Rng rng(fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL));
-  for (Scalar& v : t.storage()->values) v = static_cast<Scalar>(stddev * rng.normal());
+  const uint64_t stream = fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL);
+  Scalar* values = t.data();
+  parallel_for(t.numel(), 20.0 * double(t.numel()), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      values[i] = static_cast<Scalar>(bound * (2.0 * uniform_at(stream, i) - 1.0));
+  });
   return t;
 }
 
 // Uses the given tensor (after checking its shape) or generates one.
 void complete(Tensor& slot, const std::string& name, const Shape& shape, uint64_t seed,
-              double stddev) {
+              double bound) {
   if (!slot.storage()) {
-    slot = random_tensor(name, shape, seed, stddev);
+    slot = random_tensor(name, shape, seed, bound);
     return;
   }
   if (slot.shape() != shape) {
@@ -83,11 +118,12 @@ Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, 
     in.w_o = Tensor();
   }
   if (c.bias) {
-    constexpr double kBiasStd = 0.1;
-    complete(in.b_q, "b_q", {h * dk}, c.seed, kBiasStd);
-    complete(in.b_k, "b_k", {h * dk}, c.seed, kBiasStd);
-    complete(in.b_v, "b_v", {h * dv}, c.seed, kBiasStd);
-    if (c.output_proj) complete(in.b_o, "b_o", {c.d_model}, c.seed, kBiasStd);
+    // Biases as nn.Linear's: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+    complete(in.b_q, "b_q", {h * dk}, c.seed, w_in);
+    complete(in.b_k, "b_k", {h * dk}, c.seed, w_in);
+    complete(in.b_v, "b_v", {h * dv}, c.seed, w_in);
+    if (c.output_proj)
+      complete(in.b_o, "b_o", {c.d_model}, c.seed, 1.0 / std::sqrt(double(h * dv)));
   } else {
     in.b_q = in.b_k = in.b_v = in.b_o = Tensor();
   }

@@ -29,7 +29,7 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
 
 // Fills every undefined tensor of `given` (x from `tokens`, weights from config.seed) and checks
 // the shapes of the ones given; throws UserError naming the tensor and the expected shape.
-// Weights are N(0, 1/fan_in); biases (when config.bias) N(0, 0.1^2).
+// Weights and biases are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), as PyTorch's nn.Linear.
 Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given);
 
 }  // namespace attnlab

@@ -10,7 +10,9 @@
 #include "core/attention_math.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "core/linear.hpp"
 #include "core/masks.hpp"
+#include "core/parallel.hpp"
 #include "core/tokenizer.hpp"
 #include "core/trace_builder.hpp"
 
@@ -90,17 +92,17 @@ class BatchedRun {
                  const std::string& letter, int64_t d) {
     const int64_t d_in = c_.input_dim(), width = h_ * d;
     Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
+    const double flops = 2.0 * B_ * T_ * d_in * width;
     if (compute_) {
-      auto result = flat(out, B_ * T_, width);
-      result.noalias() = flat(x, B_ * T_, d_in) * flat(w, d_in, width);
-      if (b.storage()) result.rowwise() += flat(b, 1, width).row(0);
+      linear(x.data(), B_ * T_, d_in, w.data(), width, b.storage() ? b.data() : nullptr,
+             out.data());
     }
     const std::string axes = name != "v" ? "(B, T, h*d_k)" : "(B, T, h*d_v)";
     const std::string bias = b.storage() ? " + b_" + name : "";
     builder_.add(Stage::Project,
                  {name, "", axes, letter + " = X W_" + name + bias,
                   name + " = x @ W_" + name + bias + "  # " + axes,
-                  2.0 * B_ * T_ * d_in * width + (b.storage() ? double(B_ * T_ * width) : 0.0)},
+                  flops + (b.storage() ? double(B_ * T_ * width) : 0.0)},
                  out);
     check_cancel();
     return out;
@@ -132,7 +134,7 @@ class BatchedRun {
     const Shape maps{B_, h_, T_, T_};
     const double map_elements = double(B_) * h_ * T_ * T_;
     Tensor scores = Tensor::empty("scores", maps, compute_);
-    for_each_head([&](int64_t b, int64_t hd) {
+    for_each_head(2.0 * map_elements * dk_, [&](int64_t b, int64_t hd) {
       mutable_matrix_at(scores, b, hd).noalias() =
           matrix_at(q, b, hd) * matrix_at(k, b, hd).transpose();  // (T, d_k) @ (d_k, T)
     });
@@ -186,7 +188,7 @@ class BatchedRun {
     check_cancel();
 
     Tensor context = Tensor::empty("context", {B_, h_, T_, dv_}, compute_);
-    for_each_head([&](int64_t b, int64_t hd) {
+    for_each_head(2.0 * map_elements * dv_, [&](int64_t b, int64_t hd) {
       mutable_matrix_at(context, b, hd).noalias() =
           matrix_at(used_weights, b, hd) * matrix_at(v, b, hd);  // (T, T) @ (T, d_v)
     });
@@ -198,28 +200,29 @@ class BatchedRun {
   }
 
   void apply_mask(const Tensor& scaled, const Tensor& masked) {
-    const std::vector<uint8_t> visible = visibility(c_.mask, B_, T_);
-    const Scalar* src = scaled.data();
-    Scalar* dst = masked.data();
+    const std::vector<uint8_t> visible = visibility(c_.mask, B_, T_);  // (B, T, T)
     const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
-    for (int64_t b = 0; b < B_; ++b)
-      for (int64_t hd = 0; hd < h_; ++hd)
-        for (int64_t ij = 0; ij < T_ * T_; ++ij) {
-          const int64_t at = (b * h_ + hd) * T_ * T_ + ij;
-          dst[at] = visible[b * T_ * T_ + ij] ? src[at] : minus_inf;
-        }
+    for_each_row(double(scaled.numel()), [&](int64_t row) {  // row = (b*h + hd)*T + i
+      const int64_t b = row / (h_ * T_), i = row % T_;
+      const Scalar* src = scaled.data() + row * T_;
+      const uint8_t* seen = visible.data() + (b * T_ + i) * T_;
+      Scalar* dst = masked.data() + row * T_;
+      for (int64_t j = 0; j < T_; ++j) dst[j] = seen[j] ? src[j] : minus_inf;
+    });
   }
 
   void softmax(const Tensor& masked, const Tensor& weights) {
-    std::copy(masked.data(), masked.data() + masked.numel(), weights.data());
-    for (int64_t row = 0; row < B_ * h_ * T_; ++row)
+    for_each_row(5.0 * double(masked.numel()), [&](int64_t row) {
+      std::copy_n(masked.data() + row * T_, T_, weights.data() + row * T_);
       masked_softmax_row(weights.data() + row * T_, T_);
+    });
   }
 
   void dropout(const Tensor& weights, const Tensor& dropped) {
-    std::copy(weights.data(), weights.data() + weights.numel(), dropped.data());
-    for (int64_t row = 0; row < B_ * h_ * T_; ++row)
+    for_each_row(20.0 * double(weights.numel()), [&](int64_t row) {
+      std::copy_n(weights.data() + row * T_, T_, dropped.data() + row * T_);
       dropout_row(dropped.data() + row * T_, T_, c_.dropout, c_.dropout_seed, row * T_);
+    });
   }
 
   // [SECTION] concat: transpose back (a view), contiguous (the one copy), view to (B, T, h*d_v).
@@ -255,9 +258,8 @@ class BatchedRun {
     const int64_t width_in = h_ * dv_, width_out = c_.d_model;
     Tensor out = Tensor::empty("out", {B_, T_, width_out}, compute_);
     if (compute_) {
-      auto result = flat(out, B_ * T_, width_out);
-      result.noalias() = flat(concat, B_ * T_, width_in) * flat(in_.w_o, width_in, width_out);
-      if (in_.b_o.storage()) result.rowwise() += flat(in_.b_o, 1, width_out).row(0);
+      linear(concat.data(), B_ * T_, width_in, in_.w_o.data(), width_out,
+             in_.b_o.storage() ? in_.b_o.data() : nullptr, out.data());
     }
     const std::string bias = in_.b_o.storage() ? " + b_o" : "";
     builder_.add(Stage::OutputProject,
@@ -268,17 +270,31 @@ class BatchedRun {
                  out);
   }
 
+  // fn(b, hd) for every (sequence, head) pair, spread over the cores. A cancel request stops
+  // the remaining pairs; the Cancelled exception is thrown here, on the calling thread.
   template <typename Fn>
-  void for_each_head(Fn fn) {
+  void for_each_head(double flops, Fn fn) {
     if (!compute_) return;
-    for (int64_t b = 0; b < B_; ++b) {
-      for (int64_t hd = 0; hd < h_; ++hd) fn(b, hd);
-      check_cancel();
-    }
+    parallel_for(B_ * h_, flops, [&](int64_t begin, int64_t end) {
+      for (int64_t pair = begin; pair < end && !cancel_requested(); ++pair)
+        fn(pair / h_, pair % h_);
+    });
+    check_cancel();
   }
 
+  // fn(row) for every row of a (B, h, T, T) map, spread over the cores.
+  template <typename Fn>
+  void for_each_row(double flops, Fn fn) {
+    parallel_for(B_ * h_ * T_, flops, [&](int64_t begin, int64_t end) {
+      for (int64_t row = begin; row < end; ++row) fn(row);
+    });
+  }
+
+  bool cancel_requested() const {
+    return control_.cancel && control_.cancel->load(std::memory_order_relaxed);
+  }
   void check_cancel() const {
-    if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    if (cancel_requested()) throw Cancelled();
   }
   void step_done(int stages_done) const {
     check_cancel();

@@ -360,8 +360,7 @@ Shape unravel(int64_t flat, const Shape& shape) {
 
 // Converts raw values to float32, refusing NaN, Inf and float64 values float32 cannot hold.
 template <typename Float, bool kBigEndian>
-void decode_values(const char* data, const Shape& shape, std::vector<Scalar>& out,
-                   const std::string& label) {
+void decode_values(const char* data, const Shape& shape, Values& out, const std::string& label) {
   using Bits = std::conditional_t<sizeof(Float) == 4, uint32_t, uint64_t>;
   for (size_t i = 0; i < out.size(); ++i) {
     const uint64_t bits = load_unsigned<sizeof(Float), kBigEndian>(data + i * sizeof(Float));
@@ -373,7 +372,7 @@ void decode_values(const char* data, const Shape& shape, std::vector<Scalar>& ou
   }
 }
 
-void decode(const char* data, FloatFormat format, const Shape& shape, std::vector<Scalar>& out,
+void decode(const char* data, FloatFormat format, const Shape& shape, Values& out,
             const std::string& label) {
   if (format.width == 4) {
     format.big_endian ? decode_values<float, true>(data, shape, out, label)

@@ -1,5 +1,6 @@
 #include "core/tensor.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <optional>
 #include <sstream>
@@ -162,18 +163,24 @@ Scalar& Tensor::at(const std::vector<int64_t>& index) {
 
 namespace {
 
-// Calls fn(storage_position) for every element in logical row-major order.
+// Calls run(storage_position, length) for every innermost row in logical row-major order; a row
+// is `length` elements `inner_stride` apart, starting at storage_position.
 template <typename Fn>
-void for_each_position(const Shape& shape, const Shape& strides, int64_t offset, Fn fn) {
-  const size_t n = shape.size();
+void for_each_inner_row(const Shape& shape, const Shape& strides, int64_t offset, Fn run) {
   for (int64_t s : shape)
     if (s == 0) return;
-  std::vector<int64_t> index(n, 0);
+  if (shape.empty()) {
+    run(offset, 1);
+    return;
+  }
+  const size_t outer = shape.size() - 1;
+  std::vector<int64_t> index(outer, 0);
   int64_t pos = offset;
   while (true) {
-    fn(pos);
-    size_t d = n;
-    while (d > 0) {
+    run(pos, shape[outer]);
+    size_t d = outer;
+    while (true) {
+      if (d == 0) return;
       --d;
       if (++index[d] < shape[d]) {
         pos += strides[d];
@@ -181,27 +188,35 @@ void for_each_position(const Shape& shape, const Shape& strides, int64_t offset,
       }
       pos -= strides[d] * (shape[d] - 1);
       index[d] = 0;
-      if (d == 0) return;
     }
-    if (n == 0) return;
   }
 }
 
 }  // namespace
 
+void Tensor::copy_to(Scalar* dst) const {
+  const Scalar* src = storage_->values.data();
+  const int64_t inner_stride = shape_.empty() ? 1 : strides_.back();
+  for_each_inner_row(shape_, strides_, offset_, [&](int64_t pos, int64_t length) {
+    if (inner_stride == 1) {
+      std::copy_n(src + pos, length, dst);
+    } else {
+      for (int64_t j = 0; j < length; ++j) dst[j] = src[pos + j * inner_stride];
+    }
+    dst += length;
+  });
+}
+
 std::vector<Scalar> Tensor::to_vector() const {
-  std::vector<Scalar> out;
-  out.reserve(static_cast<size_t>(numel()));
-  const std::vector<Scalar>& src = storage_->values;
-  for_each_position(shape_, strides_, offset_,
-                    [&](int64_t pos) { out.push_back(src[static_cast<size_t>(pos)]); });
+  std::vector<Scalar> out(static_cast<size_t>(numel()));
+  copy_to(out.data());
   return out;
 }
 
 Tensor Tensor::contiguous(const std::string& storage_name) const {
   if (is_contiguous()) return *this;
   Tensor copy = Tensor::empty(storage_name, shape_, has_values());
-  if (has_values()) copy.storage_->values = to_vector();
+  if (has_values()) copy_to(copy.storage_->values.data());
   return copy;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,28 @@ namespace attnlab {
 using Scalar = float;  // all tensors are float32, like PyTorch's default dtype
 using Shape = std::vector<int64_t>;
 
+// Storage starts on a 64-byte boundary. Not only for speed: Eigen's vectorised exp and sums treat
+// an unaligned head of a row with scalar code, so without a fixed alignment the same softmax
+// could round differently from one allocation to the next.
+template <typename T>
+struct AlignedAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  AlignedAllocator() = default;
+  template <typename U>
+  AlignedAllocator(const AlignedAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlignment); }
+  bool operator==(const AlignedAllocator&) const { return true; }
+};
+using Values = std::vector<Scalar, AlignedAllocator<Scalar>>;
+
 // The flat memory a tensor reads from. `name` is the tensor that allocated it (e.g. "q").
 // In shape-only mode `values` stays empty: only the size is known.
 struct Storage {
   std::string name;
   int64_t numel = 0;
-  std::vector<Scalar> values;
+  Values values;
 };
 
 class Tensor {
@@ -54,6 +71,8 @@ class Tensor {
   Scalar* data() const { return storage_->values.data() + offset_; }
   // Values in logical (row-major) order, whatever the strides.
   std::vector<Scalar> to_vector() const;
+  // The same into dst, which has room for numel() values.
+  void copy_to(Scalar* dst) const;
 
  private:
   int64_t normalize_dim(int64_t d) const;

@@ -42,7 +42,8 @@ inline Reference reference_mha(const Config& c, const Inputs& in) {
           if (!key_visible(c.mask, b, i, j)) continue;
           double dot = 0;
           for (int64_t e = 0; e < dk; ++e)
-            dot += proj(in.w_q, in.b_q, b, i, hd * dk + e) * proj(in.w_k, in.b_k, b, j, hd * dk + e);
+            dot +=
+                proj(in.w_q, in.b_q, b, i, hd * dk + e) * proj(in.w_k, in.b_k, b, j, hd * dk + e);
           logits[size_t(j)] = dot / std::sqrt(double(dk));
           max_logit = std::max(max_logit, logits[size_t(j)]);
         }
@@ -69,7 +70,8 @@ inline Reference reference_mha(const Config& c, const Inputs& in) {
         continue;
       }
       double sum = in.b_o.storage() ? double(in.b_o.at({o})) : 0.0;
-      for (int64_t e = 0; e < h * dv; ++e) sum += concat[size_t(bt * h * dv + e)] * double(in.w_o.at({e, o}));
+      for (int64_t e = 0; e < h * dv; ++e)
+        sum += concat[size_t(bt * h * dv + e)] * double(in.w_o.at({e, o}));
       r.out[size_t(bt * dout + o)] = sum;
     }
   return r;
@@ -79,7 +81,8 @@ inline Reference reference_mha(const Config& c, const Inputs& in) {
 template <typename A, typename B>
 double max_abs_diff(const A& a, const B& b) {
   double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+  for (size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
   return worst;
 }
 

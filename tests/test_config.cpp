@@ -123,7 +123,8 @@ TEST(Validate, MemoryCapStatesTheBytesNeeded) {
   c.memory_cap_bytes = 1 << 20;
   const ConfigIssue issue = only_issue(c);
   EXPECT_EQ(issue.field, "memory");
-  EXPECT_NE(issue.message.find(std::to_string(trace_bytes_needed(c)) + " bytes"), std::string::npos);
+  EXPECT_NE(issue.message.find(std::to_string(trace_bytes_needed(c)) + " bytes"),
+            std::string::npos);
   c.shape_only = true;  // shapes need no memory
   EXPECT_TRUE(validate(c).empty());
 }

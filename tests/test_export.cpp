@@ -28,9 +28,10 @@ TEST(Export, WritesEveryStageUnderItsName) {
   const Trace trace = run(p.config, p.inputs);
   const fs::path dir = fresh_dir("export");
   export_trace(trace, dir.string());
-  for (const char* name : {"x", "q", "k", "v", "q_split", "k_split", "v_split", "q_heads", "k_heads",
-                           "v_heads", "scores", "scaled", "masked", "weights", "context", "concat",
-                           "out", "w_q", "w_k", "w_v", "w_o"}) {
+  for (const char* name :
+       {"x",       "q",       "k",       "v",      "q_split", "k_split", "v_split",
+        "q_heads", "k_heads", "v_heads", "scores", "scaled",  "masked",  "weights",
+        "context", "concat",  "out",     "w_q",    "w_k",     "w_v",     "w_o"}) {
     const fs::path file = dir / (std::string(name) + ".npy");
     ASSERT_TRUE(fs::exists(file)) << file;
     const Tensor loaded = load_npy(file.string(), name);

@@ -12,7 +12,9 @@ std::string row(const MaskSpec& m, int64_t b, int64_t i, int64_t T) {
   return s;
 }
 
-TEST(Masks, NoneSeesEverything) { EXPECT_EQ(row(MaskSpec{}, 0, 2, 5), "11111"); }
+TEST(Masks, NoneSeesEverything) {
+  EXPECT_EQ(row(MaskSpec{}, 0, 2, 5), "11111");
+}
 
 TEST(Masks, CausalSeesThePastAndItself) {
   MaskSpec m;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/forward.hpp"
 #include "core/mha.hpp"
 #include "core/tokenizer.hpp"
 #include "reference_mha.hpp"
@@ -248,7 +249,8 @@ TEST(Mha, CountersFollowTheFormulas) {
   EXPECT_EQ(t.stage_bytes(Stage::Split), 0);
   EXPECT_EQ(n.bytes, trace_bytes_needed(c));
   // Same parameters whatever the head count (seed 003's point).
-  EXPECT_EQ(run(make(1, 4, 12, 1)).counters.parameters(), run(make(1, 4, 12, 6)).counters.parameters());
+  EXPECT_EQ(run(make(1, 4, 12, 1)).counters.parameters(),
+            run(make(1, 4, 12, 6)).counters.parameters());
 }
 
 TEST(Mha, TraceBytesEstimateMatchesTheRecordsInEveryMode) {
@@ -296,8 +298,9 @@ TEST(Mha, GivenWeightsOfTheWrongShapeAreNamed) {
     run(make(1, 4, 4, 2), in);
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("w_k has shape (4, 3) but this configuration needs (4, 4)"),
-              std::string::npos);
+    EXPECT_NE(
+        std::string(e.what()).find("w_k has shape (4, 3) but this configuration needs (4, 4)"),
+        std::string::npos);
   }
 }
 
@@ -329,6 +332,47 @@ TEST(Mha, SameSeedSameTraceAndTokensLabelTheSentence) {
   EXPECT_GT(d, 0.0);
   c.seed = 1;
   EXPECT_NE(values(a, "out"), values(run(c), "out"));
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+TEST(Forward, BareForwardEqualsTheTrace) {
+  for (const Config& c : configurations()) {
+    const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {});
+    const double diff = max_abs_diff(forward(c, in).to_vector(), values(run(c, in), "out"));
+    EXPECT_LT(diff, 1e-6) << describe(c.mask);
+  }
+  Config big = make(2, 64, 256, 8);  // large enough to run on several threads
+  big.mask.causal = true;
+  big.dropout = 0.1;
+  const Inputs in = complete_inputs(big, tokens_for("", 64), {});
+  EXPECT_LT(max_abs_diff(forward(big, in).to_vector(), values(run(big, in), "out")), 1e-5);
+  // The threaded paths against the serial per-head loop.
+  EXPECT_LT(max_abs_diff(forward(big, in).to_vector(), run_loop(big, in).out.to_vector()), 1e-5);
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+TEST(Mha, EveryStageIsBitReproducible) {
+  // Large enough for the threaded paths; every buffer is freshly allocated each run, so this also
+  // guards against results that depend on where the allocator put a row.
+  Config c = make(2, 50, 96, 4);
+  c.mask.causal = true;
+  c.bias = true;
+  const Trace first = run(c);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    const Trace again = run(c);
+    for (const TensorRecord& r : first.records)
+      ASSERT_EQ(r.tensor.to_vector(), again.find(r.name)->tensor.to_vector()) << r.name;
+  }
 }
 
 }  // namespace

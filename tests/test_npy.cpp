@@ -60,7 +60,7 @@ std::string little_endian_data(const std::vector<Float>& values) {
 
 Tensor tensor_with(const Shape& shape, const std::function<Scalar(int64_t)>& value_of) {
   Tensor tensor = Tensor::empty("t", shape);
-  std::vector<Scalar>& values = tensor.storage()->values;
+  Values& values = tensor.storage()->values;
   for (size_t i = 0; i < values.size(); ++i) values[i] = value_of(static_cast<int64_t>(i));
   return tensor;
 }

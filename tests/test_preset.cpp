@@ -70,8 +70,10 @@ TEST(Presets, MalformedFilesAreNamedWithTheProblem) {
   EXPECT_NE(error_of("[1, 2]").find("must be a JSON object"), std::string::npos);
   EXPECT_NE(error_of("{\"d_model\": \"four\"}").find("key \"d_model\" must be a whole number"),
             std::string::npos);
-  EXPECT_NE(error_of("{\"n_heads\": 0}").find("key \"n_heads\" must be at least 1"), std::string::npos);
-  EXPECT_NE(error_of("{\"bias\": 1}").find("key \"bias\" must be true or false"), std::string::npos);
+  EXPECT_NE(error_of("{\"n_heads\": 0}").find("key \"n_heads\" must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"bias\": 1}").find("key \"bias\" must be true or false"),
+            std::string::npos);
   EXPECT_NE(error_of("{\"dropout\": 1.5}").find("key \"dropout\" must be a number in [0, 1)"),
             std::string::npos);
   EXPECT_NE(error_of("{\"mask\": {\"padding\": 3}}").find("mask.padding"), std::string::npos);
@@ -79,12 +81,14 @@ TEST(Presets, MalformedFilesAreNamedWithTheProblem) {
   EXPECT_NE(error_of("{\"inputs\": {\"x\": [[1, 2], [3]]}}").find("ragged"), std::string::npos);
   EXPECT_NE(error_of("{\"inputs\": {\"x\": [[1, \"a\"]]}}").find("where a number belongs"),
             std::string::npos);
-  EXPECT_NE(error_of("{\"seed\": -1}").find("key \"seed\" must be a non-negative"), std::string::npos);
+  EXPECT_NE(error_of("{\"seed\": -1}").find("key \"seed\" must be a non-negative"),
+            std::string::npos);
   EXPECT_NE(error_of("{\"d_model\": 99999999999999999999}").find("d_model"), std::string::npos);
 }
 
 TEST(Presets, UnknownKeysAreWarnedAndIgnored) {
-  const Preset p = parse_preset("{\"d_model\": 8, \"colour\": 3, \"mask\": {\"cosmic\": 1}}", "p.json");
+  const Preset p =
+      parse_preset("{\"d_model\": 8, \"colour\": 3, \"mask\": {\"cosmic\": 1}}", "p.json");
   ASSERT_EQ(p.warnings.size(), 2u);
   EXPECT_NE(p.warnings[0].find("unknown key \"colour\""), std::string::npos);
   EXPECT_NE(p.warnings[1].find("mask.cosmic"), std::string::npos);

@@ -48,7 +48,8 @@ void expect_notebook_outputs(const Trace& trace) {
       worst = std::max(worst, std::abs(context.at({0, 0, t, e}) - kHead0[t][e]));
       worst = std::max(worst, std::abs(context.at({0, 1, t, e}) - kHead1[t][e]));
     }
-    for (int64_t e = 0; e < 4; ++e) worst = std::max(worst, std::abs(out.at({0, t, e}) - kOutput[t][e]));
+    for (int64_t e = 0; e < 4; ++e)
+      worst = std::max(worst, std::abs(out.at({0, t, e}) - kOutput[t][e]));
   }
   std::printf("seed 002: max |ours - notebook| = %.3g\n", worst);
   EXPECT_LT(worst, 1e-6);

@@ -22,8 +22,8 @@ TEST(Tensor, FreshTensorIsRowMajor) {
 }
 
 TEST(Tensor, ViewSplitsTheLastAxisWithoutCopying) {
-  const Tensor q = iota({2, 5, 12});           // (B, T, h*d_k)
-  const Tensor split = q.view({2, 5, 3, 4});   // (B, T, h, d_k)
+  const Tensor q = iota({2, 5, 12});          // (B, T, h*d_k)
+  const Tensor split = q.view({2, 5, 3, 4});  // (B, T, h, d_k)
   EXPECT_TRUE(split.shares_storage_with(q));
   EXPECT_EQ(split.strides(), (Shape{60, 12, 4, 1}));
   EXPECT_EQ(split.at({1, 2, 2, 3}), q.at({1, 2, 11}));
@@ -91,7 +91,8 @@ TEST(Tensor, ShapeOnlyTensorsHaveNoValues) {
   const Tensor t = Tensor::empty("big", {1000, 1000, 1000}, false);
   EXPECT_FALSE(t.has_values());
   EXPECT_EQ(t.numel(), 1000000000);
-  EXPECT_EQ(t.view({1000, 1000, 10, 100}).transpose(1, 2).strides(), (Shape{1000000, 100, 1000, 1}));
+  EXPECT_EQ(t.view({1000, 1000, 10, 100}).transpose(1, 2).strides(),
+            (Shape{1000000, 100, 1000, 1}));
 }
 
 }  // namespace

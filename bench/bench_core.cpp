@@ -1,0 +1,63 @@
+// The core's speed at teaching and at real sizes, reported as time and GFLOP/s:
+//   full trace (every intermediate recorded) at seed 003, the slider case and the base preset;
+//   the bare forward (no trace) at the base preset.
+#include <benchmark/benchmark.h>
+
+#include "core/forward.hpp"
+#include "core/mha.hpp"
+#include "core/preset.hpp"
+#include "core/tokenizer.hpp"
+
+namespace {
+
+using namespace attnlab;
+
+Config slider_case() {
+  Config c = find_preset("base").config;
+  c.batch = 1;  // B=1, T=128, d_model=512, h=8: what a lecturer drags sliders at
+  return c;
+}
+
+void report(benchmark::State& state, double flops) {
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(flops * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
+void full_trace(benchmark::State& state, const Config& config, const Inputs& inputs) {
+  double flops = 0;
+  for (auto _ : state) {
+    const Trace trace = run(config, inputs);
+    flops = trace.counters.flops;
+    benchmark::DoNotOptimize(trace.records.data());
+  }
+  report(state, flops);
+}
+
+void BM_TraceSeed003(benchmark::State& state) {
+  const Preset p = find_preset("seed003");
+  full_trace(state, p.config, p.inputs);
+}
+
+void BM_TraceSliderCase(benchmark::State& state) {
+  full_trace(state, slider_case(), {});
+}
+
+void BM_TraceBase(benchmark::State& state) {
+  full_trace(state, find_preset("base").config, {});
+}
+
+void BM_ForwardBase(benchmark::State& state) {
+  const Config c = find_preset("base").config;
+  const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {});
+  const double flops = run(c, in).counters.flops;
+  for (auto _ : state) benchmark::DoNotOptimize(forward(c, in).data());
+  report(state, flops);
+}
+
+}  // namespace
+
+BENCHMARK(BM_TraceSeed003)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TraceSliderCase)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TraceBase)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_ForwardBase)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_MAIN();

@@ -1,0 +1,15 @@
+// The production path: the same output as run() but nothing recorded. Q, K, V are read per head
+// through their strides (no split copies), scale + mask + softmax is one pass per row in a
+// per-thread scratch map, and each head's context lands straight in the concat layout.
+#pragma once
+
+#include "core/config.hpp"
+#include "core/inputs.hpp"
+
+namespace attnlab {
+
+// `inputs` must be complete (see complete_inputs); returns out (B, T, d_out).
+// Throws UserError for an invalid config.
+Tensor forward(const Config& config, const Inputs& inputs);
+
+}  // namespace attnlab
