@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/attention_math.hpp"
+#include "core/blas_threads.hpp"
 #include "core/errors.hpp"
 #include "core/linear.hpp"
 #include "core/masks.hpp"
@@ -25,6 +26,7 @@ const Scalar* data_or_null(const Tensor& t) {
 }  // namespace
 
 Tensor forward(const Config& c, const Inputs& in) {
+  use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;

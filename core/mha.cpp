@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/attention_math.hpp"
+#include "core/blas_threads.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/linear.hpp"
@@ -377,6 +378,7 @@ std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
 }  // namespace
 
 Trace run(const Config& config, const Inputs& inputs, const RunControl& control) {
+  use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(config);
   if (!issues.empty()) throw UserError(describe(issues));
   Trace trace;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/attention_math.hpp"
+#include "core/blas_threads.hpp"
 #include "core/errors.hpp"
 #include "core/masks.hpp"
 #include "core/mha.hpp"
@@ -25,6 +26,7 @@ Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
 }  // namespace
 
 LoopResult run_loop(const Config& c, const Inputs& given) {
+  use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
