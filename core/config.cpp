@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
-#include "core/tensor.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
@@ -24,6 +24,8 @@ constexpr int64_t kMaxWidth = 1 << 20;
 constexpr int64_t kMaxHeads = 4096;
 constexpr int64_t kMaxSeqLen = 1 << 20;
 constexpr int64_t kMaxBatch = 1 << 16;
+// Element counts stay below 2^50 so that sizes, bytes and FLOPs are exact in int64 and double.
+constexpr double kMaxCountableElements = 1125899906842624.0;
 
 std::string divisors_of(int64_t n) {
   std::string list;
@@ -47,6 +49,22 @@ void check_range(std::vector<ConfigIssue>& issues, const std::string& field, int
   issues.push_back({field, field + "=" + std::to_string(value) + " is out of range: " + meaning +
                                " must be between " + std::to_string(low) + " and " +
                                std::to_string(high)});
+}
+
+// The trace's float32 element count, in floating point so that no size can wrap around.
+double trace_elements(const Config& c) {
+  const double B = double(c.batch), T = double(c.tokens()), h = double(c.n_heads);
+  const double dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
+  const double attention_maps = 3 + (c.mask.any() ? 1 : 0) + (c.dropout > 0 ? 1 : 0);
+  // contiguous() copies the transposed context only when the transpose really moved strides
+  // (not when h == 1 or T == 1): the tensor type decides, as in the run.
+  const bool concat_copies = c.n_heads > 1 && c.tokens() > 1;
+  return B * T * double(c.input_dim())           // x
+         + B * T * h * (2 * dk + dv)             // q, k, v (split/heads are views)
+         + attention_maps * B * h * T * T        // scores, scaled, [masked], weights, [dropped]
+         + B * h * T * dv                        // context
+         + (concat_copies ? B * T * h * dv : 0)  // concat's contiguous copy
+         + (c.output_proj ? B * T * double(c.out_dim()) : 0);  // out
 }
 
 }  // namespace
@@ -119,6 +137,12 @@ std::vector<ConfigIssue> validate(const Config& c) {
   if (c.memory_cap_bytes <= 0) {
     issues.push_back({"memory_cap", "the memory cap must be positive"});
   }
+  if (issues.empty() && trace_elements(c) > kMaxCountableElements) {
+    issues.push_back(
+        {"memory", "this configuration's tensors hold about " + format_number(trace_elements(c)) +
+                       " numbers, more than even shape-only mode can count exactly: lower B, T "
+                       "or n_heads"});
+  }
   if (issues.empty() && !c.shape_only) {
     const int64_t need = trace_bytes_needed(c);
     if (need > c.memory_cap_bytes) {
@@ -139,21 +163,9 @@ std::string describe(const std::vector<ConfigIssue>& issues) {
 }
 
 int64_t trace_bytes_needed(const Config& c) {
-  const int64_t B = c.batch, T = c.tokens(), h = c.n_heads;
-  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
-  const int64_t attention_maps = 3 + (c.mask.any() ? 1 : 0) + (c.dropout > 0 ? 1 : 0);
-  // contiguous() copies the transposed context only when the transpose really moved strides
-  // (not when h == 1 or T == 1): ask the tensor type itself, as the run does.
-  const bool concat_copies =
-      !Tensor::empty("context", {B, h, T, dv}, false).transpose(1, 2).is_contiguous();
-  const int64_t elements =
-      B * T * c.input_dim()                         // x
-      + B * T * h * (2 * dk + dv)                   // q, k, v (split/heads are views)
-      + attention_maps * B * h * T * T              // scores, scaled, [masked], weights, [dropped]
-      + B * h * T * dv                              // context
-      + (concat_copies ? B * T * h * dv : 0)        // concat's contiguous copy
-      + (c.output_proj ? B * T * c.out_dim() : 0);  // out
-  return elements * static_cast<int64_t>(sizeof(float));
+  const double bytes = trace_elements(c) * sizeof(float);
+  if (bytes >= 9.2e18) return std::numeric_limits<int64_t>::max();  // saturate, never wrap
+  return static_cast<int64_t>(bytes);
 }
 
 std::string format_bytes(double bytes) {

@@ -18,6 +18,21 @@ struct MaskSpec {
   bool operator==(const MaskSpec&) const = default;
 };
 
+// The classic implementation mistakes the simulator can inject (core/mistakes.hpp describes them).
+enum class Mistake {
+  None,
+  ForgetTranspose,     // heads not moved to a batch axis: scores (B, T, h, h)
+  ConcatNoTranspose,   // context viewed back without transposing: tokens scrambled
+  ViewNoContiguous,    // .view() of the transposed context: the framework's error
+  ScaleDModel,         // scores / sqrt(d_model) instead of sqrt(d_k)
+  NoScale,             // scores not scaled
+  SoftmaxWrongAxis,    // softmax over the queries (dim=-2)
+  MaskAfterSoftmax,    // masked weights zeroed after the softmax
+  MaskZero,            // masked scores set to 0 instead of -inf
+  DropoutOnOutput,     // dropout on the context instead of the weights
+  SharedQkProjection,  // K computed with W_q
+};
+
 struct Config {
   std::string sentence;  // tokens of the input; empty = the built-in sample text
   int64_t seq_len = 0;   // T; 0 = as many tokens as the sentence has
@@ -35,6 +50,8 @@ struct Config {
   uint64_t seed = 0;          // weight initialisation
   bool shape_only = false;    // shapes, strides and counters only: no values allocated
   int64_t memory_cap_bytes = int64_t{1} << 30;  // computing above this is refused
+  Mistake mistake = Mistake::None;              // inject one classic bug (mistakes simulator)
+  std::vector<bool> ablated_heads;              // heads whose context is zeroed before concat
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/mistakes.hpp"
 
 namespace attnlab {
 
@@ -30,6 +31,48 @@ json config_to_json(const Config& c) {
           {"seed", c.seed},
           {"shape_only", c.shape_only},
           {"memory_cap_bytes", c.memory_cap_bytes}};
+}
+
+namespace {
+
+constexpr int kMaxJsonDepth = 64;
+
+// Deepest [ / { nesting outside strings.
+int nesting_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+      continue;
+    }
+    if (ch == '"')
+      in_string = true;
+    else if (ch == '[' || ch == '{')
+      deepest = std::max(deepest, ++depth);
+    else if (ch == ']' || ch == '}')
+      --depth;
+  }
+  return deepest;
+}
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& source) {
+  if (nesting_depth(text) > kMaxJsonDepth) {
+    throw UserError(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                    " levels; presets and settings need only a few");
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw UserError(source + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
 }
 
 namespace {

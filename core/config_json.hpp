@@ -12,6 +12,10 @@ namespace attnlab {
 
 nlohmann::json config_to_json(const Config& config);
 
+// Parses JSON text, refusing nesting deeper than 64 levels before the (recursive) parser could
+// exhaust the stack. Throws UserError naming `source` and the line of a syntax error.
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
 // Reads the config keys of `object` over the defaults. `source` names the file in messages;
 // keys outside `config_keys()` and `extra_keys` are reported in `warnings` and ignored.
 // Throws UserError naming the key for a wrong type or an impossible value.

@@ -30,7 +30,7 @@ void count_nonfinite(Trace& trace) {
 
 // What one query row of one head contributes to the diagnostics.
 struct RowCheck {
-  double sum_error = 0, entropy = 0;
+  double sum_error = 0, entropy = 0, max_masked_weight = 0;
   int64_t masked = 0, masked_nonzero = 0;
   bool has_visible_key = false;
 };
@@ -46,6 +46,7 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
       }
       ++check.masked;
       if (weights[j] != 0.0f) ++check.masked_nonzero;
+      check.max_masked_weight = std::max(check.max_masked_weight, double(weights[j]));
     }
   } else {
     check.has_visible_key = T > 0;
@@ -61,29 +62,36 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
 
 void diagnose(Trace& trace) {
   const Config& c = trace.config;
-  const int64_t B = c.batch, h = c.n_heads, T = c.tokens();
   Diagnostics& d = trace.diagnostics;
-  const Tensor& weights = trace.find("weights")->tensor;  // (B, h, T, T), contiguous
-  const std::vector<uint8_t> visible =
-      c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
+  const Tensor& weights = trace.find("weights")->tensor;  // (L0, L1, M, N), contiguous
+  // (B, h, T, T) in a correct run; (B, T, h, h) when the transpose was forgotten, where the
+  // heads are the rows and the (T, T) mask never applied.
+  const bool heads_are_rows = c.mistake == Mistake::ForgetTranspose;
+  const int64_t L1 = weights.size(1), M = weights.size(2), N = weights.size(3);
+  const int64_t rows_total = weights.numel() / N;
+  const int64_t heads = heads_are_rows ? M : L1;
+  const std::vector<uint8_t> visible = c.mask.any() && !heads_are_rows
+                                           ? visibility(c.mask, c.batch, c.tokens())
+                                           : std::vector<uint8_t>{};
 
   // Rows are checked in parallel into per-row results, then summed in order (deterministic).
-  std::vector<RowCheck> rows(static_cast<size_t>(B * h * T));
-  parallel_for(B * h * T, 10.0 * double(weights.numel()), [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {  // row = (b*h + hd)*T + i
-      const int64_t b = row / (h * T), i = row % T;
+  std::vector<RowCheck> rows(static_cast<size_t>(rows_total));
+  parallel_for(rows_total, 10.0 * double(weights.numel()), [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {  // row = (b*h + hd)*T + i when (B, h, T, T)
+      const int64_t b = row / (L1 * M), i = row % M;
       rows[size_t(row)] =
-          check_row(weights.data() + row * T,
-                    visible.empty() ? nullptr : visible.data() + (b * T + i) * T, T);
+          check_row(weights.data() + row * N,
+                    visible.empty() ? nullptr : visible.data() + (b * M + i) * N, N);
     }
   });
-  d.head_entropy_bits.assign(static_cast<size_t>(h), 0.0);
-  std::vector<int64_t> rows_counted(static_cast<size_t>(h), 0);
-  for (int64_t row = 0; row < B * h * T; ++row) {
+  d.head_entropy_bits.assign(static_cast<size_t>(heads), 0.0);
+  std::vector<int64_t> rows_counted(static_cast<size_t>(heads), 0);
+  for (int64_t row = 0; row < rows_total; ++row) {
     const RowCheck& r = rows[size_t(row)];
-    const int64_t b = row / (h * T), hd = (row / T) % h, i = row % T;
+    const int64_t b = row / (L1 * M), hd = heads_are_rows ? row % M : (row / M) % L1, i = row % M;
     d.masked_entries += r.masked;
     d.masked_nonzero += r.masked_nonzero;
+    d.max_masked_weight = std::max(d.max_masked_weight, r.max_masked_weight);
     if (!r.has_visible_key) {
       if (hd == 0) d.empty_rows.push_back({b, i});
       continue;

@@ -29,6 +29,7 @@ Tensor forward(const Config& c, const Inputs& in) {
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
+  if (c.mistake != Mistake::None) throw UserError("forward() computes the correct path only");
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
   const int64_t rows = B * T, qk_width = h * dk, v_width = h * dv;
@@ -49,6 +50,7 @@ Tensor forward(const Config& c, const Inputs& in) {
     RowMatrix scores(T, T);  // this thread's scratch map
     for (int64_t pair = begin; pair < end; ++pair) {
       const int64_t b = pair / h, hd = pair % h;
+      if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;  // stays 0
       // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads.
       const Strided Q(q.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
       const Strided K(k.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));

@@ -8,7 +8,8 @@
 
 namespace attnlab {
 
-// `inputs` must be complete (see complete_inputs); returns out (B, T, d_out).
+// `inputs` must be complete (see complete_inputs); returns out (B, T, d_out). Ablated heads
+// (config.ablated_heads) contribute a zero context; mistakes are not simulated here.
 // Throws UserError for an invalid config.
 Tensor forward(const Config& config, const Inputs& inputs);
 

@@ -3,47 +3,23 @@
 // contiguous + view, then the output projection. Every intermediate goes into the trace.
 #include "core/mha.hpp"
 
-#include <Eigen/Dense>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
-#include "core/attention_math.hpp"
+#include "core/batched_ops.hpp"
 #include "core/blas_threads.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/linear.hpp"
 #include "core/masks.hpp"
-#include "core/parallel.hpp"
 #include "core/tokenizer.hpp"
 #include "core/trace_builder.hpp"
 
 namespace attnlab {
 
 namespace {
-
-using RowMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Strides2 = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
-using MatrixView = Eigen::Map<RowMatrix, 0, Strides2>;
-using ConstMatrixView = Eigen::Map<const RowMatrix, 0, Strides2>;
-
-// The last two dimensions of a tensor as a matrix, at the given leading indices, read through
-// the tensor's own strides (so a transposed view is used as it is, without a copy).
-ConstMatrixView matrix_at(const Tensor& t, int64_t i0, int64_t i1) {
-  const Shape& s = t.strides();
-  const Scalar* base = t.data() + i0 * s[0] + i1 * s[1];
-  return ConstMatrixView(base, t.size(2), t.size(3), Strides2(s[2], s[3]));
-}
-
-MatrixView mutable_matrix_at(const Tensor& t, int64_t i0, int64_t i1) {
-  const Shape& s = t.strides();
-  Scalar* base = t.data() + i0 * s[0] + i1 * s[1];
-  return MatrixView(base, t.size(2), t.size(3), Strides2(s[2], s[3]));
-}
-
-// A contiguous tensor's elements as a (rows, cols) matrix.
-Eigen::Map<RowMatrix> flat(const Tensor& t, int64_t rows, int64_t cols) {
-  return Eigen::Map<RowMatrix>(t.data(), rows, cols);
-}
 
 class BatchedRun {
  public:
@@ -58,7 +34,8 @@ class BatchedRun {
         h_(config.n_heads),
         dk_(config.head_dim_k()),
         dv_(config.head_dim_v()),
-        compute_(!config.shape_only) {}
+        compute_(!config.shape_only),
+        bug_(config.mistake) {}
 
   void run() {
     const Tensor x =
@@ -67,21 +44,34 @@ class BatchedRun {
                       "x  # (B, T, d_in)", 0},
                      in_.x);
     step_done(1);
-    const Tensor q = project(x, in_.w_q, in_.b_q, "q", "Q", dk_);
-    const Tensor k = project(x, in_.w_k, in_.b_k, "k", "K", dk_);
-    const Tensor v = project(x, in_.w_v, in_.b_v, "v", "V", dv_);
+    const bool shared_qk = bug_ == Mistake::SharedQkProjection;
+    const Tensor q = project(x, in_.w_q, in_.b_q, "q", "W_q");
+    const Tensor k = project(x, shared_qk ? in_.w_q : in_.w_k, shared_qk ? in_.b_q : in_.b_k, "k",
+                             shared_qk ? "W_q" : "W_k");
+    const Tensor v = project(x, in_.w_v, in_.b_v, "v", "W_v");
     step_done(2);
-    const Tensor q_split = split(q, "q", "Q", dk_);
-    const Tensor k_split = split(k, "k", "K", dk_);
-    const Tensor v_split = split(v, "v", "V", dv_);
+    const Tensor q_split = split(q, "q", dk_);
+    const Tensor k_split = split(k, "k", dk_);
+    const Tensor v_split = split(v, "v", dv_);
     step_done(3);
-    const Tensor q_heads = transpose(q_split, "q");
-    const Tensor k_heads = transpose(k_split, "k");
-    const Tensor v_heads = transpose(v_split, "v");
-    step_done(4);
-    const Tensor context = attend(q_heads, k_heads, v_heads);
+    Tensor context;
+    if (bug_ == Mistake::ForgetTranspose) {
+      notice(
+          "forget-transpose: the heads stay in axis 2, so attention runs over (B, T, h, d_k) "
+          "and each token's heads attend to each other");
+      step_done(4);
+      context = attend(q_split, k_split, v_split);
+    } else {
+      const Tensor q_heads = transpose(q_split, "q");
+      const Tensor k_heads = transpose(k_split, "k");
+      const Tensor v_heads = transpose(v_split, "v");
+      step_done(4);
+      context = attend(q_heads, k_heads, v_heads);
+    }
+    context = ablate(context);
     step_done(5);
     const Tensor concat = concatenate(context);
+    if (trace_.failure.failed) return;
     step_done(6);
     output_project(concat);
     step_done(7);
@@ -90,8 +80,8 @@ class BatchedRun {
  private:
   // [SECTION] project: (B, T, d_in) @ (d_in, h*d) -> (B, T, h*d)
   Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name,
-                 const std::string& letter, int64_t d) {
-    const int64_t d_in = c_.input_dim(), width = h_ * d;
+                 const std::string& weight_name) {
+    const int64_t d_in = c_.input_dim(), width = w.size(1);
     Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
     const double flops = 2.0 * B_ * T_ * d_in * width;
     if (compute_) {
@@ -99,10 +89,13 @@ class BatchedRun {
              out.data());
     }
     const std::string axes = name != "v" ? "(B, T, h*d_k)" : "(B, T, h*d_v)";
-    const std::string bias = b.storage() ? " + b_" + name : "";
+    const std::string bias = b.storage() ? " + b_" + weight_name.substr(2) : "";
+    std::string letter = name;
+    letter[0] = static_cast<char>(std::toupper(letter[0]));
+    const std::string bug = weight_name == "W_q" && name == "k" ? "  (bug: W_k unused)" : "";
     builder_.add(Stage::Project,
-                 {name, "", axes, letter + " = X W_" + name + bias,
-                  name + " = x @ W_" + name + bias + "  # " + axes,
+                 {name, "", axes, letter + " = X " + weight_name + bias + bug,
+                  name + " = x @ " + weight_name + bias + "  # " + axes,
                   flops + (b.storage() ? double(B_ * T_ * width) : 0.0)},
                  out);
     check_cancel();
@@ -110,8 +103,10 @@ class BatchedRun {
   }
 
   // [SECTION] split: (B, T, h*d) viewed as (B, T, h, d); same storage, no data moves.
-  Tensor split(const Tensor& t, const std::string& name, const std::string& letter, int64_t d) {
+  Tensor split(const Tensor& t, const std::string& name, int64_t d) {
     const std::string dn = name != "v" ? "d_k" : "d_v";
+    std::string letter = name;
+    letter[0] = static_cast<char>(std::toupper(letter[0]));
     return builder_.add(
         Stage::Split,
         {name + "_split", "", "(B, T, h, " + dn + ")",
@@ -130,121 +125,218 @@ class BatchedRun {
                         split.transpose(1, 2));
   }
 
-  // [SECTION] attend: scores, scale, mask, softmax, [dropout], weights @ V; per (b, h).
+  // [SECTION] attend: scores, scale, mask, softmax, [dropout], weights @ V.
+  // q, k, v are (L0, L1, T', d): (B, h, T, d) in a correct run, (B, T, h, d) when the transpose
+  // was forgotten; the maps are (L0, L1, T', T').
   Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v) {
-    const Shape maps{B_, h_, T_, T_};
-    const double map_elements = double(B_) * h_ * T_ * T_;
+    const bool heads_last = bug_ == Mistake::ForgetTranspose;
+    const std::string map_axes = heads_last ? "(B, T, h, h)" : "(B, h, T, T)";
+    const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
+    const double map_elements = double(maps[0]) * maps[1] * maps[2] * maps[3];
+
     Tensor scores = Tensor::empty("scores", maps, compute_);
-    for_each_head(2.0 * map_elements * dk_, [&](int64_t b, int64_t hd) {
-      mutable_matrix_at(scores, b, hd).noalias() =
-          matrix_at(q, b, hd) * matrix_at(k, b, hd).transpose();  // (T, d_k) @ (d_k, T)
-    });
+    if (compute_) batched_matmul(q, k.transpose(-2, -1), scores, control_.cancel);
     builder_.add(Stage::Attend,
-                 {"scores", "QK^T", "(B, h, T, T)", "S = Q K^T  (per head)",
-                  "scores = q @ k.transpose(-2, -1)  # (B, h, T, T)", 2.0 * map_elements * dk_},
+                 {"scores", "QK^T", map_axes, "S = Q K^T  (per head)",
+                  "scores = q @ k.transpose(-2, -1)  # " + map_axes, 2.0 * map_elements * dk_},
                  scores);
     check_cancel();
 
-    Tensor scaled = Tensor::empty("scaled", maps, compute_);
-    const auto inv_sqrt_dk = static_cast<Scalar>(1.0 / std::sqrt(double(dk_)));
-    if (compute_) flat(scaled, 1, scaled.numel()) = flat(scores, 1, scores.numel()) * inv_sqrt_dk;
-    builder_.add(Stage::Attend,
-                 {"scaled", "scale", "(B, h, T, T)", "S / sqrt(d_k), d_k = " + std::to_string(dk_),
-                  "scores = scores / math.sqrt(d_k)  # (B, h, T, T)", map_elements},
-                 scaled);
-
-    Tensor masked = scaled;  // without a mask, "masked" is the scaled tensor itself
-    if (c_.mask.any()) {
-      masked = Tensor::empty("masked", maps, compute_);
-      if (compute_) apply_mask(scaled, masked);
-    }
-    builder_.add(
-        Stage::Attend,
-        {"masked", "mask", "(B, h, T, T)",
-         c_.mask.any() ? "masked keys set to -inf (" + describe(c_.mask) + ")"
-                       : "no mask: the scaled scores unchanged",
-         c_.mask.any() ? "scores = scores.masked_fill(~visible, float('-inf'))" : "# no mask",
-         c_.mask.any() ? map_elements : 0.0},
-        masked);
+    const Tensor scaled = scale(scores, map_axes, map_elements);
+    const Tensor masked = mask(scaled, map_axes, map_elements, heads_last);
     check_cancel();
 
-    Tensor weights = Tensor::empty("weights", maps, compute_);
-    if (compute_) softmax(masked, weights);
-    builder_.add(Stage::Attend,
-                 {"weights", "softmax", "(B, h, T, T)", "A = softmax(S) over the keys (last axis)",
-                  "weights = F.softmax(scores, dim=-1)  # (B, h, T, T)", 5.0 * map_elements},
-                 weights);
-
-    Tensor used_weights = weights;
-    if (c_.dropout > 0) {
-      used_weights = Tensor::empty("weights_dropout", maps, compute_);
-      if (compute_) dropout(weights, used_weights);
+    Tensor weights = softmax(masked, map_axes, map_elements);
+    if (bug_ == Mistake::MaskAfterSoftmax && c_.mask.any()) {
+      const Tensor zeroed = Tensor::empty("weights", maps, compute_);
+      if (compute_) mask_into(weights, visibility(c_.mask, B_, T_), 0.0f, zeroed);
+      weights =
+          builder_.add(Stage::Attend,
+                       {"weights", "mask", map_axes,
+                        "masked weights zeroed AFTER the softmax (bug): rows no longer sum to 1",
+                        "weights = weights.masked_fill(~visible, 0)  # " + map_axes, map_elements},
+                       zeroed);
+    }
+    Tensor used = weights;
+    if (c_.dropout > 0 && bug_ != Mistake::DropoutOnOutput) {
+      used = Tensor::empty("weights_dropout", maps, compute_);
+      if (compute_) dropout_into(weights, c_.dropout, c_.dropout_seed, used);
       builder_.add(Stage::Attend,
-                   {"weights_dropout", "dropout", "(B, h, T, T)",
-                    "each weight zeroed with p = " + std::to_string(c_.dropout) +
+                   {"weights_dropout", "dropout", map_axes,
+                    "each weight zeroed with p = " + format_probability(c_.dropout) +
                         ", survivors scaled by 1/(1-p)",
-                    "weights = F.dropout(weights, p)  # (B, h, T, T)", map_elements},
-                   used_weights);
+                    "weights = F.dropout(weights, p)  # " + map_axes, map_elements},
+                   used);
     }
     check_cancel();
 
-    Tensor context = Tensor::empty("context", {B_, h_, T_, dv_}, compute_);
-    for_each_head(2.0 * map_elements * dv_, [&](int64_t b, int64_t hd) {
-      mutable_matrix_at(context, b, hd).noalias() =
-          matrix_at(used_weights, b, hd) * matrix_at(v, b, hd);  // (T, T) @ (T, d_v)
-    });
-    builder_.add(Stage::Attend,
-                 {"context", "@V", "(B, h, T, d_v)", "C = A V  (per head)",
-                  "context = weights @ v  # (B, h, T, d_v)", 2.0 * map_elements * dv_},
-                 context);
-    return context;
+    const std::string context_axes = heads_last ? "(B, T, h, d_v)" : "(B, h, T, d_v)";
+    Tensor context = Tensor::empty("context", {maps[0], maps[1], maps[2], dv_}, compute_);
+    if (compute_) batched_matmul(used, v, context, control_.cancel);
+    check_cancel();
+    if (bug_ == Mistake::DropoutOnOutput) {
+      builder_.add(Stage::Attend,
+                   {"context_before_dropout", "@V", context_axes, "C = A V  (per head)",
+                    "context = weights @ v  # " + context_axes, 2.0 * map_elements * dv_},
+                   context);
+      const double p = c_.dropout > 0 ? c_.dropout : kDefaultBugDropout;
+      if (c_.dropout <= 0) notice("dropout-on-output: dropout is off, so p = 0.1 is used");
+      Tensor dropped = Tensor::empty("context", context.shape(), compute_);
+      if (compute_) dropout_into(context, p, c_.dropout_seed, dropped);
+      return builder_.add(
+          Stage::Attend,
+          {"context", "dropout", context_axes,
+           "dropout on the context instead of the weights (bug), p = " + format_probability(p),
+           "context = F.dropout(context, p)  # " + context_axes, double(dropped.numel())},
+          dropped);
+    }
+    return builder_.add(Stage::Attend,
+                        {"context", "@V", context_axes, "C = A V  (per head)",
+                         "context = weights @ v  # " + context_axes, 2.0 * map_elements * dv_},
+                        context);
   }
 
-  void apply_mask(const Tensor& scaled, const Tensor& masked) {
-    const std::vector<uint8_t> visible = visibility(c_.mask, B_, T_);  // (B, T, T)
-    const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
-    for_each_row(double(scaled.numel()), [&](int64_t row) {  // row = (b*h + hd)*T + i
-      const int64_t b = row / (h_ * T_), i = row % T_;
-      const Scalar* src = scaled.data() + row * T_;
-      const uint8_t* seen = visible.data() + (b * T_ + i) * T_;
-      Scalar* dst = masked.data() + row * T_;
-      for (int64_t j = 0; j < T_; ++j) dst[j] = seen[j] ? src[j] : minus_inf;
-    });
+  Tensor scale(const Tensor& scores, const std::string& axes, double map_elements) {
+    if (bug_ == Mistake::NoScale) {
+      return builder_.add(Stage::Attend,
+                          {"scaled", "scale", axes, "not scaled (bug): scores keep their size",
+                           "# scores = scores / math.sqrt(d_k)  <- missing", 0},
+                          scores);
+    }
+    const bool by_d_model = bug_ == Mistake::ScaleDModel;
+    const int64_t by = by_d_model ? c_.d_model : dk_;
+    Tensor scaled = Tensor::empty("scaled", scores.shape(), compute_);
+    if (compute_) scale_into(scores, static_cast<Scalar>(1.0 / std::sqrt(double(by))), scaled);
+    return builder_.add(Stage::Attend,
+                        {"scaled", "scale", axes,
+                         by_d_model ? "S / sqrt(d_model) (bug: should be sqrt(d_k)), d_model = " +
+                                          std::to_string(by)
+                                    : "S / sqrt(d_k), d_k = " + std::to_string(by),
+                         by_d_model ? "scores = scores / math.sqrt(d_model)  # " + axes
+                                    : "scores = scores / math.sqrt(d_k)  # " + axes,
+                         map_elements},
+                        scaled);
   }
 
-  void softmax(const Tensor& masked, const Tensor& weights) {
-    for_each_row(5.0 * double(masked.numel()), [&](int64_t row) {
-      std::copy_n(masked.data() + row * T_, T_, weights.data() + row * T_);
-      masked_softmax_row(weights.data() + row * T_, T_);
-    });
+  Tensor mask(const Tensor& scaled, const std::string& axes, double map_elements, bool heads_last) {
+    if (c_.mask.any() && heads_last) {
+      notice("the (T, T) mask does not fit (h, h) maps, so it was not applied");
+    }
+    const bool applies = c_.mask.any() && !heads_last && bug_ != Mistake::MaskAfterSoftmax;
+    if (!applies) {
+      return builder_.add(Stage::Attend,
+                          {"masked", "mask", axes,
+                           c_.mask.any() ? "mask not applied before the softmax"
+                                         : "no mask: the scaled scores unchanged",
+                           "# no mask", 0},
+                          scaled);
+    }
+    const bool zero_fill = bug_ == Mistake::MaskZero;
+    Tensor masked = Tensor::empty("masked", scaled.shape(), compute_);
+    if (compute_) {
+      mask_into(scaled, visibility(c_.mask, B_, T_),
+                zero_fill ? 0.0f : -std::numeric_limits<Scalar>::infinity(), masked);
+    }
+    return builder_.add(
+        Stage::Attend,
+        {"masked", "mask", axes,
+         zero_fill ? "masked keys set to 0, not -inf (bug): exp(0) = 1 lets them through"
+                   : "masked keys set to -inf (" + describe(c_.mask) + ")",
+         zero_fill ? "scores = scores.masked_fill(~visible, 0)  # " + axes
+                   : "scores = scores.masked_fill(~visible, float('-inf'))  # " + axes,
+         map_elements},
+        masked);
   }
 
-  void dropout(const Tensor& weights, const Tensor& dropped) {
-    for_each_row(20.0 * double(weights.numel()), [&](int64_t row) {
-      std::copy_n(weights.data() + row * T_, T_, dropped.data() + row * T_);
-      dropout_row(dropped.data() + row * T_, T_, c_.dropout, c_.dropout_seed, row * T_);
-    });
+  Tensor softmax(const Tensor& masked, const std::string& axes, double map_elements) {
+    const bool wrong_axis = bug_ == Mistake::SoftmaxWrongAxis;
+    const bool then_masked = bug_ == Mistake::MaskAfterSoftmax && c_.mask.any();
+    const std::string name = then_masked ? "weights_before_mask" : "weights";
+    Tensor weights = Tensor::empty(name, masked.shape(), compute_);
+    if (compute_) {
+      if (wrong_axis) {
+        softmax_second_last_axis(masked, weights);
+      } else {
+        softmax_last_axis(masked, weights);
+      }
+    }
+    return builder_.add(
+        Stage::Attend,
+        {name, "softmax", axes,
+         wrong_axis ? "softmax over the queries, dim=-2 (bug): columns sum to 1, rows do not"
+                    : "A = softmax(S) over the keys (last axis)",
+         wrong_axis ? "weights = F.softmax(scores, dim=-2)  # " + axes
+                    : "weights = F.softmax(scores, dim=-1)  # " + axes,
+         5.0 * map_elements},
+        weights);
+  }
+
+  // [SECTION] ablation: the context of switched-off heads set to zero before concat.
+  Tensor ablate(const Tensor& context) {
+    std::vector<int64_t> heads;
+    for (int64_t hd = 0; hd < h_ && hd < int64_t(c_.ablated_heads.size()); ++hd)
+      if (c_.ablated_heads[size_t(hd)]) heads.push_back(hd);
+    if (heads.empty()) return context;
+    Tensor ablated = Tensor::empty("context_ablated", context.shape(), compute_);
+    const bool heads_last = bug_ == Mistake::ForgetTranspose;
+    if (compute_) {
+      std::copy_n(context.data(), context.numel(), ablated.data());
+      // Through a (B, h, T, d_v) view, whichever axis the heads are in.
+      Tensor by_head = heads_last ? ablated.transpose(1, 2) : ablated;
+      for (int64_t hd : heads)
+        for (int64_t b = 0; b < B_; ++b)
+          for (int64_t t = 0; t < T_; ++t)
+            for (int64_t e = 0; e < dv_; ++e) by_head.at({b, hd, t, e}) = 0.0f;
+    }
+    std::string list;
+    for (int64_t hd : heads) list += (list.empty() ? "" : ", ") + std::to_string(hd);
+    return builder_.add(
+        Stage::Attend,
+        {"context_ablated", "ablate", heads_last ? "(B, T, h, d_v)" : "(B, h, T, d_v)",
+         "heads " + list + " switched off: their context is 0", "context[:, [" + list + "]] = 0",
+         0},
+        ablated);
   }
 
   // [SECTION] concat: transpose back (a view), contiguous (the one copy), view to (B, T, h*d_v).
   Tensor concatenate(const Tensor& context) {
+    const Shape concat_shape{B_, T_, h_ * dv_};
+    if (bug_ == Mistake::ConcatNoTranspose) {
+      return builder_.add(Stage::Concat,
+                          {"concat", "view", "(B, T, h*d_v)",
+                           "viewed without transposing back (bug): row t mixes heads and tokens",
+                           "out = context.view(B, T, h * d_v)  # (B, T, h*d_v)", 0},
+                          context.view(concat_shape));
+    }
+    const bool heads_last = bug_ == Mistake::ForgetTranspose;
+    const std::string back_axes = heads_last ? "(B, h, T, d_v)" : "(B, T, h, d_v)";
     const Tensor back = builder_.add(
         Stage::Concat,
-        {"context_t", "transpose", "(B, T, h, d_v)", "swap h and T back: a non-contiguous view",
-         "out = context.transpose(1, 2)  # (B, T, h, d_v)", 0},
+        {"context_t", "transpose", back_axes, "swap axes 1 and 2 back: a non-contiguous view",
+         "out = context.transpose(1, 2)  # " + back_axes, 0},
         context.transpose(1, 2));
+    if (bug_ == Mistake::ViewNoContiguous) {
+      try {
+        back.view(concat_shape);
+      } catch (const ViewError& e) {
+        trace_.failure = {true, Stage::Concat,
+                          std::string("RuntimeError: ") + e.what() +
+                              " -- raised by out.view(B, T, h * d_v) in the concat stage"};
+        return Tensor();
+      }
+    }
     const Tensor copied =
         builder_.add(Stage::Concat,
-                     {"context_contiguous", "contiguous", "(B, T, h, d_v)",
+                     {"context_contiguous", "contiguous", back_axes,
                       "copy into row-major order: each token's heads side by side",
-                      "out = out.contiguous()  # (B, T, h, d_v)", 0},
+                      "out = out.contiguous()  # " + back_axes, 0},
                      back.contiguous("concat"));
     check_cancel();
     return builder_.add(Stage::Concat,
                         {"concat", "view", "(B, T, h*d_v)",
                          "heads laid side by side: h*d_v = " + std::to_string(h_ * dv_),
                          "out = out.view(B, T, h * d_v)  # (B, T, h*d_v)", 0},
-                        copied.view({B_, T_, h_ * dv_}));
+                        copied.view(concat_shape));
   }
 
   // [SECTION] output projection: (B, T, h*d_v) @ (h*d_v, d_model) -> (B, T, d_model)
@@ -271,25 +363,13 @@ class BatchedRun {
                  out);
   }
 
-  // fn(b, hd) for every (sequence, head) pair, spread over the cores. A cancel request stops
-  // the remaining pairs; the Cancelled exception is thrown here, on the calling thread.
-  template <typename Fn>
-  void for_each_head(double flops, Fn fn) {
-    if (!compute_) return;
-    parallel_for(B_ * h_, flops, [&](int64_t begin, int64_t end) {
-      for (int64_t pair = begin; pair < end && !cancel_requested(); ++pair)
-        fn(pair / h_, pair % h_);
-    });
-    check_cancel();
+  static std::string format_probability(double p) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", p);
+    return text;
   }
 
-  // fn(row) for every row of a (B, h, T, T) map, spread over the cores.
-  template <typename Fn>
-  void for_each_row(double flops, Fn fn) {
-    parallel_for(B_ * h_ * T_, flops, [&](int64_t begin, int64_t end) {
-      for (int64_t row = begin; row < end; ++row) fn(row);
-    });
-  }
+  void notice(const std::string& text) { trace_.diagnostics.notices.push_back(text); }
 
   bool cancel_requested() const {
     return control_.cancel && control_.cancel->load(std::memory_order_relaxed);
@@ -302,6 +382,8 @@ class BatchedRun {
     if (control_.progress) control_.progress(double(stages_done) / kStageCount);
   }
 
+  static constexpr double kDefaultBugDropout = 0.1;
+
   const Config& c_;
   const Inputs& in_;
   const RunControl& control_;
@@ -309,6 +391,7 @@ class BatchedRun {
   TraceBuilder builder_;
   const int64_t B_, T_, h_, dk_, dv_;
   const bool compute_;
+  const Mistake bug_;
 };
 
 TensorRecord parameter_record(const std::string& name, const Tensor& t, const std::string& axes) {
@@ -391,7 +474,7 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
       config.shape_only ? shape_only_inputs(config) : complete_inputs(config, trace.tokens, inputs);
   fill_parameters(complete, trace);
   BatchedRun(config, complete, control, trace).run();
-  if (!config.shape_only) diagnose(trace);
+  if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
   return trace;
 }
 

@@ -55,12 +55,7 @@ void read_inputs(const json& inputs, const std::string& source, Preset& preset) 
 }  // namespace
 
 Preset parse_preset(const std::string& text, const std::string& source) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw UserError(source + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  const json root = parse_json_text(text, source);
   if (!root.is_object()) throw UserError(source + ": must be a JSON object ({...})");
   Preset preset;
   preset.name = fs::path(source).stem().string();

@@ -51,11 +51,19 @@ struct Diagnostics {
   double max_row_sum_error = 0;  // max |sum_j w[b,h,i,j] - 1| over rows with a visible key
   int64_t masked_entries = 0;    // entries the masks hide, over (B, h, T, T)
   int64_t masked_nonzero = 0;    // of those, weights not exactly 0 (must be 0)
+  double max_masked_weight = 0;  // the largest of them (a mistake can leak weight)
   std::vector<std::array<int64_t, 2>> empty_rows;  // (b, i): queries with no visible key
   int64_t nonfinite_values = 0;                    // NaN/Inf outside the masked scores' -inf
   std::string first_nonfinite;                     // the first tensor holding one
   std::vector<double> head_entropy_bits;           // per head: mean over (b, i) of -sum p log2 p
   std::vector<std::string> notices;  // plain-language remarks, e.g. a truncated sentence
+};
+
+// A run that stopped with the error a framework would raise (the view-without-contiguous mistake).
+struct Failure {
+  bool failed = false;
+  Stage stage = Stage::Input;
+  std::string message;
 };
 
 struct Trace {
@@ -66,6 +74,7 @@ struct Trace {
   Counters counters;
   Diagnostics diagnostics;
   bool shape_only = false;
+  Failure failure;  // records stop at the failing stage
 
   const TensorRecord* find(const std::string& name) const;  // records or parameters; or null
   std::vector<const TensorRecord*> stage_records(Stage stage) const;

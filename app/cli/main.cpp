@@ -1,9 +1,11 @@
 // attnlab-cli: runs one configuration, prints the shape journey and diagnostics, exports stages.
-// Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix).
+// Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix),
+// 3 the injected mistake made the run fail as a framework would (--mistake view-no-contiguous).
 #include <iostream>
 
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
+#include "core/ablation.hpp"
 #include "core/errors.hpp"
 #include "core/export.hpp"
 #include "core/mha.hpp"
@@ -13,6 +15,10 @@ int main(int argc, char** argv) {
   cli::Request request;
   if (const int code = cli::parse(argc, argv, request); code >= 0) return code;
   try {
+    if (request.list_mistakes) {
+      cli::print_mistake_list(std::cout);
+      return 0;
+    }
     if (request.list_presets) {
       std::vector<std::string> errors;
       cli::print_preset_list(std::cout, load_all_presets(&errors));
@@ -35,12 +41,27 @@ int main(int argc, char** argv) {
       cli::print_shape_journey(std::cout, trace);
       cli::print_counters(std::cout, trace);
       cli::print_diagnostics(std::cout, trace);
+      if (trace.config.mistake != Mistake::None && !trace.shape_only) {
+        Config correct = trace.config;
+        correct.mistake = Mistake::None;
+        cli::print_mistake_report(std::cout, run(correct, request.inputs), trace);
+      }
+      if (request.importance && !trace.shape_only) {
+        cli::print_importance(
+            std::cout, head_importance(trace.config, complete_inputs(trace.config, trace.tokens,
+                                                                     request.inputs)));
+      }
       for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
     }
     if (!request.export_dir.empty()) {
       export_trace(trace, request.export_dir);
       std::cerr << "attnlab-cli: wrote " << trace.parameters.size() + trace.records.size()
                 << " .npy files and trace.json to " << request.export_dir << "\n";
+    }
+    if (trace.failure.failed) {
+      std::cerr << "attnlab-cli: " << stage_name(trace.failure.stage)
+                << " stage: " << trace.failure.message << "\n";
+      return 3;
     }
   } catch (const UserError& e) {
     std::cerr << "attnlab-cli: " << e.what() << "\n";

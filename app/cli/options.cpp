@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/errors.hpp"
+#include "core/mistakes.hpp"
 #include "core/npy.hpp"
 #include "core/preset.hpp"
 
@@ -46,6 +47,8 @@ struct Flags {
   std::optional<uint64_t> seed, dropout_seed;
   bool shape_only = false;
   std::optional<double> memory_cap_mb;
+  std::string mistake;
+  std::vector<int64_t> ablate;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
 };
 
@@ -162,6 +165,11 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--dropout-seed", f.dropout_seed, "Seed of the dropout mask");
   app.add_flag("--shape-only", f.shape_only, "Shapes, strides and counters only (no values)");
   app.add_option("--memory-cap-mb", f.memory_cap_mb, "Refuse to compute traces larger than this");
+  app.add_option("--mistake", f.mistake, "Inject a classic bug (see --list-mistakes)");
+  app.add_flag("--list-mistakes", r.list_mistakes,
+               "List the mistakes with their symptoms and exit");
+  app.add_option("--ablate", f.ablate, "Switch head H off (its context zeroed); repeat for more");
+  app.add_flag("--importance", r.importance, "Print each head's ablation importance");
   app.add_option("--x", f.x, "X as .npy: (T, d_in) or (B, T, d_in)");
   app.add_option("--wq", f.wq, "W_q as .npy: (d_in, h*d_k)");
   app.add_option("--wk", f.wk, "W_k as .npy: (d_in, h*d_k)");
@@ -183,7 +191,7 @@ int parse(int argc, char** argv, Request& r) {
     std::cerr << "attnlab-cli: " << e.what() << " (see attnlab-cli --help)\n";
     return 2;
   }
-  if (r.list_presets) return -1;
+  if (r.list_presets || r.list_mistakes) return -1;
   try {
     if (!f.preset.empty()) {
       Preset preset = find_preset(f.preset);
@@ -221,6 +229,17 @@ int parse(int argc, char** argv, Request& r) {
       // A new seed means new weights: drop the preset's explicit ones.
       r.inputs.w_q = r.inputs.w_k = r.inputs.w_v = r.inputs.w_o = Tensor();
       r.inputs.b_q = r.inputs.b_k = r.inputs.b_v = r.inputs.b_o = Tensor();
+    }
+    if (!f.mistake.empty() && !parse_mistake(f.mistake, c.mistake)) {
+      throw UserError("--mistake " + f.mistake + ": unknown; choose one of " + mistake_names());
+    }
+    for (int64_t head : f.ablate) {
+      if (head < 0 || head >= c.n_heads) {
+        throw UserError("--ablate " + std::to_string(head) + ": heads are numbered 0.." +
+                        std::to_string(c.n_heads - 1));
+      }
+      c.ablated_heads.resize(size_t(c.n_heads), false);
+      c.ablated_heads[size_t(head)] = true;
     }
     load_files(f, r);
   } catch (const UserError& e) {

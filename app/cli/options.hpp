@@ -15,6 +15,8 @@ struct Request {
   std::string export_dir;             // --export DIR; empty = no export
   bool json = false;                  // --json: trace.json on stdout instead of the table
   bool list_presets = false;          // --list-presets
+  bool list_mistakes = false;         // --list-mistakes
+  bool importance = false;            // --importance: per-head ablation importance
   std::vector<std::string> show;      // --show NAME: print these tensors' values
   std::vector<std::string> warnings;  // from the preset file (unknown keys)
 };

@@ -8,6 +8,7 @@
 
 #include "core/config.hpp"
 #include "core/masks.hpp"
+#include "core/mistakes.hpp"
 
 namespace attnlab::cli {
 
@@ -161,6 +162,29 @@ void print_values(std::ostream& out, const TensorRecord& r) {
 void print_preset_list(std::ostream& out, const std::vector<Preset>& presets) {
   for (const Preset& p : presets)
     out << std::left << std::setw(12) << p.name << "  " << p.title << "\n";
+}
+
+}  // namespace attnlab::cli
+
+namespace attnlab::cli {
+
+void print_mistake_list(std::ostream& out) {
+  for (const MistakeInfo& m : all_mistakes())
+    out << std::left << std::setw(22) << m.name << "  " << m.symptom << "\n";
+}
+
+void print_mistake_report(std::ostream& out, const Trace& correct, const Trace& buggy) {
+  const MistakeInfo& info = mistake_info(buggy.config.mistake);
+  const MistakeReport report = compare_with_correct(correct, buggy);
+  out << "\nMistake: " << info.title << " (" << info.name << ", " << stage_name(info.stage)
+      << " stage)\n  wrong: " << info.wrong << "\n  right: " << info.right
+      << "\n  symptom: " << report.symptom << "\n";
+}
+
+void print_importance(std::ostream& out, const std::vector<double>& importance) {
+  out << "\nHead importance (||out - out with the head off||):";
+  for (size_t h = 0; h < importance.size(); ++h) out << " h" << h << "=" << importance[h];
+  out << "\n";
 }
 
 }  // namespace attnlab::cli

@@ -16,5 +16,9 @@ void print_diagnostics(std::ostream& out, const Trace& trace);
 // A tensor's values, NumPy style, one innermost row per line.
 void print_values(std::ostream& out, const TensorRecord& record);
 void print_preset_list(std::ostream& out, const std::vector<Preset>& presets);
+void print_mistake_list(std::ostream& out);
+// What the injected mistake changed, measured against the correct run.
+void print_mistake_report(std::ostream& out, const Trace& correct, const Trace& buggy);
+void print_importance(std::ostream& out, const std::vector<double>& importance);
 
 }  // namespace attnlab::cli

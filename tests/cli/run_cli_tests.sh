@@ -61,6 +61,15 @@ for name in x q k v q_split k_split v_split q_heads k_heads v_heads scores scale
 done
 if grep -q '"strides"' "$work/export/trace.json"; then ok; else bad "trace.json lacks strides"; fi
 
+# [SECTION] the mistakes simulator
+expect 0 "shared-qk-projection" -- --list-mistakes
+expect 0 "saturated softmax: entropy drops" -- --d-model 64 --heads 8 --seq-len 12 --mistake no-scale
+expect 0 "masked tokens leak" -- --preset seed003 --mistake mask-zero
+expect 3 "concat stage: RuntimeError: view size is not compatible" -- --preset seed003 --mistake view-no-contiguous
+expect 0 "Head importance" -- --preset cat --importance --ablate 1
+expect 2 "unknown; choose one of forget-transpose" -- --mistake sideways
+expect 2 "--ablate 5: heads are numbered 0..1" -- --preset seed003 --ablate 5
+
 # [SECTION] bad input: exit 2, one line naming the problem and the fix
 expect 2 "not divisible by n_heads=4" -- --d-model 10 --heads 4
 expect 2 "choose n_heads in {1, 2, 5, 10} or set d_k" -- --d-model 10 --heads 4

@@ -1,0 +1,16 @@
+// Head ablation, as in the head-pruning discussion of the lecture script: switch one head off
+// (its context zeroed before concat) and measure how much the output moves.
+#pragma once
+
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/inputs.hpp"
+
+namespace attnlab {
+
+// Per head: || out(all heads) - out(this head off) ||_F, with the config's own ablations kept.
+// `inputs` must be complete (see complete_inputs).
+std::vector<double> head_importance(const Config& config, const Inputs& inputs);
+
+}  // namespace attnlab

@@ -1,0 +1,170 @@
+#include "core/mistakes.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <stdexcept>
+
+namespace attnlab {
+
+const std::vector<MistakeInfo>& all_mistakes() {
+  static const std::vector<MistakeInfo> mistakes = {
+      {Mistake::ForgetTranspose, "forget-transpose",
+       "Forgetting the transpose after splitting heads",
+       "scores come out (B, T, h, h): heads attend to heads instead of tokens", Stage::Transpose,
+       "q = q.view(B, T, h, d_k)", "q = q.view(B, T, h, d_k).transpose(1, 2)"},
+      {Mistake::ConcatNoTranspose, "concat-no-transpose",
+       "Concatenating heads without transposing back",
+       "no error, but each output row mixes tokens and heads: the output is scrambled",
+       Stage::Concat, "out = context.view(B, T, h * d_v)",
+       "out = context.transpose(1, 2).contiguous().view(B, T, h * d_v)"},
+      {Mistake::ViewNoContiguous, "view-no-contiguous", "view() without contiguous()",
+       "RuntimeError: view size is not compatible with input tensor's size and stride",
+       Stage::Concat, "out = context.transpose(1, 2).view(B, T, h * d_v)",
+       "out = context.transpose(1, 2).contiguous().view(B, T, h * d_v)"},
+      {Mistake::ScaleDModel, "scale-d-model", "Scaling by sqrt(d_model) instead of sqrt(d_k)",
+       "scores too small by sqrt(h): the softmax flattens and the entropy rises", Stage::Attend,
+       "scores = scores / math.sqrt(d_model)", "scores = scores / math.sqrt(d_k)"},
+      {Mistake::NoScale, "no-scale", "Forgetting to scale the scores",
+       "scores too large by sqrt(d_k): the softmax saturates and the entropy drops", Stage::Attend,
+       "scores = q @ k.transpose(-2, -1)", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)"},
+      {Mistake::SoftmaxWrongAxis, "softmax-wrong-axis", "Softmax over the wrong axis",
+       "normalised over the queries: columns sum to 1, rows do not", Stage::Attend,
+       "weights = F.softmax(scores, dim=-2)", "weights = F.softmax(scores, dim=-1)"},
+      {Mistake::MaskAfterSoftmax, "mask-after-softmax", "Masking after the softmax",
+       "masked weights zeroed afterwards: rows sum to less than 1", Stage::Attend,
+       "weights = F.softmax(scores, dim=-1).masked_fill(~visible, 0)",
+       "weights = F.softmax(scores.masked_fill(~visible, float('-inf')), dim=-1)"},
+      {Mistake::MaskZero, "mask-zero", "Masking with 0 instead of -inf",
+       "exp(0) = 1: masked (future) tokens still get weight", Stage::Attend,
+       "scores = scores.masked_fill(~visible, 0)",
+       "scores = scores.masked_fill(~visible, float('-inf'))"},
+      {Mistake::DropoutOnOutput, "dropout-on-output",
+       "Dropout on the output instead of the weights",
+       "attention weights untouched, value information dropped from the context", Stage::Attend,
+       "context = F.dropout(weights @ v, p)", "context = F.dropout(weights, p) @ v"},
+      {Mistake::SharedQkProjection, "shared-qk-projection",
+       "Reusing the same projection for Q and K",
+       "K = Q: scores are symmetric and each token attends most to itself", Stage::Project,
+       "k = x @ W_q", "k = x @ W_k"},
+  };
+  return mistakes;
+}
+
+const MistakeInfo& mistake_info(Mistake mistake) {
+  for (const MistakeInfo& info : all_mistakes())
+    if (info.id == mistake) return info;
+  throw std::out_of_range("no description for this mistake");
+}
+
+bool parse_mistake(const std::string& name, Mistake& mistake) {
+  if (name == "none") {
+    mistake = Mistake::None;
+    return true;
+  }
+  for (const MistakeInfo& info : all_mistakes()) {
+    if (name == info.name) {
+      mistake = info.id;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string mistake_names() {
+  std::string names;
+  for (const MistakeInfo& info : all_mistakes())
+    names += (names.empty() ? "" : ", ") + std::string(info.name);
+  return names;
+}
+
+namespace {
+
+double mean(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  return std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+}
+
+std::string format(const char* pattern, double a, double b = 0) {
+  char text[160];
+  std::snprintf(text, sizeof text, pattern, a, b);
+  return text;
+}
+
+// Mean weight a query puts on its own key, over (b, h, i) of (B, h, T, T) weights.
+double mean_self_weight(const Trace& trace) {
+  const Tensor& w = trace.find("weights")->tensor;
+  const int64_t maps = w.size(0) * w.size(1), T = w.size(2);
+  double sum = 0;
+  for (int64_t m = 0; m < maps; ++m)
+    for (int64_t i = 0; i < T; ++i) sum += w.data()[(m * T + i) * T + i];
+  return sum / double(maps * T);
+}
+
+}  // namespace
+
+MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy) {
+  MistakeReport r;
+  const Diagnostics& good = correct.diagnostics;
+  const Diagnostics& bad = buggy.diagnostics;
+  r.entropy_correct_bits = mean(good.head_entropy_bits);
+  r.entropy_buggy_bits = mean(bad.head_entropy_bits);
+  r.max_future_weight = bad.max_masked_weight;
+  r.max_row_sum_error = bad.max_row_sum_error;
+  r.failure = buggy.failure.message;
+  const TensorRecord* good_out = correct.find("out");
+  const TensorRecord* bad_out = buggy.find("out");
+  r.outputs_comparable = good_out && bad_out && good_out->tensor.has_values() &&
+                         bad_out->tensor.has_values() &&
+                         good_out->tensor.shape() == bad_out->tensor.shape();
+  if (r.outputs_comparable) {
+    const std::vector<Scalar> a = good_out->tensor.to_vector(), b = bad_out->tensor.to_vector();
+    for (size_t i = 0; i < a.size(); ++i)
+      r.out_max_abs_error = std::max(r.out_max_abs_error, double(std::abs(a[i] - b[i])));
+  }
+
+  std::string& s = r.symptom;
+  switch (buggy.config.mistake) {
+    case Mistake::None:
+      s = "no mistake injected";
+      break;
+    case Mistake::ForgetTranspose:
+      s = "scores are " + shape_to_string(buggy.find("scores")->tensor.shape()) +
+          " (B, T, h, h): each token's heads attend to each other instead of tokens to tokens";
+      break;
+    case Mistake::ViewNoContiguous:
+      s = "the run stops in the concat stage: " + r.failure;
+      break;
+    case Mistake::ScaleDModel:
+    case Mistake::NoScale:
+      s = format(r.entropy_buggy_bits < r.entropy_correct_bits
+                     ? "saturated softmax: entropy drops from %.2f to %.2f bits per row"
+                     : "flattened softmax: entropy rises from %.2f to %.2f bits per row",
+                 r.entropy_correct_bits, r.entropy_buggy_bits);
+      break;
+    case Mistake::SoftmaxWrongAxis:
+    case Mistake::MaskAfterSoftmax:
+      s = format("rows no longer sum to 1: max |row sum - 1| = %.3f", r.max_row_sum_error);
+      break;
+    case Mistake::MaskZero:
+      s = correct.config.mask.any()
+              ? format("masked tokens leak: largest weight on a masked key = %.3f (correct: 0)",
+                       r.max_future_weight)
+              : "no mask is set, so masking with 0 changes nothing: turn on the causal mask";
+      break;
+    case Mistake::SharedQkProjection:
+      s = format(
+          "scores are symmetric (K = Q); the weight a token puts on itself goes from %.2f "
+          "to %.2f",
+          mean_self_weight(correct), mean_self_weight(buggy));
+      break;
+    case Mistake::DropoutOnOutput:
+    case Mistake::ConcatNoTranspose:
+      s = mistake_info(buggy.config.mistake).symptom;
+      break;
+  }
+  if (r.outputs_comparable) s += format("; output max |error| = %.3g", r.out_max_abs_error);
+  return r;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,25 @@
+// What the fuzz targets do with one input. Shared by the libFuzzer entry points (fuzz_npy.cpp,
+// fuzz_preset.cpp) and by the GoogleTest that replays the corpus and every regression file in the
+// normal build, so a crash the fuzzer found stays fixed.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace attnlab::fuzz {
+
+// An input made the core break one of its own promises (not a user error): a crash to the fuzzer.
+class BrokenPromise : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Parses `bytes` as a .npy file. A refusal must be a UserError with a message; a loaded tensor
+// must come back unchanged from npy_bytes + parse_npy.
+void exercise_npy(const std::string& bytes);
+
+// Parses `text` as a preset. If it parses: validate(); when valid and small, run() on it (with its
+// inputs and shape_only as given) and check the trace's diagnostics. UserError is a fine answer.
+void exercise_preset(const std::string& text);
+
+}  // namespace attnlab::fuzz

@@ -1,0 +1,154 @@
+// Core soak: N seeded random config changes through validate() + run(), as a long lecture would
+// make them, with flat memory. Usage: soak_core [CHANGES=10000] [SEED=1]
+//
+// Every invalid config must be refused with a message (by validate() and by run()); every valid
+// one must give a trace with no NaN/Inf and exactly-zero masked weights. Peak and current RSS are
+// measured after a warm-up and at the end; growth above kMaxGrowthBytes fails (exit 1).
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/config_json.hpp"
+#include "core/errors.hpp"
+#include "core/mha.hpp"
+#include "tests/soak/random_changes.hpp"
+
+namespace {
+
+using attnlab::Config;
+using attnlab::Trace;
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+// Keeps each run small: validate() refuses anything whose trace needs more (shape-only aside).
+constexpr int64_t kMemoryCapBytes = 4 * kMiB;
+constexpr int64_t kMaxGrowthBytes = 8 * kMiB;
+constexpr int64_t kWarmUpChanges = 1000;
+// A user facing an error message fixes it soon: after this many refusals in a row, go back to the
+// last config that ran, so the soak keeps computing rather than piling up invalid settings.
+constexpr int kRefusalsBeforeUndo = 3;
+
+struct Memory {
+  int64_t peak_bytes;     // getrusage ru_maxrss: the most this process ever held
+  int64_t current_bytes;  // /proc/self/status VmRSS: what it holds now
+};
+
+Memory measure_memory() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  Memory memory{int64_t{usage.ru_maxrss} * 1024, 0};
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) memory.current_bytes = std::stoll(line.substr(6)) * 1024;
+  }
+  return memory;
+}
+
+double mib(int64_t bytes) {
+  return static_cast<double>(bytes) / static_cast<double>(kMiB);
+}
+
+struct Tally {
+  int64_t refused = 0, computed = 0, shape_only = 0;
+};
+
+bool all_finite(const Trace& trace, const char* name) {
+  const attnlab::TensorRecord* record = trace.find(name);
+  if (!record) return false;
+  for (float value : record->tensor.to_vector()) {
+    if (!std::isfinite(value)) return false;
+  }
+  return true;
+}
+
+// Empty when the core kept its promises for this config; else what it broke.
+std::string check_config(const Config& config, Tally& tally) {
+  const std::vector<attnlab::ConfigIssue> issues = attnlab::validate(config);
+  for (const attnlab::ConfigIssue& issue : issues) {
+    if (issue.field.empty() || issue.message.empty()) return "an issue without field or message";
+  }
+  Trace trace;
+  try {
+    trace = attnlab::run(config);
+  } catch (const attnlab::UserError& e) {
+    if (issues.empty())
+      return std::string("run() refused a config validate() accepted: ") + e.what();
+    if (e.what()[0] == '\0') return "run() refused with an empty message";
+    ++tally.refused;
+    return "";
+  } catch (const std::exception& e) {
+    return std::string("run() threw something other than UserError: ") + e.what();
+  }
+  if (!issues.empty()) return "run() computed a config validate() refused: " + issues[0].message;
+  if (trace.records.empty()) return "a trace without records";
+  if (config.shape_only) {
+    ++tally.shape_only;
+    return "";
+  }
+  const attnlab::Diagnostics& d = trace.diagnostics;
+  if (d.nonfinite_values != 0) return "non-finite values in " + d.first_nonfinite;
+  if (d.masked_nonzero != 0) return "masked weights that are not 0";
+  if (!all_finite(trace, "weights") || !all_finite(trace, "out")) return "NaN/Inf in weights/out";
+  ++tally.computed;
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t changes = argc > 1 ? std::stoll(argv[1]) : 10000;
+  const uint64_t seed = argc > 2 ? std::stoull(argv[2]) : 1;
+  const int64_t warm_up = std::min(kWarmUpChanges, changes / 2);
+
+  attnlab::soak::RandomChanges random_changes(seed);
+  Config config;
+  config.memory_cap_bytes = kMemoryCapBytes;
+  Config last_valid = config;
+  int refusals_in_a_row = 0;
+  Tally tally;
+  Memory after_warm_up = measure_memory();
+  for (int64_t i = 0; i < changes; ++i) {
+    const std::string change = random_changes.apply(config);
+    const int64_t refused_before = tally.refused;
+    const std::string broken = check_config(config, tally);
+    if (!broken.empty()) {
+      std::cerr << "soak: change " << i << " (" << change << ", seed " << seed << "): " << broken
+                << "\nconfig: " << attnlab::config_to_json(config).dump() << "\n";
+      return 1;
+    }
+    if (tally.refused == refused_before) {
+      last_valid = config;
+      refusals_in_a_row = 0;
+    } else if (++refusals_in_a_row == kRefusalsBeforeUndo) {
+      config = last_valid;
+      refusals_in_a_row = 0;
+    }
+    if (i + 1 == warm_up) after_warm_up = measure_memory();
+  }
+  const Memory at_end = measure_memory();
+
+  std::printf("soak: %lld changes (%lld computed, %lld shape-only, %lld refused), seed %llu\n",
+              static_cast<long long>(changes), static_cast<long long>(tally.computed),
+              static_cast<long long>(tally.shape_only), static_cast<long long>(tally.refused),
+              static_cast<unsigned long long>(seed));
+  std::printf(
+      "soak: %lld changes, RSS after warm-up %.1f MiB, at end %.1f MiB "
+      "(peak after warm-up %.1f MiB, at end %.1f MiB)\n",
+      static_cast<long long>(changes), mib(after_warm_up.current_bytes), mib(at_end.current_bytes),
+      mib(after_warm_up.peak_bytes), mib(at_end.peak_bytes));
+  const int64_t growth = std::max(at_end.current_bytes - after_warm_up.current_bytes,
+                                  at_end.peak_bytes - after_warm_up.peak_bytes);
+  if (growth > kMaxGrowthBytes) {
+    std::fprintf(stderr, "soak: memory grew by %.1f MiB after warm-up (limit %.1f MiB)\n",
+                 mib(growth), mib(kMaxGrowthBytes));
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Fuzzes the .npy reader and the preset reader (+ validate + run) with libFuzzer.
+#   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
+# Builds build-fuzz/ with clang (-fsanitize=fuzzer-no-link,address,undefined), starts each target
+# from the committed seeds in tests/fuzz/corpus/<target>/ and prints executions and time per
+# target. Inputs it discovers go to build-fuzz/corpus/ (kept between runs, not committed); a crash
+# goes to build-fuzz/findings/<target>/ and makes the script exit 1. Turn each crash into a
+# regression: copy it to tests/fuzz/regressions/<target>/ (the fuzz_replay tests replay it).
+# JOBS=N sets the build's parallelism (default: all cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+build=build-fuzz
+targets=(npy preset)
+packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "fuzz.sh: installing ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+}
+
+build_targets() {
+  # Debug keeps assert() and Eigen's bounds checks on; -O1 keeps the fuzzer fast enough.
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_BUILD_GUI=OFF -DATTNLAB_FUZZ=ON \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_CXX_FLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+    >/dev/null
+  cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+}
+
+# Prints "target executions seconds exec/s new-corpus-files result" from a libFuzzer log.
+summarize() {
+  local target=$1 log=$2 status=$3
+  local runs secs
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  [ -n "$secs" ] || secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' "$log" | tail -1)
+  local result=ok
+  [ "$status" -eq 0 ] || result="CRASH (exit $status, see $log)"
+  printf '%-12s %12s %8s %10s %8s  %s\n' "fuzz_$target" "${runs:-?}" "${secs:-?}s" \
+    "$(( ${runs:-0} / (${secs:-1} > 0 ? ${secs:-1} : 1) ))" \
+    "$(find "$build/corpus/$target" -type f | wc -l)" "$result"
+}
+
+install_missing
+build_targets
+
+failed=0
+summaries=()
+for target in "${targets[@]}"; do
+  mkdir -p "$build/corpus/$target" "$build/findings/$target"
+  log="$build/fuzz_$target.log"
+  echo "fuzz.sh: fuzz_$target for ${seconds}s (log: $log)"
+  status=0
+  # The first corpus folder receives new inputs; the committed seeds stay untouched.
+  ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$target" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    -dict="tests/fuzz/$target.dict" -artifact_prefix="$build/findings/$target/" \
+    -print_final_stats=1 "$build/corpus/$target" "tests/fuzz/corpus/$target" \
+    >"$log" 2>&1 || status=$?
+  summaries+=("$(summarize "$target" "$log" "$status")")
+  if [ "$status" -ne 0 ]; then
+    failed=1
+    grep -m1 -E "ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error|terminate called" \
+      "$log" || true
+    ls "$build/findings/$target/"
+  fi
+done
+
+echo
+printf '%-12s %12s %8s %10s %8s  %s\n' target executions time exec/s corpus result
+printf '%s\n' "${summaries[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz.sh: crash found; replay with build-fuzz/tests/fuzz/fuzz_TARGET FILE, then copy FILE" \
+    "to tests/fuzz/regressions/TARGET/" >&2
+fi
+exit "$failed"

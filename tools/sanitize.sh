@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The test suite under sanitizers.
+#   tools/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer):
+#                            builds everything into build-asan/ and runs the whole CTest suite
+#   tools/sanitize.sh tsan   ThreadSanitizer: builds into build-tsan/ and runs the threaded
+#                            tests: the worker cancel/restart stress test and the core tests
+# Any sanitizer report fails the run (exit 1). Uses clang (CC/CXX override); JOBS=N sets the build's
+# parallelism (default: all cores). Pass -DATTNLAB_BUILD_GUI=ON as CMAKE_ARGS to include the GUI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev python3-numpy)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "sanitize.sh: installing ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+}
+
+# configure BUILD_DIR SANITIZER_FLAGS: a RelWithDebInfo build (optimised, with line numbers).
+configure() {
+  local dir=$1 flags=$2
+  # shellcheck disable=SC2086  # CMAKE_ARGS is a list of options
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_BUILD_GUI=OFF \
+    -DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flags" ${CMAKE_ARGS:-} >/dev/null
+}
+
+jobs=${JOBS:-$(nproc)}
+case "$mode" in
+  asan)
+    install_missing
+    configure build-asan "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+    cmake --build build-asan -j "$jobs"
+    # Sanitizer reports abort the test that caused them, so CTest lists it as failed.
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    (cd build-asan && ctest --output-on-failure -j "$jobs")
+    ;;
+  tsan)
+    install_missing
+    configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
+    cmake --build build-tsan -j "$jobs" --target soak_worker core_tests
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
+    # Clang 14's TSan cannot map its shadow memory under the high address-space randomisation of
+    # newer kernels; without randomisation it always can.
+    no_aslr=()
+    setarch "$(uname -m)" -R true 2>/dev/null && no_aslr=(setarch "$(uname -m)" -R)
+    "${no_aslr[@]}" build-tsan/tests/soak/soak_worker
+    "${no_aslr[@]}" build-tsan/tests/core_tests
+    ;;
+  *)
+    echo "usage: tools/sanitize.sh asan|tsan" >&2
+    exit 2
+    ;;
+esac
+echo "sanitize.sh: $mode: no findings"
