@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/config_json.hpp"
+#include "core/crafted_heads.hpp"
 #include "core/errors.hpp"
 
 namespace attnlab {
@@ -114,6 +115,7 @@ std::vector<Preset> load_all_presets(std::vector<std::string>* errors) {
 }
 
 Preset find_preset(const std::string& name) {
+  if (name == "crafted") return crafted_heads_preset();
   const std::string path = presets_dir() + "/" + name + ".json";
   std::error_code ec;
   if (name.find('/') == std::string::npos && fs::is_regular_file(path, ec))

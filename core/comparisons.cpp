@@ -1,0 +1,59 @@
+#include "core/comparisons.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/forward.hpp"
+#include "core/mha.hpp"
+
+namespace attnlab {
+
+HeadCountComparison compare_head_counts(const Config& config, const Inputs& inputs) {
+  Config one = config;
+  one.n_heads = 1;
+  one.d_k = config.n_heads * config.head_dim_k();
+  one.d_v = config.n_heads * config.head_dim_v();
+  one.ablated_heads.clear();
+  one.mistake = Mistake::None;
+  return {run(one, inputs), run(config, inputs)};
+}
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+template <typename Fn>
+double time_ms(Fn fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+}  // namespace
+
+PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs) {
+  Config c = config;
+  c.mistake = Mistake::None;
+  c.ablated_heads.clear();  // the loop has no ablation
+  PathComparison result;
+  result.runs = std::max(1, runs);
+  std::vector<double> loop_times, batched_times;
+  Tensor loop_out, batched_out;
+  for (int r = 0; r < result.runs; ++r) {
+    loop_times.push_back(time_ms([&] { loop_out = run_loop(c, inputs).out; }));
+    batched_times.push_back(time_ms([&] { batched_out = forward(c, inputs); }));
+  }
+  const std::vector<Scalar> a = loop_out.to_vector(), b = batched_out.to_vector();
+  for (size_t i = 0; i < a.size(); ++i)
+    result.max_abs_difference = std::max(result.max_abs_difference, double(std::abs(a[i] - b[i])));
+  result.loop_ms = median(loop_times);
+  result.batched_ms = median(batched_times);
+  return result;
+}
+
+}  // namespace attnlab
