@@ -23,26 +23,33 @@ const Scalar* matrix_start(const Tensor& t, int64_t i0, int64_t i1) {
   return t.data() + i0 * t.strides()[0] + i1 * t.strides()[1];
 }
 
-// The (M, N) product of one leading index, written through a row-major view of `out`. Each
-// operand is either row-major (last stride 1) or a transposed view (second-to-last stride 1);
-// both map onto BLAS without a copy.
-template <typename A, typename B>
-void multiply(const A& a, const B& b, MatrixView out) {
-  out.noalias() = a * b;
+// How BLAS can read the (rows, cols) matrix in the last two axes of t: row-major or column-major,
+// with a leading dimension. The stride of a size-1 axis means nothing (PyTorch may leave any
+// value there, e.g. after a transpose when d_k = 1), so it is never used as one.
+struct Layout {
+  bool row_major;
+  int64_t leading;
+};
+
+Layout layout_of(const Tensor& t) {
+  const int64_t rows = t.size(2), cols = t.size(3);
+  const int64_t row_stride = t.strides()[2], col_stride = t.strides()[3];
+  if (cols == 1 || col_stride == 1) return {true, rows == 1 ? cols : row_stride};
+  assert((rows == 1 || row_stride == 1) && "matrix must be row- or column-major");
+  return {false, cols == 1 ? rows : col_stride};
 }
 
+// out = a @ b for one leading index, each operand mapped without a copy.
 template <typename A>
 void multiply_by(const A& a, const Tensor& b, int64_t i0, int64_t i1, MatrixView out) {
   const int64_t K = b.size(2), N = b.size(3);
-  if (b.strides()[3] == 1) {
-    multiply(a,
-             ConstMatrixView(matrix_start(b, i0, i1), K, N, Eigen::OuterStride<>(b.strides()[2])),
-             out);
+  const Layout layout = layout_of(b);
+  if (layout.row_major) {
+    out.noalias() = a * ConstMatrixView(matrix_start(b, i0, i1), K, N,
+                                        Eigen::OuterStride<>(layout.leading));
   } else {
-    assert(b.strides()[2] == 1 && "operand must be row-major or a transposed view");
-    multiply(a,
-             ConstColMajorView(matrix_start(b, i0, i1), K, N, Eigen::OuterStride<>(b.strides()[3])),
-             out);
+    out.noalias() = a * ConstColMajorView(matrix_start(b, i0, i1), K, N,
+                                          Eigen::OuterStride<>(layout.leading));
   }
 }
 
@@ -52,7 +59,8 @@ void batched_matmul(const Tensor& a, const Tensor& b, const Tensor& out,
                     const std::atomic<bool>* cancel) {
   const int64_t L0 = a.size(0), L1 = a.size(1), M = a.size(2), K = a.size(3), N = b.size(3);
   assert(b.size(2) == K && out.is_contiguous());
-  assert(a.strides()[3] == 1 && "left operand must be row-major in its last axis");
+  const Layout a_layout = layout_of(a);
+  assert(a_layout.row_major && "left operand must be row-major");
   parallel_for(L0 * L1, 2.0 * L0 * L1 * M * K * N, [&](int64_t begin, int64_t end) {
     for (int64_t pair = begin; pair < end; ++pair) {
       if (cancel && cancel->load(std::memory_order_relaxed)) return;

@@ -52,6 +52,10 @@ std::vector<Config> configurations() {
   c.mask.window = 2;
   c.mask.global_tokens = 1;
   all.push_back(c);
+  c = make(2, 9, 4, 1);
+  c.d_k = 1;  // size-1 axes: their strides are arbitrary and must not reach BLAS
+  c.d_v = 1;
+  all.push_back(c);
   c = make(2, 4, 8, 2);
   c.mask.padding_lengths = {0, 2};  // sequence 0 is entirely padding: every row empty
   c.bias = true;
