@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
   cli::Request request;
   if (const int code = cli::parse(argc, argv, request); code >= 0) return code;
   try {
+    if (request.model_table) {
+      cli::print_model_table(std::cout);
+      return 0;
+    }
     if (request.list_mistakes) {
       cli::print_mistake_list(std::cout);
       return 0;
@@ -51,6 +55,14 @@ int main(int argc, char** argv) {
             std::cout, head_importance(trace.config, complete_inputs(trace.config, trace.tokens,
                                                                      request.inputs)));
       }
+      if (!trace.shape_only && (request.compare_heads || request.compare_paths)) {
+        const Inputs complete = complete_inputs(trace.config, trace.tokens, request.inputs);
+        if (request.compare_heads)
+          cli::print_head_comparison(std::cout, compare_head_counts(trace.config, complete));
+        if (request.compare_paths)
+          cli::print_path_comparison(std::cout, compare_paths(trace.config, complete));
+      }
+      if (request.code) cli::print_code(std::cout, trace.config);
       for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
     }
     if (!request.export_dir.empty()) {

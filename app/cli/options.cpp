@@ -170,6 +170,11 @@ int parse(int argc, char** argv, Request& r) {
                "List the mistakes with their symptoms and exit");
   app.add_option("--ablate", f.ablate, "Switch head H off (its context zeroed); repeat for more");
   app.add_flag("--importance", r.importance, "Print each head's ablation importance");
+  app.add_flag("--model-table", r.model_table, "Print the hyperparameter table of real models");
+  app.add_flag("--compare-heads", r.compare_heads, "Compare with one head of the same width");
+  app.add_flag("--compare-paths", r.compare_paths,
+               "Time the per-head loop against the batched path");
+  app.add_flag("--code", r.code, "Print the PyTorch forward() of this config (mistake marked)");
   app.add_option("--x", f.x, "X as .npy: (T, d_in) or (B, T, d_in)");
   app.add_option("--wq", f.wq, "W_q as .npy: (d_in, h*d_k)");
   app.add_option("--wk", f.wk, "W_k as .npy: (d_in, h*d_k)");
@@ -191,7 +196,7 @@ int parse(int argc, char** argv, Request& r) {
     std::cerr << "attnlab-cli: " << e.what() << " (see attnlab-cli --help)\n";
     return 2;
   }
-  if (r.list_presets || r.list_mistakes) return -1;
+  if (r.list_presets || r.list_mistakes || r.model_table) return -1;
   try {
     if (!f.preset.empty()) {
       Preset preset = find_preset(f.preset);

@@ -17,6 +17,10 @@ struct Request {
   bool list_presets = false;          // --list-presets
   bool list_mistakes = false;         // --list-mistakes
   bool importance = false;            // --importance: per-head ablation importance
+  bool model_table = false;           // --model-table: the seeds' hyperparameter table
+  bool compare_heads = false;         // --compare-heads: one head vs h heads
+  bool compare_paths = false;         // --compare-paths: per-head loop vs batched
+  bool code = false;                  // --code: the PyTorch forward of this config
   std::vector<std::string> show;      // --show NAME: print these tensors' values
   std::vector<std::string> warnings;  // from the preset file (unknown keys)
 };

@@ -6,9 +6,11 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/code_view.hpp"
 #include "core/config.hpp"
 #include "core/masks.hpp"
 #include "core/mistakes.hpp"
+#include "core/model_table.hpp"
 
 namespace attnlab::cli {
 
@@ -185,6 +187,52 @@ void print_importance(std::ostream& out, const std::vector<double>& importance) 
   out << "\nHead importance (||out - out with the head off||):";
   for (size_t h = 0; h < importance.size(); ++h) out << " h" << h << "=" << importance[h];
   out << "\n";
+}
+
+}  // namespace attnlab::cli
+
+namespace attnlab::cli {
+
+void print_model_table(std::ostream& out) {
+  out << std::left << std::setw(18) << "model" << std::right << std::setw(8) << "d_model"
+      << std::setw(8) << "h" << std::setw(6) << "d_k" << std::setw(9) << "context" << std::setw(16)
+      << "params/layer" << std::setw(16) << "attn memory"
+      << "\n";
+  for (const ModelRow& r : model_table()) {
+    out << std::left << std::setw(18) << r.model << std::right << std::setw(8) << r.d_model
+        << std::setw(8) << r.n_heads << std::setw(6) << r.d_k << std::setw(9) << r.context
+        << std::setw(16) << r.parameters << std::setw(16) << format_bytes(double(r.attention_bytes))
+        << "\n";
+  }
+  out << "(attention memory: h * T^2 float32 weights for one sequence at the full context)\n";
+}
+
+void print_head_comparison(std::ostream& out, const HeadCountComparison& cmp) {
+  auto side = [&](const char* label, const Trace& t) {
+    const Config& c = t.config;
+    out << "  " << label << ": h=" << c.n_heads << " d_k=" << c.head_dim_k() << "  parameters "
+        << t.counters.parameters() << "  attention memory " << t.counters.attention_elements
+        << " weights  entropy (bits):";
+    for (double bits : t.diagnostics.head_entropy_bits)
+      out << " " << std::fixed << std::setprecision(2) << bits;
+    out << std::defaultfloat << "\n";
+  };
+  out << "\nOne head vs many (same weights, same parameters):\n";
+  side("single", cmp.single);
+  side("multi ", cmp.multi);
+}
+
+void print_path_comparison(std::ostream& out, const PathComparison& cmp) {
+  out << "\nPer-head loop vs batched (median of " << cmp.runs << " runs): loop " << std::fixed
+      << std::setprecision(3) << cmp.loop_ms << " ms, batched " << cmp.batched_ms
+      << " ms; outputs differ by at most " << std::scientific << std::setprecision(2)
+      << cmp.max_abs_difference << std::defaultfloat << "\n";
+}
+
+void print_code(std::ostream& out, const Config& config) {
+  out << "\n";
+  for (const CodeLine& line : reference_code(config))
+    out << (line.changed ? "!! " : "   ") << line.text << "\n";
 }
 
 }  // namespace attnlab::cli

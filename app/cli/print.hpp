@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/comparisons.hpp"
 #include "core/preset.hpp"
 #include "core/trace.hpp"
 
@@ -20,5 +21,9 @@ void print_mistake_list(std::ostream& out);
 // What the injected mistake changed, measured against the correct run.
 void print_mistake_report(std::ostream& out, const Trace& correct, const Trace& buggy);
 void print_importance(std::ostream& out, const std::vector<double>& importance);
+void print_model_table(std::ostream& out);
+void print_head_comparison(std::ostream& out, const HeadCountComparison& comparison);
+void print_path_comparison(std::ostream& out, const PathComparison& comparison);
+void print_code(std::ostream& out, const Config& config);
 
 }  // namespace attnlab::cli

@@ -67,6 +67,10 @@ expect 0 "saturated softmax: entropy drops" -- --d-model 64 --heads 8 --seq-len 
 expect 0 "masked tokens leak" -- --preset seed003 --mistake mask-zero
 expect 3 "concat stage: RuntimeError: view size is not compatible" -- --preset seed003 --mistake view-no-contiguous
 expect 0 "Head importance" -- --preset cat --importance --ablate 1
+expect 0 "GPT-3 175B           12288      96   128" -- --model-table
+expect 0 "parameters 96  attention memory 242 weights" -- --preset seed003 --compare-heads
+expect 0 "outputs differ by at most" -- --preset cat --compare-paths
+expect 0 "!!     scores = scores / math.sqrt(d_model)" -- --preset cat --mistake scale-d-model --code
 expect 2 "unknown; choose one of forget-transpose" -- --mistake sideways
 expect 2 "--ablate 5: heads are numbered 0..1" -- --preset seed003 --ablate 5
 
