@@ -70,7 +70,7 @@ json parse_json_text(const std::string& text, const std::string& source) {
   }
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors, and numbers too large for a double
     throw UserError(source + ": not valid JSON (" + std::string(e.what()) + ")");
   }
 }

@@ -14,15 +14,27 @@ namespace {
 
 using RowArray = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
 
-// NaN/Inf anywhere except the -inf that masking writes on purpose.
+int64_t count_nonfinite_in(const TensorRecord& r) {
+  const Eigen::Map<const RowArray> v(r.tensor.storage()->values.data(), r.tensor.storage()->numel);
+  int64_t bad = (!v.isFinite()).count();
+  if (r.name == "masked") bad -= (v == -std::numeric_limits<Scalar>::infinity()).count();
+  return bad;
+}
+
+// NaN/Inf anywhere except the -inf that masking writes on purpose. A NaN or Inf upstream reaches
+// the weights, the context or the output (0 * NaN is NaN), so those are scanned first and the
+// whole trace only when they hold one, to name where it started.
 void count_nonfinite(Trace& trace) {
   Diagnostics& d = trace.diagnostics;
+  bool suspicious = false;
+  for (const TensorRecord& r : trace.records) {
+    const bool final_product = r.name == "weights" || r.name == "context" || r.name == "out";
+    if (final_product && !r.is_view && r.tensor.has_values()) suspicious |= count_nonfinite_in(r) > 0;
+  }
+  if (!suspicious) return;
   for (const TensorRecord& r : trace.records) {
     if (r.is_view || !r.tensor.has_values()) continue;
-    const Eigen::Map<const RowArray> v(r.tensor.storage()->values.data(),
-                                       r.tensor.storage()->numel);
-    int64_t bad = (!v.isFinite()).count();
-    if (r.name == "masked") bad -= (v == -std::numeric_limits<Scalar>::infinity()).count();
+    const int64_t bad = count_nonfinite_in(r);
     if (bad > 0 && d.nonfinite_values == 0) d.first_nonfinite = r.name;
     d.nonfinite_values += bad;
   }

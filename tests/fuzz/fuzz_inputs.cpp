@@ -1,7 +1,10 @@
 #include "tests/fuzz/fuzz_inputs.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "core/config.hpp"
 #include "core/config_json.hpp"
@@ -53,6 +56,37 @@ void check_trace(const Trace& trace) {
           "non-finite values reported without naming the tensor");
 }
 
+// Inputs whose values stay within this keep float32 rounding small enough for the two MHA paths to
+// agree closely; huge values can legitimately flip saturated softmax rows.
+constexpr float kModerateInput = 10;
+constexpr double kPathTolerance = 1e-3;
+
+bool moderate(const Tensor& tensor) {
+  if (!tensor.has_values()) return true;
+  for (float value : tensor.to_vector()) {
+    if (!(std::fabs(value) <= kModerateInput)) return false;
+  }
+  return true;
+}
+
+// run() (batched, strided views, BLAS) and run_loop() (one head at a time) must agree (mha.hpp).
+void check_paths_agree(const Config& config, const Inputs& inputs, const Trace& trace) {
+  for (const Tensor* given : {&inputs.x, &inputs.w_q, &inputs.w_k, &inputs.w_v, &inputs.w_o,
+                              &inputs.b_q, &inputs.b_k, &inputs.b_v, &inputs.b_o}) {
+    if (!moderate(*given)) return;
+  }
+  const std::vector<Scalar> batched = trace.find("out")->tensor.to_vector();
+  const std::vector<Scalar> looped = run_loop(config, inputs).out.to_vector();
+  require(batched.size() == looped.size(), "run() and run_loop() give outputs of different sizes");
+  double scale = 1, difference = 0;
+  for (size_t i = 0; i < batched.size(); ++i) {
+    scale = std::max(scale, double(std::fabs(batched[i])));
+    difference = std::max(difference, double(std::fabs(batched[i] - looped[i])));
+  }
+  require(difference <= kPathTolerance * scale,
+          "run() and run_loop() disagree: max |difference| " + std::to_string(difference));
+}
+
 }  // namespace
 
 void exercise_npy(const std::string& bytes) {
@@ -87,6 +121,9 @@ void exercise_preset(const std::string& text) {
   try {
     const Trace trace = run(config, preset.inputs);
     check_trace(trace);
+    if (!trace.shape_only && trace.diagnostics.nonfinite_values == 0) {
+      check_paths_agree(config, preset.inputs, trace);
+    }
     trace_to_json(trace);  // what the CLI's --json and the export write
   } catch (const UserError& e) {
     require(e.what()[0] != '\0', "run() refused a preset without saying why");
