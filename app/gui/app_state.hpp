@@ -1,0 +1,144 @@
+// One struct holds everything the app shows and remembers; panels are functions of it.
+// Data flows one way: Config -> attnlab::run() -> Trace -> panels draw it.
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/heatmap_data.hpp"
+#include "app/gui/pipeline_steps.hpp"
+#include "app/gui/trace_worker.hpp"
+#include "app/gui/ui_settings.hpp"
+#include "core/config.hpp"
+#include "core/inputs.hpp"
+#include "core/preset.hpp"
+#include "core/trace.hpp"
+
+namespace attnlab::gui {
+
+enum class PanelId { Controls, Pipeline, Tensors, Heads, Info };
+constexpr int kPanelCount = 5;
+const char* panel_name(PanelId panel);  // "controls", "pipeline", ...
+bool parse_panel(const std::string& text, PanelId& panel);
+
+// Traces needing more than this are computed on the worker thread; smaller ones take well under
+// a frame and are computed at once, so dragging a slider shows the new shapes immediately.
+constexpr int64_t kSyncTraceBytes = 4 << 20;
+
+struct HoverCell {
+  int head = -1;  // -1: nothing hovered
+  int64_t query = -1;
+  int64_t key = -1;
+};
+
+// Where a heatmap was drawn this frame (screen pixels), for hover and the layout dump.
+struct HeatmapPlacement {
+  int head = 0;
+  ImVec2 min, max;
+};
+
+// A PNG the app should write after rendering the current frame.
+struct ExportRequest {
+  std::optional<PanelId> panel;  // none = the whole window
+  std::string path;              // "" = attnlab-<panel>-<date-time>.png in the current folder
+};
+
+struct AppState {
+  // [SECTION] configuration and trace
+  Config config;  // what the controls show; may be invalid
+  std::string preset_name;
+  Config preset_config;  // the preset's own config: its explicit tensors fit only these sizes
+  Inputs preset_inputs;
+  std::vector<Preset> presets;
+  std::vector<std::string> preset_errors;
+
+  std::shared_ptr<const Trace> trace;  // the last valid trace; stays while the config is invalid
+  std::vector<ConfigIssue> issues;     // of `config`, shown beside the control they name
+  std::string run_error;               // a run that failed for another reason
+
+  // [SECTION] background computation
+  std::unique_ptr<TraceWorker> worker = std::make_unique<TraceWorker>();
+  uint64_t last_request = 0;  // the newest request; older results are ignored
+  bool computing = false;
+
+  // [SECTION] the walk through the stages
+  std::vector<PipelineStep> steps;
+  int step_index = 0;
+  int previous_step_index = 0;   // where the current transition started
+  double transition_start = -1;  // clock time of the last step change
+  std::string pending_stage;     // "attend" or "attend:softmax", taken once a trace exists
+  bool playing = false;
+  double play_timer = 0;         // seconds on the current step while playing
+  double clock = 0;              // seconds since start (sum of frame times)
+  float frozen_transition = -1;  // >= 0: transitions held at this progress (figures of them)
+  int64_t frames_drawn = 0;
+
+  // [SECTION] tensors panel
+  std::map<std::string, float> record_magnitudes;  // largest |value| per record, for its colours
+  const Trace* magnitudes_of = nullptr;            // the trace those belong to
+
+  // [SECTION] heads panel
+  int64_t batch_shown = 0;  // which sequence of the batch the panels show
+  HeatmapSet heatmaps;
+  uint64_t heatmaps_version = 0;  // bumped on every rebuild; the renderer re-uploads on change
+  bool heatmaps_dirty = true;
+  HoverCell hover;  // the heatmap cell under the mouse this frame
+
+  UiSettings ui;
+  std::string padding_text;   // the padding-lengths field as typed ("3, 5")
+  std::string padding_error;  // when that text is not a list of whole numbers
+
+  // [SECTION] requests for the window layer, handled between frames
+  bool fonts_dirty = false;  // font scale changed: rebuild the atlas
+  bool toggle_fullscreen = false;
+  std::optional<ExportRequest> export_request;
+  std::string status;  // one line at the bottom: saved files, notices
+
+  // [SECTION] what the panels recorded while drawing
+  std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
+  std::vector<HeatmapPlacement> heatmap_placements;
+  bool controls_focused = false;  // arrows then belong to the focused control
+  ImFont* mono_font = nullptr;    // code lines; null = the default font
+};
+
+// [SECTION] configuration
+void load_presets(AppState& state);
+// Validates; a valid config starts a run (at once or on the worker), an invalid one only records
+// the issues: the last valid trace stays on screen.
+void set_config(AppState& state, const Config& config);
+// Returns false (and sets status) when no preset has that name.
+bool apply_preset(AppState& state, const std::string& name);
+// Text fields that edit the config through a buffer (padding lengths) follow the config again.
+void sync_edit_buffers(AppState& state);
+// The message for a field ("" when fine), e.g. issue_for(state, "n_heads").
+std::string issue_for(const AppState& state, const std::string& field);
+// Takes a finished background run, if any. Called every frame.
+void poll_trace(AppState& state);
+void cancel_computation(AppState& state);
+
+// [SECTION] walking the stages
+const PipelineStep* current_step(const AppState& state);
+void go_to_step(AppState& state, int index);
+void step_by(AppState& state, int delta);
+void go_to_stage(AppState& state, Stage stage);
+// "attend" (the stage's first step) or "attend:softmax", arriving without animation; false when
+// the trace has no such step.
+bool go_to_named_step(AppState& state, const std::string& text);
+void toggle_play(AppState& state);
+// Advances the clock (and the automatic walk) by one frame's time.
+void advance_clock(AppState& state, double seconds);
+// 0 -> 1 over the transition into the current step, eased; 1 when settled.
+float transition_progress(const AppState& state);
+
+// [SECTION] heatmaps
+const HeatmapSet& current_heatmaps(AppState& state);
+void set_heatmap_view(AppState& state, HeatmapView view);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,31 @@
+#include "app/gui/frame.hpp"
+
+#include "app/gui/keyboard.hpp"
+#include "app/gui/layout.hpp"
+#include "app/gui/panels.hpp"
+
+namespace attnlab::gui {
+
+void draw_frame(AppState& state, HeatmapDrawer* drawer) {
+  const ImGuiIO& io = ImGui::GetIO();
+  advance_clock(state, io.DeltaTime);
+  poll_trace(state);
+  handle_shortcuts(state);
+
+  const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize());
+  state.panel_rects = layout.rects;
+  draw_controls_panel(state);
+  draw_pipeline_panel(state);
+  draw_tensors_panel(state);
+  draw_heads_panel(state, drawer);
+  draw_info_panel(state);
+
+  // ImGui focuses each window as it first appears, which would leave the controls "focused" and
+  // swallow the first arrow key: start with no window focused.
+  if (state.frames_drawn++ == 0) {
+    ImGui::SetWindowFocus(nullptr);
+    state.controls_focused = false;
+  }
+}
+
+}  // namespace attnlab::gui

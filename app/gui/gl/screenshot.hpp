@@ -1,0 +1,16 @@
+// PNG export: reads the rendered frame back (glReadPixels) and writes it with stb_image_write.
+#pragma once
+
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+
+namespace attnlab::gui {
+
+// Call after rendering and before swapping buffers. `crop` is x0, y0, x1, y1 in window
+// coordinates (ImGui's), none = the whole window. Throws UserError when the file cannot be
+// written; the file appears only when complete.
+void save_frame_png(const std::string& path, ImVec2 framebuffer_scale, std::optional<ImVec4> crop);
+
+}  // namespace attnlab::gui

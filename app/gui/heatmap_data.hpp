@@ -1,0 +1,50 @@
+// The numbers behind the heads panel: one (T, T) map per head for one sequence of the batch,
+// read from the trace (never recomputed), plus the range and colour map to draw them with.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "app/gui/colormap.hpp"
+#include "core/trace.hpp"
+
+namespace attnlab::gui {
+
+enum class HeatmapView { Weights, Scores, Scaled, Masked };
+constexpr int kHeatmapViewCount = 4;
+const char* heatmap_view_name(HeatmapView view);   // "weights", "scores", "scaled", "masked"
+const char* heatmap_view_title(HeatmapView view);  // "weights  softmax(S)", ...
+bool parse_heatmap_view(const std::string& text, HeatmapView& view);
+
+// Stored in `values` for a cell the masks hide; the shader hatches it (anything below -1e30).
+constexpr float kMaskedValue = -std::numeric_limits<float>::infinity();
+
+struct HeatmapSet {
+  HeatmapView view = HeatmapView::Weights;
+  int64_t batch_index = 0;
+  int64_t heads = 0;
+  int64_t rows = 0;           // queries
+  int64_t cols = 0;           // keys
+  std::vector<float> values;  // (heads, rows, cols) row-major; kMaskedValue where masked
+  std::vector<float> shown;   // same layout: the value hover prints (0 for a masked weight)
+  float value_min = 0;        // the first colour of the map
+  float value_max = 1;        // the last colour
+  ColormapKind colormap = ColormapKind::Sequential;
+  int64_t masked_cells = 0;
+
+  float at(int64_t head, int64_t query, int64_t key) const {
+    return values[size_t((head * rows + query) * cols + key)];
+  }
+  bool masked(int64_t head, int64_t query, int64_t key) const {
+    return at(head, query, key) < -1.0e30f;
+  }
+  bool empty() const { return heads == 0; }
+};
+
+// Weights use the sequential map from 0 to 1 (or to the largest weight with stretch); signed
+// scores use the diverging map, symmetric around 0. Empty when the trace has no values.
+HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
+                          bool stretch_weights);
+
+}  // namespace attnlab::gui

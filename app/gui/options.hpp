@@ -1,0 +1,41 @@
+// The command line of `attnlab`:
+//   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
+//           [--bench-frames N] [--font-scale X] [--theme light|dark] [--heads N] [--d-model N] ...
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace attnlab::gui {
+
+struct StartOptions {
+  std::string preset;      // "" = the last session's config (seed003 on the first start)
+  std::string stage;       // "attend", or with a sub-step: "attend:softmax"
+  std::string screenshot;  // render `frames` frames, save the window (or `panel`) as PNG, exit
+  int frames = 3;
+  std::string panel;        // with --screenshot: "heads", "tensors", ... instead of the window
+  std::string dump_layout;  // with --screenshot: where each heatmap was drawn, as JSON
+  int bench_frames = 0;     // render this many frames as fast as possible, print frame times
+  std::optional<float> transition;  // hold the step's animation at this point (0..1), for figures
+  std::optional<float> font_scale;
+  std::string theme;  // "light" / "dark" / "" (the saved one)
+  std::string heatmap_view;
+  std::optional<int64_t> heads, d_model, d_k, seq_len, batch;
+  std::string sentence;
+  int width = 1600, height = 1000;
+  bool fullscreen = false;
+
+  // Screenshot and bench runs neither read nor write the user's settings: they must be
+  // reproducible.
+  bool scripted() const { return !screenshot.empty() || bench_frames > 0; }
+};
+
+struct ParseOutcome {
+  int exit_code = -1;   // -1: run the app; otherwise exit with it (0 after --help)
+  std::string message;  // help text (stdout) or one line for stderr
+};
+
+ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& options);
+
+}  // namespace attnlab::gui

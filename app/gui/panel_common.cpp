@@ -1,0 +1,38 @@
+// Helpers every panel uses.
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace attnlab::gui {
+
+bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra) {
+  const ImVec4 r = state.panel_rects[int(panel)];
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+  ImGui::SetNextWindowSize(ImVec2(r.z - r.x, r.w - r.y));
+  // The layout follows the window and font size, so panels are placed, not dragged. No panel
+  // background: the panels tile the window, whose clear colour is the background already, and a
+  // software rasteriser (Mesa llvmpipe under Xvfb) spends most of a frame blending full-window
+  // quads.
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground |
+                                 extra;
+  return ImGui::Begin(title, nullptr, flags);
+}
+
+void tooltip(const char* text) {
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void issue_text(const AppState& state, const char* field) {
+  const std::string message = issue_for(state, field);
+  if (message.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  ImGui::TextWrapped("%s", message.c_str());
+  ImGui::PopStyleColor();
+}
+
+}  // namespace attnlab::gui

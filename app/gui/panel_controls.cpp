@@ -1,0 +1,233 @@
+// The controls: every setting of the config, the display options and export. An invalid
+// combination is explained in red under the control it names; the last valid trace stays.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// [SECTION] widgets over int64 config fields
+
+bool slider(const char* label, int64_t& value, int64_t low, int64_t high, const char* format,
+            const char* help, ImGuiSliderFlags flags = 0) {
+  const bool changed =
+      ImGui::SliderScalar(label, ImGuiDataType_S64, &value, &low, &high, format, flags);
+  tooltip(help);
+  return changed;
+}
+
+// "3, 5" -> {3, 5}; false when something else is in there.
+bool parse_lengths(const std::string& text, std::vector<int64_t>& out) {
+  out.clear();
+  std::string cleaned = text;
+  std::replace(cleaned.begin(), cleaned.end(), ',', ' ');
+  std::istringstream in(cleaned);
+  std::string word;
+  while (in >> word) {
+    if (word.find_first_not_of("0123456789") != std::string::npos || word.size() > 9) return false;
+    out.push_back(std::stoll(word));
+  }
+  return true;
+}
+
+// A collapsible group of controls, open at start.
+bool section(const char* title) {
+  return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
+}
+
+// [SECTION] config
+
+void preset_picker(AppState& state) {
+  const char* current = state.preset_name.empty() ? "(custom)" : state.preset_name.c_str();
+  if (ImGui::BeginCombo("preset", current)) {
+    for (const Preset& preset : state.presets) {
+      const bool selected = preset.name == state.preset_name;
+      if (ImGui::Selectable(preset.name.c_str(), selected)) apply_preset(state, preset.name);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset.title.c_str());
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  tooltip("Load a ready-made configuration: the seeds' examples and real model sizes.");
+}
+
+bool input_controls(AppState& state, Config& c) {
+  bool changed = false;
+  changed |= ImGui::InputText("sentence", &c.sentence);
+  tooltip("The tokens of the input; empty uses the built-in sample text.");
+  changed |=
+      slider("T (tokens)", c.seq_len, 0, 256, c.seq_len == 0 ? "= sentence" : "%d",
+             "Sequence length T: 0 takes as many tokens as the sentence has, more cycles it.");
+  issue_text(state, "seq_len");
+  changed |= slider("B (batch)", c.batch, 1, 64, "%d",
+                    "Batch size B: how many sequences run at once (each gets its own maps).");
+  issue_text(state, "batch");
+  changed |= slider("d_in", c.d_in, 0, 1024, c.d_in == 0 ? "= d_model" : "%d",
+                    "Width of the token embeddings X; 0 makes it equal to d_model.",
+                    ImGuiSliderFlags_Logarithmic);
+  issue_text(state, "d_in");
+  return changed;
+}
+
+bool size_controls(AppState& state, Config& c) {
+  bool changed = false;
+  changed |= slider("d_model", c.d_model, 1, 1024, "%d",
+                    "Model width: the output width and, by default, h times d_k.",
+                    ImGuiSliderFlags_Logarithmic);
+  issue_text(state, "d_model");
+  changed |= slider("n_heads", c.n_heads, 1, 32, "%d",
+                    "Number of heads h: each gets its own Q, K, V slice and its own map.");
+  issue_text(state, "n_heads");
+
+  if (ImGui::Checkbox("d_k = d_model / n_heads", &state.ui.link_d_k)) {
+    if (state.ui.link_d_k) {
+      c.d_k = 0;
+    } else {
+      c.d_k = std::max<int64_t>(1, c.head_dim_k());
+    }
+    changed = true;
+  }
+  tooltip("Linked, each head gets d_model / n_heads dimensions; unlink to set d_k yourself.");
+  ImGui::BeginDisabled(state.ui.link_d_k);
+  int64_t d_k = c.head_dim_k();
+  if (slider("d_k", d_k, 1, 512, "%d", "Per-head width of queries and keys (and values).",
+             ImGuiSliderFlags_Logarithmic)) {
+    c.d_k = d_k;
+    changed = true;
+  }
+  ImGui::EndDisabled();
+  issue_text(state, "d_k");
+  return changed;
+}
+
+bool mask_controls(AppState& state, Config& c) {
+  bool changed = false;
+  MaskSpec& m = c.mask;
+  changed |= ImGui::Checkbox("causal", &m.causal);
+  tooltip("Each token sees only itself and the tokens before it, as in GPT.");
+  if (ImGui::InputText("padding lengths", &state.padding_text)) {
+    std::vector<int64_t> lengths;
+    if (parse_lengths(state.padding_text, lengths)) {
+      state.padding_error.clear();
+      m.padding_lengths = lengths;
+      changed = true;
+    } else {
+      state.padding_error = "write whole numbers separated by commas, e.g. 3, 5";
+    }
+  }
+  tooltip(
+      "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
+  if (!state.padding_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    ImGui::TextWrapped("%s", state.padding_error.c_str());
+    ImGui::PopStyleColor();
+  }
+  const int64_t T = std::max<int64_t>(1, c.tokens());
+  changed |= slider("window", m.window, 0, T, m.window == 0 ? "off" : "%d",
+                    "Sliding window: a query sees keys at most this far away (0 = off).");
+  changed |= slider("global tokens", m.global_tokens, 0, T, "%d",
+                    "With a window: the first tokens see, and are seen by, every token.");
+  issue_text(state, "mask");
+  return changed;
+}
+
+bool model_controls(AppState& state, Config& c) {
+  bool changed = false;
+  changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed, nullptr, nullptr);
+  tooltip("Seed of the random weights: the same seed gives the same numbers everywhere.");
+  changed |= ImGui::Checkbox("biases", &c.bias);
+  tooltip("Add bias vectors to the Q, K, V (and output) projections.");
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("output projection", &c.output_proj);
+  tooltip("Mix the concatenated heads with W_o into d_model; off, the output is the concat.");
+  float dropout = float(c.dropout);
+  if (ImGui::SliderFloat("dropout", &dropout, 0.0f, 0.9f, "%.2f")) {
+    c.dropout = dropout;
+    changed = true;
+  }
+  tooltip("Probability of zeroing each attention weight (survivors scaled by 1/(1-p)).");
+  issue_text(state, "dropout");
+  return changed;
+}
+
+// [SECTION] display and export
+
+void display_controls(AppState& state) {
+  UiSettings& ui = state.ui;
+  int theme = int(ui.theme);
+  ImGui::RadioButton("light", &theme, int(Theme::Light));
+  tooltip("Light theme: best on projectors.");
+  ImGui::SameLine();
+  ImGui::RadioButton("dark", &theme, int(Theme::Dark));
+  tooltip("Dark theme: for screens in a dim room.");
+  if (theme != int(ui.theme)) {
+    ui.theme = Theme(theme);
+    state.fonts_dirty = true;  // the style is rebuilt with the fonts
+  }
+  ImGui::SliderFloat("font scale", &ui.font_scale, kMinFontScale, kMaxFontScale, "%.2f");
+  tooltip("Text size for the back row; the font is re-rendered at this size when you let go.");
+  if (ImGui::IsItemDeactivatedAfterEdit()) state.fonts_dirty = true;
+
+  int view = int(ui.heatmap_view);
+  if (ImGui::Combo("heatmaps", &view, "weights\0raw scores\0scaled scores\0masked scores\0"))
+    set_heatmap_view(state, HeatmapView(view));
+  tooltip("What the heads panel shows: the softmax weights, or the scores before it.");
+  if (ImGui::Checkbox("stretch weight colours", &ui.stretch_weights)) state.heatmaps_dirty = true;
+  tooltip("Map the largest weight, not 1.0, to the brightest colour (for long sequences).");
+  if (state.trace && state.trace->config.batch > 1) {
+    int64_t b = state.batch_shown;
+    if (slider("sequence shown", b, 0, state.trace->config.batch - 1, "b = %d",
+               "Which sequence of the batch the tensors and heatmaps show.")) {
+      state.batch_shown = b;
+      state.heatmaps_dirty = true;
+    }
+  }
+  ImGui::SliderFloat("play speed", &ui.steps_per_second, 0.1f, 4.0f, "%.1f steps/s");
+  tooltip("How fast Space walks through the stages.");
+  ImGui::SliderFloat("animation", &ui.animation_seconds, 0.0f, 2.0f, "%.1f s");
+  tooltip("How long each stage's animation lasts (0 = jump).");
+  ImGui::Checkbox("values in cells", &ui.show_values);
+  tooltip("Print each number inside its cell when the cells are big enough.");
+}
+
+void export_controls(AppState& state) {
+  if (ImGui::Button("Save window PNG")) state.export_request = ExportRequest{std::nullopt, ""};
+  tooltip("Save the whole window as a PNG in the current folder (Ctrl+S).");
+  ImGui::SameLine();
+  if (ImGui::Button("Save heads PNG")) state.export_request = ExportRequest{PanelId::Heads, ""};
+  tooltip("Save only the heads panel as a PNG, for slides.");
+}
+
+}  // namespace
+
+void draw_controls_panel(AppState& state) {
+  if (begin_panel(state, PanelId::Controls, "Controls")) {
+    state.controls_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.52f);
+    preset_picker(state);
+    Config config = state.config;
+    bool changed = false;
+    if (section("Input")) changed |= input_controls(state, config);
+    if (section("Heads")) changed |= size_controls(state, config);
+    if (section("Mask")) changed |= mask_controls(state, config);
+    if (section("Model")) changed |= model_controls(state, config);
+    if (changed) {
+      state.preset_name.clear();  // it is the user's own config now
+      set_config(state, config);
+    }
+    for (const char* field : {"memory", "memory_cap"}) issue_text(state, field);
+    if (section("Display")) display_controls(state);
+    if (section("Export")) export_controls(state);
+    ImGui::PopItemWidth();
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab::gui

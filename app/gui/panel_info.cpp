@@ -1,0 +1,101 @@
+// The info panel: the current step's formula and PyTorch line, its cost, the run's counters and
+// the debugging checklist (rows sum to 1, masked weights are 0, no NaN), per-head entropy.
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
+std::string count_text(double value, const char* unit) {
+  char text[48];
+  if (value >= 1e9) {
+    std::snprintf(text, sizeof text, "%.2f G%s", value / 1e9, unit);
+  } else if (value >= 1e6) {
+    std::snprintf(text, sizeof text, "%.2f M%s", value / 1e6, unit);
+  } else if (value >= 1e4) {
+    std::snprintf(text, sizeof text, "%.1f k%s", value / 1e3, unit);
+  } else {
+    std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f%s", value, unit);
+  }
+  return text;
+}
+
+void step_code(const AppState& state, const PipelineStep& step) {
+  const Palette& colours = palette(state.ui.theme);
+  for (const TensorRecord* record : step_records(*state.trace, step)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
+    ImGui::TextWrapped("%s", record->formula.c_str());
+    ImGui::PopStyleColor();
+    if (state.mono_font) ImGui::PushFont(state.mono_font);
+    ImGui::TextWrapped("%s", record->pytorch.c_str());
+    if (state.mono_font) ImGui::PopFont();
+    const std::string bytes = record->bytes > 0 ? format_bytes(double(record->bytes)) + " new"
+                                                : std::string("no new bytes (a view)");
+    ImGui::TextDisabled("%s \u00B7 %s", count_text(record->flops, "FLOP").c_str(), bytes.c_str());
+  }
+}
+
+void run_summary(const AppState& state) {
+  const Trace& trace = *state.trace;
+  const Counters& n = trace.counters;
+  const Diagnostics& d = trace.diagnostics;
+  ImGui::Separator();
+  ImGui::TextWrapped("parameters %s \u00B7 total %s \u00B7 %s",
+                     count_text(double(n.parameters()), "").c_str(),
+                     count_text(n.flops, "FLOP").c_str(), format_bytes(double(n.bytes)).c_str());
+  if (trace.shape_only) return;
+  ImGui::TextWrapped("rows sum to 1 within %.1e \u00B7 masked weights not 0: %lld",
+                     d.max_row_sum_error, (long long)d.masked_nonzero);
+  if (d.nonfinite_values > 0)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(state.ui.theme).error),
+                       "NaN/Inf: %lld (first in %s)", (long long)d.nonfinite_values,
+                       d.first_nonfinite.c_str());
+  // One "h3 2.21" per head, flowing onto new lines between heads, never inside a number.
+  ImGui::TextUnformatted("entropy (bits):");
+  char part[32];
+  for (size_t h = 0; h < d.head_entropy_bits.size(); ++h) {
+    std::snprintf(part, sizeof part, "h%zu %.2f", h, d.head_entropy_bits[h]);
+    const float width = ImGui::CalcTextSize(part).x + ImGui::GetStyle().ItemSpacing.x * 2;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+    ImGui::TextUnformatted(part);
+  }
+  for (const std::string& notice : d.notices) ImGui::TextWrapped("%s", notice.c_str());
+}
+
+}  // namespace
+
+void draw_info_panel(AppState& state) {
+  if (begin_panel(state, PanelId::Info, "Code and checks", ImGuiWindowFlags_NoNavInputs) &&
+      state.trace) {
+    const Palette& colours = palette(state.ui.theme);
+    if (!state.run_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+      ImGui::TextWrapped("%s", state.run_error.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (!state.issues.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+      ImGui::TextWrapped(
+          "The settings are invalid (see the red text under the controls); "
+          "showing the last valid trace.");
+      ImGui::PopStyleColor();
+    }
+    if (const PipelineStep* step = current_step(state)) step_code(state, *step);
+    run_summary(state);
+    if (!state.status.empty()) {
+      ImGui::Separator();
+      ImGui::TextWrapped("%s", state.status.c_str());
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab::gui

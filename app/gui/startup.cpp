@@ -1,0 +1,71 @@
+#include "app/gui/startup.hpp"
+
+#include "core/config.hpp"
+
+namespace attnlab::gui {
+
+std::string start_state(AppState& state, const StartOptions& options,
+                        const LoadedSettings* restored) {
+  load_presets(state);
+  std::string error;
+  if (restored) {
+    state.ui = restored->settings.ui;
+    state.status = restored->notice;
+  }
+  if (!options.theme.empty()) state.ui.theme = options.theme == "dark" ? Theme::Dark : Theme::Light;
+  if (options.font_scale) state.ui.font_scale = *options.font_scale;
+  if (!options.heatmap_view.empty())
+    parse_heatmap_view(options.heatmap_view, state.ui.heatmap_view);
+  if (options.scripted()) state.ui.animation_seconds = 0;
+  if (options.transition) state.frozen_transition = *options.transition;
+  state.pending_stage = options.stage;
+
+  const bool restore_config = options.preset.empty() && restored && restored->found;
+  if (restore_config) {
+    state.preset_name = restored->settings.preset;
+    for (const Preset& preset : state.presets) {
+      if (preset.name != state.preset_name) continue;
+      state.preset_config = preset.config;
+      state.preset_inputs = preset.inputs;
+    }
+    state.config = restored->settings.config;
+  } else {
+    const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
+    if (!apply_preset(state, name)) {
+      error = "attnlab: unknown preset \"" + name + "\" (attnlab-cli --list-presets lists them)";
+      apply_preset(state, kDefaultPreset);
+    }
+  }
+
+  Config config = state.config;
+  if (options.heads) config.n_heads = *options.heads;
+  if (options.d_model) config.d_model = *options.d_model;
+  if (options.d_k) config.d_k = *options.d_k;
+  if (options.seq_len) config.seq_len = *options.seq_len;
+  if (options.batch) config.batch = *options.batch;
+  if (!options.sentence.empty()) config.sentence = options.sentence;
+  set_config(state, config);
+  sync_edit_buffers(state);
+  if (error.empty() && !state.issues.empty()) error = "attnlab: " + describe(state.issues);
+
+  // A restored config may be invalid now (a preset changed): fall back to the default preset.
+  if (!state.trace && !state.computing && restore_config) apply_preset(state, kDefaultPreset);
+  // Scripted runs need the trace before their first frame; a window shows progress instead.
+  if (options.scripted()) state.worker->wait_idle();
+  poll_trace(state);
+  if (error.empty() && !state.trace && !state.computing) error = "attnlab: " + state.run_error;
+  if (error.empty() && state.trace && !state.pending_stage.empty())
+    error = "attnlab: this trace has no step \"" + options.stage + "\"";
+  return error;
+}
+
+Settings current_settings(const AppState& state, const std::string& imgui_ini) {
+  Settings settings;
+  settings.config = state.config;
+  settings.preset = state.preset_name;
+  settings.ui = state.ui;
+  settings.imgui_ini = imgui_ini;
+  return settings;
+}
+
+}  // namespace attnlab::gui

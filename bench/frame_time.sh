@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Frame-time benchmark of the desktop app under a virtual display (Xvfb, started here; Mesa
+# llvmpipe renders). Reports the median and 95th-percentile frame time, vsync off:
+#   seed003   seed 003's preset at the attend stage           target: median <= 16.7 ms
+#   stress    T=128, 16 heads, all 16 heatmaps visible         target: median <= 33 ms
+# Usage: bench/frame_time.sh [ATTNLAB] [FRAMES]   (default: build/app/gui/attnlab, 300)
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+app=${1:-$root/build/app/gui/attnlab}
+frames=${2:-300}
+[ -x "$app" ] || { echo "frame_time.sh: no attnlab binary at $app (build it first)" >&2; exit 2; }
+work=$(mktemp -d)
+xvfb_pid=
+cleanup() {
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+exec 3>"$work/display"
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+exec 3>&-
+for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+[ -s "$work/display" ] || { echo "frame_time.sh: Xvfb did not start" >&2; cat "$work/xvfb.log" >&2; exit 1; }
+export DISPLAY=":$(head -n1 "$work/display")"
+export ATTNLAB_CONFIG_DIR="$work/config"
+
+echo "attnlab frame times, $frames frames, 1600x1000, $(nproc) cores, $(glxinfo -B 2>/dev/null | grep -m1 'OpenGL renderer' | cut -d: -f2- | sed 's/^ *//' || true)"
+status=0
+bench() {  # NAME TARGET_MS ARGS...
+  local name=$1 target=$2
+  shift 2
+  local line
+  line=$("$app" "$@" --bench-frames "$frames") || { echo "$name: attnlab failed" >&2; status=1; return; }
+  local median=${line#*median_ms=}
+  median=${median%% *}
+  local verdict=ok
+  awk -v m="$median" -v t="$target" 'BEGIN { exit !(m <= t) }' || verdict="ABOVE TARGET"
+  printf '%-8s %s  (target median <= %s ms: %s)\n' "$name" "$line" "$target" "$verdict"
+}
+bench seed003 16.7 --preset seed003 --stage attend
+bench stress 33 --preset tiny --seq-len 128 --heads 16 --stage attend
+exit $status

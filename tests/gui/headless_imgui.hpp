@@ -1,0 +1,72 @@
+// A Dear ImGui context with no window and no renderer: frames run, nothing is drawn. Keys are
+// mapped to GLFW's codes, as the GLFW backend maps them in the app.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include "app/gui/app_state.hpp"
+#include "app/gui/frame.hpp"
+#include "app/gui/theme.hpp"
+
+namespace attnlab::gui {
+
+// GLFW key codes (GLFW/glfw3.h).
+constexpr int kGlfwSpace = 32, kGlfwEscape = 256, kGlfwRight = 262, kGlfwLeft = 263;
+constexpr int kGlfwPageUp = 266, kGlfwPageDown = 267, kGlfwHome = 268, kGlfwEnd = 269;
+constexpr int kGlfwTab = 258, kGlfwEnter = 257, kGlfwUp = 265, kGlfwDown = 264;
+
+class HeadlessImGui : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1600, 1000);
+    io.DeltaTime = 1.0f / 60.0f;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    const std::pair<ImGuiKey, int> keys[] = {
+        {ImGuiKey_Space, kGlfwSpace},      {ImGuiKey_Escape, kGlfwEscape},
+        {ImGuiKey_RightArrow, kGlfwRight}, {ImGuiKey_LeftArrow, kGlfwLeft},
+        {ImGuiKey_PageUp, kGlfwPageUp},    {ImGuiKey_PageDown, kGlfwPageDown},
+        {ImGuiKey_Home, kGlfwHome},        {ImGuiKey_End, kGlfwEnd},
+        {ImGuiKey_Tab, kGlfwTab},          {ImGuiKey_Enter, kGlfwEnter},
+        {ImGuiKey_UpArrow, kGlfwUp},       {ImGuiKey_DownArrow, kGlfwDown},
+    };
+    for (const auto& [key, code] : keys) io.KeyMap[key] = code;
+    const Fonts fonts = load_fonts(1.0f);  // the app's fonts, so layouts match
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    state.mono_font = fonts.mono;
+    apply_theme(state.ui.theme, 1.0f);
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  // One frame of the app, as the window runs it (minus the renderer).
+  void frame() {
+    ImGui::NewFrame();
+    draw_frame(state, nullptr);
+    ImGui::Render();
+  }
+  // Holds the key for one frame, then releases it for one.
+  void press(int key) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    frame();
+    io.KeysDown[key] = false;
+    frame();
+  }
+  void start_on(const std::string& preset) {
+    load_presets(state);
+    ASSERT_TRUE(apply_preset(state, preset)) << preset;
+    state.worker->wait_idle();
+    poll_trace(state);
+    ASSERT_TRUE(state.trace) << state.run_error;
+    frame();
+  }
+
+  AppState state;
+};
+
+}  // namespace attnlab::gui

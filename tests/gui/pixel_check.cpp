@@ -1,0 +1,145 @@
+// Checks a screenshot of the heads panel against the numbers: for every heatmap cell, the pixel at
+// the cell's centre (above the printed number, in cells big enough to print one) must be the colour
+// map applied to the core's value for that cell (masked cells must be the grey hatching). Prints
+// the largest colour difference, like llm.c's check_tensor.
+//   gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--tolerance T]
+#include <stb_image.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "app/gui/colormap.hpp"
+#include "core/config_json.hpp"
+#include "core/masks.hpp"
+#include "core/mha.hpp"
+#include "core/preset.hpp"
+
+using namespace attnlab;
+using nlohmann::json;
+
+namespace {
+
+struct Image {
+  int width = 0, height = 0;
+  unsigned char* pixels = nullptr;  // RGB
+  ~Image() { stbi_image_free(pixels); }
+  const unsigned char* at(int x, int y) const { return pixels + (size_t(y) * width + x) * 3; }
+};
+
+const char* record_of(const std::string& view) {
+  if (view == "weights") return "weights";
+  if (view == "scores") return "scores";
+  if (view == "scaled") return "scaled";
+  return "masked";
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "gui_pixel_check: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) return fail("usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N]");
+  int expect_heads = -1;
+  double tolerance = 6;  // of 255: the GPU's 8-bit filtering and rounding
+  for (int i = 3; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--expect-heads") expect_heads = std::stoi(argv[i + 1]);
+    if (flag == "--tolerance") tolerance = std::stod(argv[i + 1]);
+  }
+
+  Image image;
+  image.pixels = stbi_load(argv[1], &image.width, &image.height, nullptr, 3);
+  if (!image.pixels) return fail(std::string("cannot read ") + argv[1]);
+  std::ifstream layout_file(argv[2]);
+  if (!layout_file) return fail(std::string("cannot read ") + argv[2]);
+  const json layout = json::parse(layout_file);
+
+  // The same trace the app drew, from the core.
+  std::vector<std::string> warnings;
+  const Config config = config_from_json(layout.at("config"), argv[2], {}, warnings);
+  Inputs inputs;
+  const std::string preset_name = layout.value("preset", "");
+  if (!preset_name.empty()) {
+    const Preset preset = find_preset(preset_name);
+    if (preset.config == config) inputs = preset.inputs;
+  }
+  const Trace trace = run(config, inputs);
+  const std::string view = layout.at("view");
+  const Tensor& values = trace.find(record_of(view))->tensor;  // (B, h, T, T)
+  const int64_t b = layout.at("batch"), T = values.size(2);
+  const std::vector<uint8_t> visible = visibility(config.mask, config.batch, T);
+
+  const json& maps = layout.at("heatmaps");
+  std::printf("heatmaps drawn: %zu (n_heads = %lld)\n", maps.size(), (long long)config.n_heads);
+  if (int64_t(maps.size()) != config.n_heads) return fail("one heatmap per head expected");
+  if (expect_heads >= 0 && int(maps.size()) != expect_heads)
+    return fail("expected " + std::to_string(expect_heads) + " heatmaps");
+  if (layout.at("rows") != T || layout.at("cols") != T) return fail("layout rows/cols != T");
+
+  const gui::ColormapKind kind = layout.at("colormap") == "viridis" ? gui::ColormapKind::Sequential
+                                                                    : gui::ColormapKind::Diverging;
+  const double lo = layout.at("value_min"), hi = layout.at("value_max");
+  const double sx = layout.at("framebuffer_scale")[0], sy = layout.at("framebuffer_scale")[1];
+  double worst = 0;
+  std::string worst_cell;
+  int64_t checked = 0, masked_checked = 0, bad = 0;
+  for (const json& map : maps) {
+    const int64_t head = map.at("head");
+    const json& r = map.at("rect");
+    const double x0 = r[0], y0 = r[1], x1 = r[2], y1 = r[3];
+    const double cell_w = (x1 - x0) / double(T), cell_h = (y1 - y0) / double(T);
+    // Big cells print their number in the middle: sample above it.
+    const double sample_y = cell_h >= 24 ? 0.2 : 0.5;
+    for (int64_t i = 0; i < T; ++i) {
+      for (int64_t j = 0; j < T; ++j) {
+        const int px = int((x0 + (double(j) + 0.5) * cell_w) * sx);
+        const int py = int((y0 + (double(i) + sample_y) * cell_h) * sy);
+        if (px < 0 || py < 0 || px >= image.width || py >= image.height)
+          return fail("heatmap outside the screenshot");
+        const unsigned char* p = image.at(px, py);
+        const bool masked_weight = view == "weights" && !visible[size_t((b * T + i) * T + j)];
+        const float v = values.at({b, head, i, j});
+        if (masked_weight || (std::isinf(v) && v < 0)) {
+          // Hatched grey: no colour, and not the colour map's first colour.
+          const int spread = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]});
+          ++masked_checked;
+          if (spread > 6) {
+            ++bad;
+            std::printf("masked cell head %lld (%lld, %lld) is not grey: %d %d %d\n",
+                        (long long)head, (long long)i, (long long)j, p[0], p[1], p[2]);
+          }
+          continue;
+        }
+        const gui::Rgbf want = gui::colour_at(kind, float((v - lo) / (hi - lo)));
+        const double diff =
+            std::max({std::abs(p[0] - want.r * 255.0), std::abs(p[1] - want.g * 255.0),
+                      std::abs(p[2] - want.b * 255.0)});
+        ++checked;
+        if (diff > worst) {
+          worst = diff;
+          std::ostringstream where;
+          where << "head " << head << " query " << i << " key " << j << " value " << v << " pixel ("
+                << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2]) << ") want (" << want.r * 255
+                << ", " << want.g * 255 << ", " << want.b * 255 << ")";
+          worst_cell = where.str();
+        }
+        if (diff > tolerance) ++bad;
+      }
+    }
+  }
+  std::printf(
+      "cells checked: %lld coloured, %lld masked; max colour diff %.2f/255 (tolerance %.1f)"
+      "%s%s\n",
+      (long long)checked, (long long)masked_checked, worst, tolerance,
+      worst_cell.empty() ? "" : " at ", worst_cell.c_str());
+  if (bad > 0) return fail(std::to_string(bad) + " cells differ from the colour map");
+  std::printf("OK\n");
+  return 0;
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The app as a user meets it, under Xvfb (started here): no display, bad options, a broken shader,
+# settings saved at exit (also on Ctrl+C), restored, and a corrupted settings file moved aside.
+#   run_app_tests.sh ATTNLAB
+set -u
+app=${1:?attnlab binary}
+work=$(mktemp -d)
+source "$(dirname "$0")/start_xvfb.sh"
+export ATTNLAB_CONFIG_DIR="$work/config"
+settings="$ATTNLAB_CONFIG_DIR/settings.json"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect CODE PHRASE ARGS...: exit code CODE and PHRASE in the output; errors are one line.
+expect() {
+  local code=$1 phrase=$2
+  shift 2
+  "$app" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" != "$code" ]; then bad "exit $got (wanted $code): $*: $(cat "$work/err")"; return; fi
+  if [ -n "$phrase" ] && ! grep -qF -- "$phrase" "$work/out" "$work/err"; then
+    bad "no '$phrase' from: $*"; return
+  fi
+  if [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" != 1 ]; then bad "not one line: $*"; return; fi
+  ok
+}
+
+# Runs the app interactively for a moment, then stops it as Ctrl+C would.
+run_interactive() {
+  "$app" "$@" >"$work/out" 2>"$work/err" &
+  local pid=$!
+  sleep 1.5
+  kill -INT "$pid"
+  wait "$pid"
+}
+
+shot=(--screenshot "$work/shot.png" --frames 2)
+DISPLAY= WAYLAND_DISPLAY= expect 2 "xvfb-run -a attnlab" --preset seed003
+expect 2 "unknown stage" --stage attention "${shot[@]}"
+expect 2 "--theme" --theme blue
+expect 2 "unknown preset" --preset nosuch "${shot[@]}"
+expect 2 "not divisible" --preset seed003 --heads 3 "${shot[@]}"
+expect 0 "--screenshot" --help
+expect 0 "" --preset seed003 --stage output-project "${shot[@]}"
+[ -s "$work/shot.png" ] && ok || bad "no screenshot written"
+expect 0 "" --preset seed003 --panel heads "${shot[@]}"
+[ -e "$settings" ] && bad "a scripted run wrote settings" || ok
+
+# A broken shader: the info log on stderr, a readable message instead of the maps, exit 0.
+mkdir -p "$work/shaders"
+cp "$(dirname "$0")/../../shaders/heatmap.vert.glsl" "$work/shaders/"
+echo "#version 330 core
+void main() { gl_FragColor = oops; }" >"$work/shaders/heatmap.frag.glsl"
+ATTNLAB_SHADER_DIR="$work/shaders" expect 0 "heatmap.frag failed to compile" \
+  --preset seed003 "${shot[@]}"
+
+# Settings: written at exit (Ctrl+C included), restored at the next start.
+run_interactive --preset cat --theme dark --font-scale 1.5
+grep -q '"theme": "dark"' "$settings" && grep -q '"font_scale": 1.5' "$settings" &&
+  grep -q '"sentence": "The cat sat on the mat"' "$settings" && ok ||
+  bad "settings not saved at exit: $(cat "$settings" 2>/dev/null)"
+run_interactive
+grep -q '"theme": "dark"' "$settings" && grep -q '"sentence": "The cat sat on the mat"' "$settings" &&
+  ok || bad "settings not restored"
+ls "$ATTNLAB_CONFIG_DIR" | grep -v '^settings.json$' | grep -q . && bad "temp files left" || ok
+
+# A corrupted settings file: moved aside, defaults used, the app still starts and saves anew.
+echo '{"config": {"d_model": ' >"$settings"
+run_interactive
+[ -e "$settings.bad" ] && ok || bad "corrupted settings not moved to settings.json.bad"
+grep -q '"theme": "light"' "$settings" && ok || bad "defaults not used after a corrupted file"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

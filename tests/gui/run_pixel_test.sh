@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The pixel test: runs the real app under a virtual display (Xvfb on a free display number,
+# started here), saves screenshots with a layout sidecar, and checks every heatmap cell's colour
+# against the core's numbers, and that 4 heads draw 4 heatmaps.
+#   run_pixel_test.sh ATTNLAB GUI_PIXEL_CHECK
+set -u
+app=${1:?attnlab binary}
+check=${2:?gui_pixel_check binary}
+work=$(mktemp -d)
+source "$(dirname "$0")/start_xvfb.sh"
+export ATTNLAB_CONFIG_DIR="$work/config"
+failed=0
+
+run_case() {  # NAME EXPECTED_HEADS ARGS...
+  local name=$1 heads=$2
+  shift 2
+  if ! "$app" "$@" --screenshot "$work/$name.png" --frames 3 --dump-layout "$work/$name.json" \
+      2>"$work/$name.err"; then
+    echo "FAIL: $name: attnlab exited $?: $(cat "$work/$name.err")"; failed=1; return
+  fi
+  echo "== $name"
+  if ! "$check" "$work/$name.png" "$work/$name.json" --expect-heads "$heads"; then
+    failed=1
+    [ -n "${ATTNLAB_KEEP_FAILED:-}" ] && cp "$work/$name.png" "$work/$name.json" "$ATTNLAB_KEEP_FAILED"
+  fi
+}
+
+run_case seed003_attend 2 --preset seed003 --stage attend
+run_case seed003_4heads 4 --preset seed003 --stage attend --d-model 8 --heads 4
+run_case seed003_scores 2 --preset seed003 --stage attend --heatmaps scores
+run_case seed002_dark 2 --preset seed002 --stage attend:softmax --theme dark
+
+exit $failed

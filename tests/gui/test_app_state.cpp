@@ -1,0 +1,143 @@
+// State transitions without frames: the stage walk, presets and their explicit tensors, and the
+// worker thread (background runs, cancel, newer requests superseding older ones).
+#include <gtest/gtest.h>
+
+#include "app/gui/app_state.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+AppState started_on(const std::string& preset) {
+  AppState state;
+  load_presets(state);
+  EXPECT_TRUE(apply_preset(state, preset));
+  state.worker->wait_idle();
+  poll_trace(state);
+  EXPECT_TRUE(state.trace) << state.run_error;
+  return state;
+}
+
+TEST(PipelineSteps, Seed003WalksEveryStageAndSubstep) {
+  AppState state = started_on("seed003");
+  std::vector<std::string> walk;
+  for (const PipelineStep& step : state.steps)
+    walk.push_back(std::string(stage_name(step.stage)) +
+                   (step.substep.empty() ? "" : ":" + step.substep));
+  const std::vector<std::string> expected = {"input",
+                                             "project",
+                                             "split",
+                                             "transpose",
+                                             "attend:QK^T",
+                                             "attend:scale",
+                                             "attend:mask",
+                                             "attend:softmax",
+                                             "attend:@V",
+                                             "concat:transpose",
+                                             "concat:contiguous",
+                                             "concat:view",
+                                             "output-project"};
+  EXPECT_EQ(walk, expected);
+}
+
+TEST(PipelineSteps, DropoutAddsItsSubstepAndTheWalkKeepsItsPlace) {
+  AppState state = started_on("seed003");
+  ASSERT_TRUE(go_to_named_step(state, "attend:softmax"));
+  Config config = state.config;
+  config.dropout = 0.1;
+  set_config(state, config);
+  EXPECT_EQ(state.steps.size(), 14u);
+  EXPECT_NE(find_step(state.steps, Stage::Attend, "dropout"), -1);
+  EXPECT_EQ(current_step(state)->substep, "softmax") << "a new trace keeps the current step";
+}
+
+TEST(PipelineSteps, NamedStepsAndUnknownOnes) {
+  AppState state = started_on("seed003");
+  EXPECT_TRUE(go_to_named_step(state, "concat"));
+  EXPECT_EQ(current_step(state)->substep, "transpose");
+  EXPECT_TRUE(go_to_named_step(state, "attend:@V"));
+  EXPECT_EQ(current_step(state)->substep, "@V");
+  EXPECT_FALSE(go_to_named_step(state, "attend:dropout"));
+  EXPECT_FALSE(go_to_named_step(state, "nowhere"));
+}
+
+TEST(PipelineSteps, PlayLoopsBackToTheStart) {
+  AppState state = started_on("seed003");
+  go_to_step(state, int(state.steps.size()) - 1);
+  state.ui.steps_per_second = 1.0f;
+  toggle_play(state);
+  EXPECT_EQ(state.step_index, 0) << "playing from the end starts over";
+  go_to_step(state, int(state.steps.size()) - 1);
+  advance_clock(state, 1.01);
+  EXPECT_EQ(state.step_index, 0);
+}
+
+TEST(Presets, ExplicitTensorsAreUsedWhileTheyFit) {
+  AppState state = started_on("seed002");
+  const Tensor& x = state.trace->find("x")->tensor;
+  const Tensor& given = state.preset_inputs.x;
+  ASSERT_TRUE(given.has_values());
+  EXPECT_FLOAT_EQ(x.at({0, 0, 0}), given.at({0, 0}));  // the notebook's X, not generated
+
+  Config config = state.config;
+  config.n_heads = 1;  // W_q still fits; but the sizes differ from the preset's
+  config.d_model = 8;
+  set_config(state, config);
+  ASSERT_TRUE(state.trace);
+  EXPECT_EQ(state.trace->config.d_model, 8);
+  EXPECT_NE(state.status.find("generated"), std::string::npos) << state.status;
+}
+
+TEST(Worker, BigTracesComputeInTheBackgroundWhileTheOldOneStays) {
+  AppState state = started_on("seed003");
+  const std::shared_ptr<const Trace> before = state.trace;
+  ASSERT_TRUE(apply_preset(state, "base"));  // B=32, T=128, d_model=512
+  EXPECT_TRUE(state.computing);
+  EXPECT_EQ(state.trace, before) << "the previous trace stays on screen meanwhile";
+  state.worker->wait_idle();
+  poll_trace(state);
+  EXPECT_FALSE(state.computing);
+  ASSERT_NE(state.trace, before);
+  EXPECT_EQ(state.trace->config.batch, 32);
+}
+
+TEST(Worker, CancelKeepsThePreviousTrace) {
+  AppState state = started_on("seed003");
+  const std::shared_ptr<const Trace> before = state.trace;
+  ASSERT_TRUE(apply_preset(state, "base"));
+  cancel_computation(state);
+  EXPECT_FALSE(state.computing);
+  state.worker->wait_idle();
+  poll_trace(state);
+  EXPECT_EQ(state.trace, before);
+  EXPECT_NE(state.status.find("cancelled"), std::string::npos);
+}
+
+TEST(Worker, NewerRequestsSupersedeOlderOnes) {
+  AppState state = started_on("base");
+  Config config = state.config;
+  config.seed = 7;
+  set_config(state, config);
+  config.seed = 8;
+  set_config(state, config);
+  state.worker->wait_idle();
+  poll_trace(state);
+  ASSERT_TRUE(state.trace);
+  EXPECT_EQ(state.trace->config.seed, 8u);
+}
+
+TEST(Worker, AnInvalidConfigStopsTheBackgroundRun) {
+  AppState state = started_on("seed003");
+  const std::shared_ptr<const Trace> before = state.trace;
+  ASSERT_TRUE(apply_preset(state, "base"));
+  Config config = state.config;
+  config.n_heads = 7;  // 512 % 7 != 0
+  set_config(state, config);
+  EXPECT_FALSE(state.computing);
+  state.worker->wait_idle();
+  poll_trace(state);
+  EXPECT_EQ(state.trace, before);
+  EXPECT_FALSE(issue_for(state, "n_heads").empty());
+}
+
+}  // namespace
+}  // namespace attnlab::gui

@@ -1,0 +1,182 @@
+// Panel logic in headless ImGui frames: keys step and play, focus decides who gets the arrows,
+// heatmaps follow n_heads, hover finds the cell, invalid settings keep the last valid trace.
+#include "app/gui/keyboard.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class Panels : public HeadlessImGui {};
+
+TEST_F(Panels, ArrowsStepThroughStagesAndSubsteps) {
+  start_on("seed003");
+  ASSERT_EQ(state.step_index, 0);
+  press(kGlfwRight);
+  EXPECT_EQ(current_step(state)->stage, Stage::Project);
+  for (int i = 0; i < 3; ++i) press(kGlfwRight);
+  EXPECT_EQ(current_step(state)->stage, Stage::Attend);
+  EXPECT_EQ(current_step(state)->substep, "QK^T");
+  press(kGlfwRight);
+  EXPECT_EQ(current_step(state)->substep, "scale");
+  press(kGlfwLeft);
+  press(kGlfwLeft);
+  EXPECT_EQ(current_step(state)->stage, Stage::Transpose);
+  press(kGlfwEnd);
+  EXPECT_EQ(state.step_index, int(state.steps.size()) - 1);
+  press(kGlfwRight);  // stays on the last step
+  EXPECT_EQ(state.step_index, int(state.steps.size()) - 1);
+  press(kGlfwHome);
+  EXPECT_EQ(state.step_index, 0);
+}
+
+TEST_F(Panels, FocusedControlsKeepTheArrowsUntilEscape) {
+  start_on("seed003");
+  ImGui::NewFrame();
+  draw_frame(state, nullptr);
+  ImGui::SetWindowFocus("Controls");
+  ImGui::Render();
+  frame();
+  ASSERT_TRUE(state.controls_focused);
+  press(kGlfwRight);
+  EXPECT_EQ(state.step_index, 0) << "the arrow belonged to the focused control";
+  press(kGlfwPageDown);  // a presentation clicker works regardless
+  EXPECT_EQ(state.step_index, 1);
+  press(kGlfwEscape);
+  EXPECT_FALSE(state.controls_focused);
+  press(kGlfwRight);
+  EXPECT_EQ(state.step_index, 2);
+}
+
+TEST_F(Panels, SpacePlaysAndPausesTheWalk) {
+  start_on("seed003");
+  state.ui.steps_per_second = 2.0f;
+  press(kGlfwSpace);
+  ASSERT_TRUE(state.playing);
+  const int before = state.step_index;
+  for (int i = 0; i < 60; ++i) frame();  // one second at 60 fps: two steps
+  EXPECT_EQ(state.step_index, before + 2);
+  press(kGlfwSpace);
+  EXPECT_FALSE(state.playing);
+  const int paused_at = state.step_index;
+  for (int i = 0; i < 60; ++i) frame();
+  EXPECT_EQ(state.step_index, paused_at);
+}
+
+TEST_F(Panels, EscapeCancelsABackgroundRunAndKeepsTheTrace) {
+  start_on("seed003");
+  const std::shared_ptr<const Trace> before = state.trace;
+  ASSERT_TRUE(apply_preset(state, "base"));
+  ASSERT_TRUE(state.computing);
+  frame();  // the window keeps drawing the old trace meanwhile
+  EXPECT_EQ(state.heatmap_placements.size(), 2u);
+  press(kGlfwEscape);
+  EXPECT_FALSE(state.computing);
+  state.worker->wait_idle();
+  frame();
+  EXPECT_EQ(state.trace, before);
+}
+
+TEST_F(Panels, CtrlSAsksForAWindowPngAndF11ForFullscreen) {
+  start_on("seed003");
+  ImGui::GetIO().KeyCtrl = true;
+  press(kKeyS);
+  ImGui::GetIO().KeyCtrl = false;
+  ASSERT_TRUE(state.export_request.has_value());
+  EXPECT_FALSE(state.export_request->panel.has_value());
+  press(kKeyF11);
+  EXPECT_TRUE(state.toggle_fullscreen);
+}
+
+TEST_F(Panels, SteppingAnimatesThenSettles) {
+  start_on("seed003");
+  state.ui.animation_seconds = 0.5f;
+  press(kGlfwRight);
+  const float early = transition_progress(state);
+  EXPECT_GT(early, 0.0f);
+  EXPECT_LT(early, 1.0f);
+  for (int i = 0; i < 40; ++i) frame();
+  EXPECT_EQ(transition_progress(state), 1.0f);
+}
+
+TEST_F(Panels, OneHeatmapPerHeadFollowsTheHeadsSetting) {
+  start_on("seed003");
+  EXPECT_EQ(state.heatmap_placements.size(), 2u);
+  Config config = state.config;
+  config.d_model = 8;
+  config.n_heads = 4;
+  set_config(state, config);
+  frame();
+  ASSERT_EQ(state.heatmap_placements.size(), 4u);
+  // Side by side, same size, no overlap.
+  for (size_t i = 1; i < 4; ++i) {
+    const HeatmapPlacement& a = state.heatmap_placements[i - 1];
+    const HeatmapPlacement& b = state.heatmap_placements[i];
+    EXPECT_FLOAT_EQ(b.max.x - b.min.x, a.max.x - a.min.x);
+    EXPECT_TRUE(b.min.x >= a.max.x || b.min.y >= a.max.y);
+  }
+}
+
+TEST_F(Panels, InvalidSettingExplainsAndKeepsTheLastValidTrace) {
+  start_on("seed003");
+  const std::shared_ptr<const Trace> valid = state.trace;
+  Config config = state.config;
+  config.d_model = 10;
+  config.n_heads = 4;
+  set_config(state, config);
+  frame();
+  EXPECT_EQ(state.trace, valid);
+  const std::string message = issue_for(state, "n_heads");
+  EXPECT_NE(message.find("not divisible"), std::string::npos) << message;
+  EXPECT_NE(message.find("choose n_heads in {1, 2, 5, 10}"), std::string::npos) << message;
+  EXPECT_EQ(state.heatmap_placements.size(), 2u) << "the old maps stay on screen";
+
+  config.n_heads = 5;
+  set_config(state, config);
+  frame();
+  EXPECT_TRUE(state.issues.empty());
+  EXPECT_EQ(state.trace->config.n_heads, 5);
+  EXPECT_EQ(state.heatmap_placements.size(), 5u);
+}
+
+TEST_F(Panels, HoverNamesTheCellUnderTheMouse) {
+  start_on("seed003");
+  const HeatmapPlacement head1 = state.heatmap_placements.at(1);
+  const float cell = (head1.max.x - head1.min.x) / 11.0f;
+  ImGui::GetIO().MousePos = ImVec2(head1.min.x + 1.5f * cell, head1.min.y + 3.5f * cell);
+  frame();
+  frame();
+  EXPECT_EQ(state.hover.head, 1);
+  EXPECT_EQ(state.hover.query, 3);
+  EXPECT_EQ(state.hover.key, 1);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  frame();
+  EXPECT_EQ(state.hover.head, -1);
+}
+
+TEST_F(Panels, EveryPanelGetsItsRectangle) {
+  start_on("seed003");
+  for (const ImVec4& r : state.panel_rects) {
+    EXPECT_GT(r.z - r.x, 100.0f);
+    EXPECT_GT(r.w - r.y, 50.0f);
+    EXPECT_LE(r.z, 1600.0f);
+    EXPECT_LE(r.w, 1000.0f);
+  }
+}
+
+TEST_F(Panels, EveryStepOfEveryPresetDrawsWithoutTrouble) {
+  load_presets(state);
+  for (const char* name : {"seed002", "seed003", "cat", "tiny"}) {
+    ASSERT_TRUE(apply_preset(state, name));
+    state.worker->wait_idle();
+    poll_trace(state);
+    for (size_t i = 0; i < state.steps.size(); ++i) {
+      go_to_step(state, int(i));
+      frame();
+      frame();
+    }
+    EXPECT_EQ(state.heatmap_placements.size(), size_t(state.trace->config.n_heads)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace attnlab::gui

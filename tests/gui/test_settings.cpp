@@ -1,0 +1,92 @@
+// Settings survive a restart; a corrupted file is moved aside and the defaults are used.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/settings.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SettingsFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() /
+          ("attnlab-settings-" + std::to_string(::getpid()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    setenv("ATTNLAB_CONFIG_DIR", dir.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("ATTNLAB_CONFIG_DIR");
+    fs::remove_all(dir);
+  }
+  fs::path dir;
+};
+
+TEST_F(SettingsFiles, TheEnvironmentChoosesTheFolder) {
+  EXPECT_EQ(settings_dir(), dir.string());
+  unsetenv("ATTNLAB_CONFIG_DIR");
+  setenv("XDG_CONFIG_HOME", "/tmp/xdg-test", 1);
+  EXPECT_EQ(settings_dir(), "/tmp/xdg-test/attention-lab");
+}
+
+TEST_F(SettingsFiles, RoundTripThroughAFolderThatDoesNotExistYet) {
+  Settings saved;
+  saved.config.d_model = 8;
+  saved.config.n_heads = 4;
+  saved.config.mask.causal = true;
+  saved.config.mask.padding_lengths = {3};
+  saved.preset = "seed003";
+  saved.ui.theme = Theme::Dark;
+  saved.ui.font_scale = 1.75f;
+  saved.ui.heatmap_view = HeatmapView::Scaled;
+  saved.imgui_ini = "[Window][Controls]\nPos=0,0\n";
+  save_settings(settings_dir(), saved);
+
+  const LoadedSettings loaded = load_settings(settings_dir());
+  ASSERT_TRUE(loaded.found);
+  EXPECT_TRUE(loaded.notice.empty());
+  EXPECT_EQ(loaded.settings.config, saved.config);
+  EXPECT_EQ(loaded.settings.preset, "seed003");
+  EXPECT_EQ(loaded.settings.ui.theme, Theme::Dark);
+  EXPECT_FLOAT_EQ(loaded.settings.ui.font_scale, 1.75f);
+  EXPECT_EQ(loaded.settings.ui.heatmap_view, HeatmapView::Scaled);
+  EXPECT_EQ(loaded.settings.imgui_ini, saved.imgui_ini);
+  for (const auto& entry : fs::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename(), "settings.json") << "no temp file left behind";
+}
+
+TEST_F(SettingsFiles, FirstStartUsesTheDefaultsQuietly) {
+  const LoadedSettings loaded = load_settings(settings_dir());
+  EXPECT_FALSE(loaded.found);
+  EXPECT_TRUE(loaded.notice.empty());
+  EXPECT_EQ(loaded.settings.ui.theme, Theme::Light);
+}
+
+TEST_F(SettingsFiles, ACorruptedFileIsMovedAsideAndSaidOnce) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "settings.json") << "{\"config\": {\"d_model\": ";  // cut short
+  const LoadedSettings first = load_settings(settings_dir());
+  EXPECT_FALSE(first.found);
+  EXPECT_NE(first.notice.find("settings.json.bad"), std::string::npos) << first.notice;
+  EXPECT_TRUE(fs::exists(dir / "settings.json.bad"));
+  EXPECT_FALSE(fs::exists(dir / "settings.json"));
+  const LoadedSettings second = load_settings(settings_dir());
+  EXPECT_TRUE(second.notice.empty()) << "said once";
+}
+
+TEST_F(SettingsFiles, AWrongValueCountsAsCorrupted) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "settings.json") << R"({"version": 1, "config": {"d_model": "wide"}})";
+  const LoadedSettings loaded = load_settings(settings_dir());
+  EXPECT_FALSE(loaded.found);
+  EXPECT_NE(loaded.notice.find("d_model"), std::string::npos) << loaded.notice;
+}
+
+}  // namespace
+}  // namespace attnlab::gui
