@@ -1,38 +1,41 @@
-// The tensor operations of the attend stage, on 4-D tensors (L0, L1, rows, cols) read through
-// their strides, split over the cores. The two leading axes are (B, h) in a correct run; the
-// mistakes simulator also feeds them (B, T), which is why nothing here assumes which is which.
+// The attend stage's kernels on one attention map at a time. A map is the (rows, cols) matrix in
+// the last two axes of a 4-D tensor (L0, L1, rows, cols) at a leading index `pair` = i0*L1 + i1;
+// the leading axes are (B, h) in a correct run and (B, T) when the transpose was forgotten, which
+// is why nothing here assumes which is which. Working map by map keeps each one in cache while
+// every sub-step runs on it.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <vector>
 
 #include "core/tensor.hpp"
 
 namespace attnlab {
 
-// out[l0, l1] = a[l0, l1] @ b[l0, l1]: (M, K) @ (K, N) -> (M, N) for every leading index.
-// `b` may be a transposed view (e.g. k.transpose(-2, -1)); `out` must be contiguous.
-// Stops early (leaving `out` partly written) when *cancel becomes true.
-void batched_matmul(const Tensor& a, const Tensor& b, const Tensor& out,
-                    const std::atomic<bool>* cancel);
+// out map = a map @ b map: (M, K) @ (K, N) -> (M, N). `b` may be a transposed view
+// (k.transpose(-2, -1)); `out` must be contiguous.
+void matmul_map(const Tensor& a, const Tensor& b, const Tensor& out, int64_t pair);
 
-// dst = src * factor, elementwise (both contiguous, same shape).
-void scale_into(const Tensor& src, Scalar factor, const Tensor& dst);
+// Pointer to map `pair` of a contiguous 4-D tensor, and its element count.
+Scalar* map_data(const Tensor& t, int64_t pair);
+int64_t map_size(const Tensor& t);
 
-// dst = src where visible, else `fill`. src/dst (B, h, T, T) contiguous; visible (B, T, T).
-void mask_into(const Tensor& src, const std::vector<uint8_t>& visible, Scalar fill,
-               const Tensor& dst);
+// dst = src * factor over n values.
+void scale_values(const Scalar* src, Scalar factor, Scalar* dst, int64_t n);
 
-// dst = softmax(src) along the last axis (dim=-1); -inf entries get weight exactly 0 and a row
-// with no finite entry becomes all zeros.
-void softmax_last_axis(const Tensor& src, const Tensor& dst);
+// dst[i, j] = visible[i, j] ? src[i, j] : fill over an (M, N) map; visible is that sequence's
+// (T, T) block of the mask.
+void mask_map(const Scalar* src, const uint8_t* visible, Scalar fill, Scalar* dst, int64_t M,
+              int64_t N);
 
-// dst = softmax(src) along the second-to-last axis (dim=-2): the "wrong axis" of the mistakes.
-void softmax_second_last_axis(const Tensor& src, const Tensor& dst);
+// dst = softmax(src) along each row (dim=-1); -inf gets weight exactly 0; a row with no finite
+// entry becomes all zeros.
+void softmax_rows(const Scalar* src, Scalar* dst, int64_t M, int64_t N);
 
-// dst = inverted dropout of src (p, seed as in dropout_row; element i of the flat tensor is
-// decided by uniform_at(seed, i)).
-void dropout_into(const Tensor& src, double p, uint64_t seed, const Tensor& dst);
+// dst = softmax(src) along each column (dim=-2): the "wrong axis" mistake.
+void softmax_columns(const Scalar* src, Scalar* dst, int64_t M, int64_t N);
+
+// Inverted dropout of n values whose flat index in their tensor starts at first_index.
+void dropout_values(const Scalar* src, double p, uint64_t seed, int64_t first_index, Scalar* dst,
+                    int64_t n);
 
 }  // namespace attnlab

@@ -51,20 +51,30 @@ void check_range(std::vector<ConfigIssue>& issues, const std::string& field, int
                                std::to_string(high)});
 }
 
-// The trace's float32 element count, in floating point so that no size can wrap around.
+// Float32 elements of the parameters a run holds: W_q, W_k, W_v, [W_o], [biases].
+double parameter_elements(const Config& c) {
+  const double h = double(c.n_heads), dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
+  const double out = c.output_proj ? h * dv * double(c.d_model) : 0;
+  const double biases = c.bias ? h * (2 * dk + dv) + (c.output_proj ? double(c.d_model) : 0) : 0;
+  return double(c.input_dim()) * h * (2 * dk + dv) + out + biases;
+}
+
+// Float32 elements of every recorded tensor and every parameter, in floating point so that no
+// size can wrap around.
 double trace_elements(const Config& c) {
   const double B = double(c.batch), T = double(c.tokens()), h = double(c.n_heads);
   const double dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
   const double attention_maps = 3 + (c.mask.any() ? 1 : 0) + (c.dropout > 0 ? 1 : 0);
   // contiguous() copies the transposed context only when the transpose really moved strides
-  // (not when h == 1 or T == 1): the tensor type decides, as in the run.
+  // (not when h == 1 or T == 1), as the tensor type decides in the run.
   const bool concat_copies = c.n_heads > 1 && c.tokens() > 1;
   return B * T * double(c.input_dim())           // x
          + B * T * h * (2 * dk + dv)             // q, k, v (split/heads are views)
          + attention_maps * B * h * T * T        // scores, scaled, [masked], weights, [dropped]
          + B * h * T * dv                        // context
          + (concat_copies ? B * T * h * dv : 0)  // concat's contiguous copy
-         + (c.output_proj ? B * T * double(c.out_dim()) : 0);  // out
+         + (c.output_proj ? B * T * double(c.out_dim()) : 0)  // out
+         + parameter_elements(c);
 }
 
 }  // namespace

@@ -76,7 +76,8 @@ std::vector<ConfigIssue> validate(const Config& config);
 // All issues joined into one line, for the CLI.
 std::string describe(const std::vector<ConfigIssue>& issues);
 
-// Bytes of every tensor the trace would hold (float32), without allocating anything.
+// Bytes of every tensor the trace would hold and of its parameters (float32), without
+// allocating anything; saturates at INT64_MAX.
 int64_t trace_bytes_needed(const Config& config);
 
 // "1.5 MiB"

@@ -71,7 +71,10 @@ json parse_json_text(const std::string& text, const std::string& source) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {  // syntax errors, and numbers too large for a double
-    throw UserError(source + ": not valid JSON (" + std::string(e.what()) + ")");
+    std::string reason = e.what();
+    constexpr size_t kMaxReason = 200;  // the parser quotes the offending token, however long
+    if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
+    throw UserError(source + ": not valid JSON (" + reason + ")");
   }
 }
 

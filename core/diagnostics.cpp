@@ -29,7 +29,8 @@ void count_nonfinite(Trace& trace) {
   bool suspicious = false;
   for (const TensorRecord& r : trace.records) {
     const bool final_product = r.name == "weights" || r.name == "context" || r.name == "out";
-    if (final_product && !r.is_view && r.tensor.has_values()) suspicious |= count_nonfinite_in(r) > 0;
+    if (final_product && !r.is_view && r.tensor.has_values())
+      suspicious |= count_nonfinite_in(r) > 0;
   }
   if (!suspicious) return;
   for (const TensorRecord& r : trace.records) {

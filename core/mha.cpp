@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/linear.hpp"
 #include "core/masks.hpp"
+#include "core/parallel.hpp"
 #include "core/tokenizer.hpp"
 #include "core/trace_builder.hpp"
 
@@ -127,148 +128,169 @@ class BatchedRun {
 
   // [SECTION] attend: scores, scale, mask, softmax, [dropout], weights @ V.
   // q, k, v are (L0, L1, T', d): (B, h, T, d) in a correct run, (B, T, h, d) when the transpose
-  // was forgotten; the maps are (L0, L1, T', T').
+  // was forgotten; the maps are (L0, L1, T', T'). Every sub-step of one map runs while that map
+  // is in cache, and each writes its own recorded tensor (or is a view when it changes nothing).
   Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v) {
     const bool heads_last = bug_ == Mistake::ForgetTranspose;
-    const std::string map_axes = heads_last ? "(B, T, h, h)" : "(B, h, T, T)";
-    const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
-    const double map_elements = double(maps[0]) * maps[1] * maps[2] * maps[3];
-
-    Tensor scores = Tensor::empty("scores", maps, compute_);
-    if (compute_) batched_matmul(q, k.transpose(-2, -1), scores, control_.cancel);
-    builder_.add(Stage::Attend,
-                 {"scores", "QK^T", map_axes, "S = Q K^T  (per head)",
-                  "scores = q @ k.transpose(-2, -1)  # " + map_axes, 2.0 * map_elements * dk_},
-                 scores);
-    check_cancel();
-
-    const Tensor scaled = scale(scores, map_axes, map_elements);
-    const Tensor masked = mask(scaled, map_axes, map_elements, heads_last);
-    check_cancel();
-
-    Tensor weights = softmax(masked, map_axes, map_elements);
-    if (bug_ == Mistake::MaskAfterSoftmax && c_.mask.any()) {
-      const Tensor zeroed = Tensor::empty("weights", maps, compute_);
-      if (compute_) mask_into(weights, visibility(c_.mask, B_, T_), 0.0f, zeroed);
-      weights =
-          builder_.add(Stage::Attend,
-                       {"weights", "mask", map_axes,
-                        "masked weights zeroed AFTER the softmax (bug): rows no longer sum to 1",
-                        "weights = weights.masked_fill(~visible, 0)  # " + map_axes, map_elements},
-                       zeroed);
-    }
-    Tensor used = weights;
-    if (c_.dropout > 0 && bug_ != Mistake::DropoutOnOutput) {
-      used = Tensor::empty("weights_dropout", maps, compute_);
-      if (compute_) dropout_into(weights, c_.dropout, c_.dropout_seed, used);
-      builder_.add(Stage::Attend,
-                   {"weights_dropout", "dropout", map_axes,
-                    "each weight zeroed with p = " + format_probability(c_.dropout) +
-                        ", survivors scaled by 1/(1-p)",
-                    "weights = F.dropout(weights, p)  # " + map_axes, map_elements},
-                   used);
-    }
-    check_cancel();
-
+    const std::string maps_axes = heads_last ? "(B, T, h, h)" : "(B, h, T, T)";
     const std::string context_axes = heads_last ? "(B, T, h, d_v)" : "(B, h, T, d_v)";
-    Tensor context = Tensor::empty("context", {maps[0], maps[1], maps[2], dv_}, compute_);
-    if (compute_) batched_matmul(used, v, context, control_.cancel);
-    check_cancel();
-    if (bug_ == Mistake::DropoutOnOutput) {
-      builder_.add(Stage::Attend,
-                   {"context_before_dropout", "@V", context_axes, "C = A V  (per head)",
-                    "context = weights @ v  # " + context_axes, 2.0 * map_elements * dv_},
-                   context);
-      const double p = c_.dropout > 0 ? c_.dropout : kDefaultBugDropout;
-      if (c_.dropout <= 0) notice("dropout-on-output: dropout is off, so p = 0.1 is used");
-      Tensor dropped = Tensor::empty("context", context.shape(), compute_);
-      if (compute_) dropout_into(context, p, c_.dropout_seed, dropped);
-      return builder_.add(
-          Stage::Attend,
-          {"context", "dropout", context_axes,
-           "dropout on the context instead of the weights (bug), p = " + format_probability(p),
-           "context = F.dropout(context, p)  # " + context_axes, double(dropped.numel())},
-          dropped);
-    }
-    return builder_.add(Stage::Attend,
-                        {"context", "@V", context_axes, "C = A V  (per head)",
-                         "context = weights @ v  # " + context_axes, 2.0 * map_elements * dv_},
-                        context);
-  }
+    const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
+    const int64_t pairs = maps[0] * maps[1], M = maps[2], N = maps[3];
+    const double map_elements = double(pairs) * M * N;
 
-  Tensor scale(const Tensor& scores, const std::string& axes, double map_elements) {
-    if (bug_ == Mistake::NoScale) {
-      return builder_.add(Stage::Attend,
-                          {"scaled", "scale", axes, "not scaled (bug): scores keep their size",
-                           "# scores = scores / math.sqrt(d_k)  <- missing", 0},
-                          scores);
-    }
-    const bool by_d_model = bug_ == Mistake::ScaleDModel;
-    const int64_t by = by_d_model ? c_.d_model : dk_;
-    Tensor scaled = Tensor::empty("scaled", scores.shape(), compute_);
-    if (compute_) scale_into(scores, static_cast<Scalar>(1.0 / std::sqrt(double(by))), scaled);
-    return builder_.add(Stage::Attend,
-                        {"scaled", "scale", axes,
-                         by_d_model ? "S / sqrt(d_model) (bug: should be sqrt(d_k)), d_model = " +
-                                          std::to_string(by)
-                                    : "S / sqrt(d_k), d_k = " + std::to_string(by),
-                         by_d_model ? "scores = scores / math.sqrt(d_model)  # " + axes
-                                    : "scores = scores / math.sqrt(d_k)  # " + axes,
-                         map_elements},
-                        scaled);
-  }
-
-  Tensor mask(const Tensor& scaled, const std::string& axes, double map_elements, bool heads_last) {
+    const bool mask_fits = c_.mask.any() && !heads_last;
     if (c_.mask.any() && heads_last) {
       notice("the (T, T) mask does not fit (h, h) maps, so it was not applied");
     }
-    const bool applies = c_.mask.any() && !heads_last && bug_ != Mistake::MaskAfterSoftmax;
-    if (!applies) {
-      return builder_.add(Stage::Attend,
-                          {"masked", "mask", axes,
-                           c_.mask.any() ? "mask not applied before the softmax"
-                                         : "no mask: the scaled scores unchanged",
-                           "# no mask", 0},
-                          scaled);
-    }
-    const bool zero_fill = bug_ == Mistake::MaskZero;
-    Tensor masked = Tensor::empty("masked", scaled.shape(), compute_);
+    const Plan plan{bug_ != Mistake::NoScale, mask_fits && bug_ != Mistake::MaskAfterSoftmax,
+                    mask_fits && bug_ == Mistake::MaskAfterSoftmax,
+                    c_.dropout > 0 && bug_ != Mistake::DropoutOnOutput,
+                    bug_ == Mistake::DropoutOnOutput};
+    const Tensor scores = Tensor::empty("scores", maps, compute_);
+    const Tensor scaled = plan.scale ? Tensor::empty("scaled", maps, compute_) : scores;
+    const Tensor masked = plan.mask ? Tensor::empty("masked", maps, compute_) : scaled;
+    const Tensor softmaxed =
+        Tensor::empty(plan.zero_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
+    const Tensor weights =
+        plan.zero_after_softmax ? Tensor::empty("weights", maps, compute_) : softmaxed;
+    const Tensor used =
+        plan.drop_weights ? Tensor::empty("weights_dropout", maps, compute_) : weights;
+    const Shape context_shape{maps[0], maps[1], M, dv_};
+    const Tensor attended = Tensor::empty("context", context_shape, compute_);
+    const Tensor context =
+        plan.drop_context ? Tensor::empty("context", context_shape, compute_) : attended;
+    const double context_dropout = c_.dropout > 0 ? c_.dropout : kDefaultBugDropout;
+
     if (compute_) {
-      mask_into(scaled, visibility(c_.mask, B_, T_),
-                zero_fill ? 0.0f : -std::numeric_limits<Scalar>::infinity(), masked);
+      const std::vector<uint8_t> visible =
+          mask_fits ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{};
+      const int64_t by = bug_ == Mistake::ScaleDModel ? c_.d_model : dk_;
+      const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(by)));
+      const Scalar fill =
+          bug_ == Mistake::MaskZero ? 0.0f : -std::numeric_limits<Scalar>::infinity();
+      const Tensor k_t = k.transpose(-2, -1);
+      const int64_t map = M * N;
+      parallel_for(
+          pairs, map_elements * (2.0 * (dk_ + dv_) + 10.0), [&](int64_t begin, int64_t end) {
+            for (int64_t pair = begin; pair < end && !cancel_requested(); ++pair) {
+              const uint8_t* seen =
+                  mask_fits ? visible.data() + (pair / maps[1]) * T_ * T_ : nullptr;
+              matmul_map(q, k_t, scores, pair);  // (T, d_k) @ (d_k, T)
+              if (plan.scale)
+                scale_values(map_data(scores, pair), factor, map_data(scaled, pair), map);
+              if (plan.mask)
+                mask_map(map_data(scaled, pair), seen, fill, map_data(masked, pair), M, N);
+              if (bug_ == Mistake::SoftmaxWrongAxis) {
+                softmax_columns(map_data(masked, pair), map_data(softmaxed, pair), M, N);
+              } else {
+                softmax_rows(map_data(masked, pair), map_data(softmaxed, pair), M, N);
+              }
+              if (plan.zero_after_softmax)
+                mask_map(map_data(softmaxed, pair), seen, 0.0f, map_data(weights, pair), M, N);
+              if (plan.drop_weights) {
+                dropout_values(map_data(weights, pair), c_.dropout, c_.dropout_seed, pair * map,
+                               map_data(used, pair), map);
+              }
+              matmul_map(used, v, attended, pair);  // (T, T) @ (T, d_v)
+              if (plan.drop_context) {
+                dropout_values(map_data(attended, pair), context_dropout, c_.dropout_seed,
+                               pair * M * dv_, map_data(context, pair), M * dv_);
+              }
+            }
+          });
+      check_cancel();
     }
-    return builder_.add(
-        Stage::Attend,
-        {"masked", "mask", axes,
-         zero_fill ? "masked keys set to 0, not -inf (bug): exp(0) = 1 lets them through"
-                   : "masked keys set to -inf (" + describe(c_.mask) + ")",
-         zero_fill ? "scores = scores.masked_fill(~visible, 0)  # " + axes
-                   : "scores = scores.masked_fill(~visible, float('-inf'))  # " + axes,
-         map_elements},
-        masked);
+    record_attend(plan, scores, scaled, masked, softmaxed, weights, used, attended, context,
+                  maps_axes, context_axes, map_elements, context_dropout);
+    return context;
   }
 
-  Tensor softmax(const Tensor& masked, const std::string& axes, double map_elements) {
-    const bool wrong_axis = bug_ == Mistake::SoftmaxWrongAxis;
-    const bool then_masked = bug_ == Mistake::MaskAfterSoftmax && c_.mask.any();
-    const std::string name = then_masked ? "weights_before_mask" : "weights";
-    Tensor weights = Tensor::empty(name, masked.shape(), compute_);
-    if (compute_) {
-      if (wrong_axis) {
-        softmax_second_last_axis(masked, weights);
-      } else {
-        softmax_last_axis(masked, weights);
-      }
-    }
-    return builder_.add(
+  // Which sub-steps write a tensor of their own (the others are views of the step before).
+  struct Plan {
+    bool scale, mask, zero_after_softmax, drop_weights, drop_context;
+  };
+
+  void record_attend(const Plan& plan, const Tensor& scores, const Tensor& scaled,
+                     const Tensor& masked, const Tensor& softmaxed, const Tensor& weights,
+                     const Tensor& used, const Tensor& attended, const Tensor& context,
+                     const std::string& axes, const std::string& context_axes, double map_elements,
+                     double context_dropout) {
+    builder_.add(Stage::Attend,
+                 {"scores", "QK^T", axes, "S = Q K^T  (per head)",
+                  "scores = q @ k.transpose(-2, -1)  # " + axes, 2.0 * map_elements * dk_},
+                 scores);
+    const bool by_d_model = bug_ == Mistake::ScaleDModel;
+    const int64_t by = by_d_model ? c_.d_model : dk_;
+    builder_.add(
         Stage::Attend,
-        {name, "softmax", axes,
+        !plan.scale
+            ? TraceBuilder::Step{"scaled", "scale", axes,
+                                 "not scaled (bug): scores keep their size",
+                                 "# scores = scores / math.sqrt(d_k)  <- missing", 0}
+            : TraceBuilder::Step{"scaled", "scale", axes,
+                                 by_d_model ? "S / sqrt(d_model) (bug: should be sqrt(d_k)), "
+                                              "d_model = " +
+                                                  std::to_string(by)
+                                            : "S / sqrt(d_k), d_k = " + std::to_string(by),
+                                 std::string("scores = scores / math.sqrt(") +
+                                     (by_d_model ? "d_model" : "d_k") + ")  # " + axes,
+                                 map_elements},
+        scaled);
+    const bool zero_fill = bug_ == Mistake::MaskZero;
+    builder_.add(
+        Stage::Attend,
+        !plan.mask
+            ? TraceBuilder::Step{"masked", "mask", axes,
+                                 c_.mask.any() ? "mask not applied before the softmax"
+                                               : "no mask: the scaled scores unchanged",
+                                 "# no mask", 0}
+            : TraceBuilder::Step{"masked", "mask", axes,
+                                 zero_fill ? "masked keys set to 0, not -inf (bug): exp(0) = 1 "
+                                             "lets them through"
+                                           : "masked keys set to -inf (" + describe(c_.mask) + ")",
+                                 std::string("scores = scores.masked_fill(~visible, ") +
+                                     (zero_fill ? "0" : "float('-inf')") + ")  # " + axes,
+                                 map_elements},
+        masked);
+    const bool wrong_axis = bug_ == Mistake::SoftmaxWrongAxis;
+    builder_.add(
+        Stage::Attend,
+        {plan.zero_after_softmax ? "weights_before_mask" : "weights", "softmax", axes,
          wrong_axis ? "softmax over the queries, dim=-2 (bug): columns sum to 1, rows do not"
                     : "A = softmax(S) over the keys (last axis)",
-         wrong_axis ? "weights = F.softmax(scores, dim=-2)  # " + axes
-                    : "weights = F.softmax(scores, dim=-1)  # " + axes,
+         std::string("weights = F.softmax(scores, dim=") + (wrong_axis ? "-2" : "-1") + ")  # " +
+             axes,
          5.0 * map_elements},
-        weights);
+        softmaxed);
+    if (plan.zero_after_softmax) {
+      builder_.add(Stage::Attend,
+                   {"weights", "mask", axes,
+                    "masked weights zeroed AFTER the softmax (bug): rows no longer sum to 1",
+                    "weights = weights.masked_fill(~visible, 0)  # " + axes, map_elements},
+                   weights);
+    }
+    if (plan.drop_weights) {
+      builder_.add(Stage::Attend,
+                   {"weights_dropout", "dropout", axes,
+                    "each weight zeroed with p = " + format_probability(c_.dropout) +
+                        ", survivors scaled by 1/(1-p)",
+                    "weights = F.dropout(weights, p)  # " + axes, map_elements},
+                   used);
+    }
+    builder_.add(Stage::Attend,
+                 {plan.drop_context ? "context_before_dropout" : "context", "@V", context_axes,
+                  "C = A V  (per head)", "context = weights @ v  # " + context_axes,
+                  2.0 * map_elements * dv_},
+                 attended);
+    if (plan.drop_context) {
+      if (c_.dropout <= 0) notice("dropout-on-output: dropout is off, so p = 0.1 is used");
+      builder_.add(Stage::Attend,
+                   {"context", "dropout", context_axes,
+                    "dropout on the context instead of the weights (bug), p = " +
+                        format_probability(context_dropout),
+                    "context = F.dropout(context, p)  # " + context_axes, double(context.numel())},
+                   context);
+    }
   }
 
   // [SECTION] ablation: the context of switched-off heads set to zero before concat.

@@ -26,6 +26,12 @@ Config make(int64_t B, int64_t T, int64_t d_model, int64_t h) {
   return c;
 }
 
+int64_t parameter_bytes(const Trace& t) {
+  int64_t bytes = 0;
+  for (const TensorRecord& p : t.parameters) bytes += p.bytes;
+  return bytes;
+}
+
 std::vector<Scalar> values(const Trace& t, const std::string& name) {
   return t.find(name)->tensor.to_vector();
 }
@@ -251,7 +257,7 @@ TEST(Mha, CountersFollowTheFormulas) {
   EXPECT_DOUBLE_EQ(t.find("q")->flops, 2.0 * 2 * 6 * 12 * 12 + 2 * 6 * 12);
   EXPECT_DOUBLE_EQ(t.stage_flops(Stage::Split) + t.stage_flops(Stage::Transpose), 0.0);
   EXPECT_EQ(t.stage_bytes(Stage::Split), 0);
-  EXPECT_EQ(n.bytes, trace_bytes_needed(c));
+  EXPECT_EQ(n.bytes + parameter_bytes(t), trace_bytes_needed(c));
   // Same parameters whatever the head count (seed 003's point).
   EXPECT_EQ(run(make(1, 4, 12, 1)).counters.parameters(),
             run(make(1, 4, 12, 6)).counters.parameters());
@@ -259,9 +265,11 @@ TEST(Mha, CountersFollowTheFormulas) {
 
 TEST(Mha, TraceBytesEstimateMatchesTheRecordsInEveryMode) {
   for (Config c : configurations()) {
-    EXPECT_EQ(run(c).counters.bytes, trace_bytes_needed(c));
+    const Trace t = run(c);
+    EXPECT_EQ(t.counters.bytes + parameter_bytes(t), trace_bytes_needed(c));
     c.dropout = 0.1;
-    EXPECT_EQ(run(c).counters.bytes, trace_bytes_needed(c));
+    const Trace dropped = run(c);
+    EXPECT_EQ(dropped.counters.bytes + parameter_bytes(dropped), trace_bytes_needed(c));
   }
 }
 

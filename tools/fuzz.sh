@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-build=build-fuzz
+build="build-fuzz"
 targets=(npy preset)
 packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev)
@@ -39,17 +39,15 @@ build_targets() {
   cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 }
 
-# Prints "target executions seconds exec/s new-corpus-files result" from a libFuzzer log.
+# Prints "target executions seconds exec/s corpus result" from a libFuzzer log.
 summarize() {
   local target=$1 log=$2 status=$3
-  local runs secs
+  local runs secs rate=- result=ok
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
-  [ -n "$secs" ] || secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' "$log" | tail -1)
-  local result=ok
+  [ -n "$secs" ] && [ "$secs" -gt 0 ] && rate=$((${runs:-0} / secs))
   [ "$status" -eq 0 ] || result="CRASH (exit $status, see $log)"
-  printf '%-12s %12s %8s %10s %8s  %s\n' "fuzz_$target" "${runs:-?}" "${secs:-?}s" \
-    "$(( ${runs:-0} / (${secs:-1} > 0 ? ${secs:-1} : 1) ))" \
+  printf '%-12s %12s %8s %10s %8s  %s\n' "fuzz_$target" "${runs:--}" "${secs:--}s" "$rate" \
     "$(find "$build/corpus/$target" -type f | wc -l)" "$result"
 }
 
@@ -62,19 +60,26 @@ for target in "${targets[@]}"; do
   mkdir -p "$build/corpus/$target" "$build/findings/$target"
   log="$build/fuzz_$target.log"
   echo "fuzz.sh: fuzz_$target for ${seconds}s (log: $log)"
+  # The first corpus folder receives new inputs; the committed seeds and regressions stay untouched.
+  corpora=("$build/corpus/$target" "tests/fuzz/corpus/$target")
+  [ -d "tests/fuzz/regressions/$target" ] && corpora+=("tests/fuzz/regressions/$target")
+  touch "$build/findings/.started"
+  # A .npy of at most 8 KiB must never make the reader allocate more than a few MiB: a lying
+  # header that did would be reported as a malloc over the limit.
+  malloc_limit_mb=2048
+  [ "$target" = npy ] && malloc_limit_mb=64
   status=0
-  # The first corpus folder receives new inputs; the committed seeds stay untouched.
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$target" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb="$malloc_limit_mb" \
+    -max_len=8192 \
     -dict="tests/fuzz/$target.dict" -artifact_prefix="$build/findings/$target/" \
-    -print_final_stats=1 "$build/corpus/$target" "tests/fuzz/corpus/$target" \
-    >"$log" 2>&1 || status=$?
+    -print_final_stats=1 "${corpora[@]}" >"$log" 2>&1 || status=$?
   summaries+=("$(summarize "$target" "$log" "$status")")
   if [ "$status" -ne 0 ]; then
     failed=1
     grep -m1 -E "ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error|terminate called" \
       "$log" || true
-    ls "$build/findings/$target/"
+    find "$build/findings/$target" -type f -newer "$build/findings/.started"
   fi
 done
 

@@ -53,6 +53,8 @@ case "$mode" in
     configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
     cmake --build build-tsan -j "$jobs" --target soak_worker core_tests
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
+    # More start/cancel/restart cycles than the normal suite's 200: the point of this run.
+    export ATTNLAB_SOAK_CYCLES=${ATTNLAB_SOAK_CYCLES:-1000}
     # Clang 14's TSan cannot map its shadow memory under the high address-space randomisation of
     # newer kernels; without randomisation it always can.
     no_aslr=()

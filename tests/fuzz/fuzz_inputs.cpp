@@ -33,16 +33,21 @@ void check_refusal(const UserError& error, const std::string& source) {
           source + " refused with a " + std::to_string(message.size()) + "-character message");
 }
 
-// Every trace holds at least scores, scaled scores and weights, each (B, h, T, T) float32: a
-// lower bound, computed in floating point, that an int64 overflow in trace_bytes_needed breaks.
-// A size past int64 may saturate at its maximum.
+// Every trace holds at least its weight matrices and the scores, scaled scores and weights, each
+// (B, h, T, T), all float32: a lower bound, computed in floating point, that trace_bytes_needed
+// must reach (an int64 overflow, or a tensor left out, breaks it). A size past int64 may saturate.
 void check_bytes_needed(const Config& config) {
-  const double maps = 3.0 * static_cast<double>(config.batch) *
-                      static_cast<double>(config.n_heads) * static_cast<double>(config.tokens()) *
-                      static_cast<double>(config.tokens()) * sizeof(float);
+  const double h = config.n_heads, d_k = config.head_dim_k(), d_v = config.head_dim_v();
+  const double T = config.tokens();
+  const double weights = config.input_dim() * h * (2 * d_k + d_v) +
+                         (config.output_proj ? h * d_v * config.d_model : 0);
+  const double maps = 3 * config.batch * h * T * T;
+  const double at_least = (weights + maps) * sizeof(float);
   const int64_t needed = trace_bytes_needed(config);
-  require(needed == std::numeric_limits<int64_t>::max() || static_cast<double>(needed) >= maps,
-          "trace_bytes_needed is below the size of the attention maps alone (int64 overflow?)");
+  require(needed == std::numeric_limits<int64_t>::max() || static_cast<double>(needed) >= at_least,
+          "trace_bytes_needed (" + std::to_string(needed) +
+              ") is below the weights and attention " + "maps alone (" + std::to_string(at_least) +
+              " bytes)");
 }
 
 void check_trace(const Trace& trace) {
