@@ -44,7 +44,7 @@ Tensor forward(const Config& c, const Inputs& in) {
       c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
   const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(dk)));
   const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
-  Values concat(size_t(rows * v_width));  // (B, T, h*d_v)
+  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
   const double attention_flops = 2.0 * B * h * T * T * (dk + dv);
   parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
     RowMatrix scores(T, T);  // this thread's scratch map
@@ -77,7 +77,7 @@ Tensor forward(const Config& c, const Inputs& in) {
     out.storage()->values = std::move(concat);
     return out;
   }
-  Tensor out = Tensor::empty("out", {B, T, c.d_model});
+  Tensor out = Tensor::uninitialized("out", {B, T, c.d_model});
   linear(concat.data(), rows, v_width, in.w_o.data(), c.d_model, data_or_null(in.b_o), out.data());
   return out;
 }

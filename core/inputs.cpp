@@ -48,7 +48,7 @@ std::vector<Scalar> embed_token(const std::string& token, int64_t position, int6
 
 Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
   const auto T = static_cast<int64_t>(tokens.size());
-  Tensor x = Tensor::empty("x", {batch, T, width});
+  Tensor x = Tensor::uninitialized("x", {batch, T, width});  // every row written below
   Scalar* out = x.data();
   const std::vector<double> freq = position_frequencies(width);
   std::map<std::string, std::vector<Scalar>> seen;  // repeated tokens share one draw
@@ -69,7 +69,7 @@ namespace {
 // U(-bound, bound) as PyTorch's nn.Linear initialises (bound = 1/sqrt(fan_in)); each element
 // drawn from its own counter, so the fill can be split over cores and stays reproducible.
 Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double bound) {
-  Tensor t = Tensor::empty(name, std::move(shape));
+  Tensor t = Tensor::uninitialized(name, std::move(shape));  // every element drawn below
   const uint64_t stream = fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL);
   Scalar* values = t.data();
   parallel_for(t.numel(), 20.0 * double(t.numel()), [&](int64_t begin, int64_t end) {

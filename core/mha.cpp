@@ -83,7 +83,7 @@ class BatchedRun {
   Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name,
                  const std::string& weight_name) {
     const int64_t d_in = c_.input_dim(), width = w.size(1);
-    Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
+    Tensor out = Tensor::uninitialized(name, {B_, T_, width}, compute_);
     const double flops = 2.0 * B_ * T_ * d_in * width;
     if (compute_) {
       linear(x.data(), B_ * T_, d_in, w.data(), width, b.storage() ? b.data() : nullptr,
@@ -146,19 +146,19 @@ class BatchedRun {
                     mask_fits && bug_ == Mistake::MaskAfterSoftmax,
                     c_.dropout > 0 && bug_ != Mistake::DropoutOnOutput,
                     bug_ == Mistake::DropoutOnOutput};
-    const Tensor scores = Tensor::empty("scores", maps, compute_);
-    const Tensor scaled = plan.scale ? Tensor::empty("scaled", maps, compute_) : scores;
-    const Tensor masked = plan.mask ? Tensor::empty("masked", maps, compute_) : scaled;
-    const Tensor softmaxed =
-        Tensor::empty(plan.zero_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
+    const Tensor scores = Tensor::uninitialized("scores", maps, compute_);
+    const Tensor scaled = plan.scale ? Tensor::uninitialized("scaled", maps, compute_) : scores;
+    const Tensor masked = plan.mask ? Tensor::uninitialized("masked", maps, compute_) : scaled;
+    const Tensor softmaxed = Tensor::uninitialized(
+        plan.zero_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
     const Tensor weights =
-        plan.zero_after_softmax ? Tensor::empty("weights", maps, compute_) : softmaxed;
+        plan.zero_after_softmax ? Tensor::uninitialized("weights", maps, compute_) : softmaxed;
     const Tensor used =
-        plan.drop_weights ? Tensor::empty("weights_dropout", maps, compute_) : weights;
+        plan.drop_weights ? Tensor::uninitialized("weights_dropout", maps, compute_) : weights;
     const Shape context_shape{maps[0], maps[1], M, dv_};
-    const Tensor attended = Tensor::empty("context", context_shape, compute_);
+    const Tensor attended = Tensor::uninitialized("context", context_shape, compute_);
     const Tensor context =
-        plan.drop_context ? Tensor::empty("context", context_shape, compute_) : attended;
+        plan.drop_context ? Tensor::uninitialized("context", context_shape, compute_) : attended;
     const double context_dropout = c_.dropout > 0 ? c_.dropout : kDefaultBugDropout;
 
     if (compute_) {
@@ -299,7 +299,7 @@ class BatchedRun {
     for (int64_t hd = 0; hd < h_ && hd < int64_t(c_.ablated_heads.size()); ++hd)
       if (c_.ablated_heads[size_t(hd)]) heads.push_back(hd);
     if (heads.empty()) return context;
-    Tensor ablated = Tensor::empty("context_ablated", context.shape(), compute_);
+    Tensor ablated = Tensor::uninitialized("context_ablated", context.shape(), compute_);
     const bool heads_last = bug_ == Mistake::ForgetTranspose;
     if (compute_) {
       std::copy_n(context.data(), context.numel(), ablated.data());
@@ -371,7 +371,7 @@ class BatchedRun {
       return;
     }
     const int64_t width_in = h_ * dv_, width_out = c_.d_model;
-    Tensor out = Tensor::empty("out", {B_, T_, width_out}, compute_);
+    Tensor out = Tensor::uninitialized("out", {B_, T_, width_out}, compute_);
     if (compute_) {
       linear(concat.data(), B_ * T_, width_in, in_.w_o.data(), width_out,
              in_.b_o.storage() ? in_.b_o.data() : nullptr, out.data());
@@ -458,16 +458,16 @@ Counters parameter_counts(const Config& c) {
 Inputs shape_only_inputs(const Config& c) {
   const int64_t d_in = c.input_dim(), h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
   Inputs in;
-  in.x = Tensor::empty("x", {c.batch, c.tokens(), d_in}, false);
-  in.w_q = Tensor::empty("w_q", {d_in, h * dk}, false);
-  in.w_k = Tensor::empty("w_k", {d_in, h * dk}, false);
-  in.w_v = Tensor::empty("w_v", {d_in, h * dv}, false);
-  if (c.output_proj) in.w_o = Tensor::empty("w_o", {h * dv, c.d_model}, false);
+  in.x = Tensor::uninitialized("x", {c.batch, c.tokens(), d_in}, false);
+  in.w_q = Tensor::uninitialized("w_q", {d_in, h * dk}, false);
+  in.w_k = Tensor::uninitialized("w_k", {d_in, h * dk}, false);
+  in.w_v = Tensor::uninitialized("w_v", {d_in, h * dv}, false);
+  if (c.output_proj) in.w_o = Tensor::uninitialized("w_o", {h * dv, c.d_model}, false);
   if (c.bias) {
-    in.b_q = Tensor::empty("b_q", {h * dk}, false);
-    in.b_k = Tensor::empty("b_k", {h * dk}, false);
-    in.b_v = Tensor::empty("b_v", {h * dv}, false);
-    if (c.output_proj) in.b_o = Tensor::empty("b_o", {c.d_model}, false);
+    in.b_q = Tensor::uninitialized("b_q", {h * dk}, false);
+    in.b_k = Tensor::uninitialized("b_k", {h * dk}, false);
+    in.b_v = Tensor::uninitialized("b_v", {h * dv}, false);
+    if (c.output_proj) in.b_o = Tensor::uninitialized("b_o", {c.d_model}, false);
   }
   return in;
 }

@@ -25,14 +25,20 @@ std::string shape_to_string(const Shape& shape) {
   return out.str();
 }
 
-Tensor Tensor::empty(const std::string& storage_name, Shape shape, bool allocate) {
+Tensor Tensor::uninitialized(const std::string& storage_name, Shape shape, bool allocate) {
   Tensor t;
   t.shape_ = std::move(shape);
   t.strides_ = contiguous_strides(t.shape_);
   t.storage_ = std::make_shared<Storage>();
   t.storage_->name = storage_name;
   t.storage_->numel = t.numel();
-  if (allocate) t.storage_->values.assign(static_cast<size_t>(t.storage_->numel), 0.0f);
+  if (allocate) t.storage_->values.resize(static_cast<size_t>(t.storage_->numel));
+  return t;
+}
+
+Tensor Tensor::empty(const std::string& storage_name, Shape shape, bool allocate) {
+  Tensor t = uninitialized(storage_name, std::move(shape), allocate);
+  if (allocate) std::fill(t.storage_->values.begin(), t.storage_->values.end(), 0.0f);
   return t;
 }
 
@@ -215,7 +221,7 @@ std::vector<Scalar> Tensor::to_vector() const {
 
 Tensor Tensor::contiguous(const std::string& storage_name) const {
   if (is_contiguous()) return *this;
-  Tensor copy = Tensor::empty(storage_name, shape_, has_values());
+  Tensor copy = Tensor::uninitialized(storage_name, shape_, has_values());
   if (has_values()) copy_to(copy.storage_->values.data());
   return copy;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -25,6 +26,16 @@ struct AlignedAllocator {
   AlignedAllocator(const AlignedAllocator<U>&) {}
   T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
   void deallocate(T* p, size_t) { ::operator delete(p, kAlignment); }
+  // Default-initialises: Values(n) and resize(n) leave floats unset instead of writing zeros, so
+  // a buffer that is about to be overwritten costs no extra pass. Ask for zeros explicitly.
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   bool operator==(const AlignedAllocator&) const { return true; }
 };
 using Values = std::vector<Scalar, AlignedAllocator<Scalar>>;
@@ -40,8 +51,10 @@ struct Storage {
 class Tensor {
  public:
   Tensor() = default;
-  // A fresh contiguous tensor owning new storage; allocate=false keeps it shape-only.
+  // A fresh contiguous tensor owning new zero-filled storage; allocate=false keeps it shape-only.
   static Tensor empty(const std::string& storage_name, Shape shape, bool allocate = true);
+  // The same without the zero fill, for a result every element of which is about to be written.
+  static Tensor uninitialized(const std::string& storage_name, Shape shape, bool allocate = true);
 
   const Shape& shape() const { return shape_; }
   const Shape& strides() const { return strides_; }
