@@ -109,6 +109,7 @@ std::vector<Preset> load_all_presets(std::vector<std::string>* errors) {
   }
   if (ec && errors)
     errors->push_back(presets_dir() + ": cannot list presets (" + ec.message() + ")");
+  presets.push_back(crafted_heads_preset());  // built in code: its weights are constructed
   std::sort(presets.begin(), presets.end(),
             [](const Preset& a, const Preset& b) { return a.name < b.name; });
   return presets;

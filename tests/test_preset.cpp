@@ -28,7 +28,7 @@ TEST(Presets, EveryShippedPresetLoadsAndMatchesTheSeeds) {
     EXPECT_FALSE(p.description.empty()) << p.name;
   }
   for (const char* wanted : {"seed002", "seed003", "cat", "base", "bert-base", "bert-large",
-                             "gpt2-small", "gpt3", "tiny"}) {
+                             "gpt2-small", "gpt3", "tiny", "crafted"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), wanted), names.end()) << wanted;
   }
   const Config seed003 = find_preset("seed003").config;

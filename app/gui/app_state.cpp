@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ablation.hpp"
 #include "core/errors.hpp"
 #include "core/mha.hpp"
 
@@ -27,13 +28,16 @@ bool has_explicit_inputs(const Inputs& in) {
   return false;
 }
 
-void adopt_trace(AppState& state, std::shared_ptr<const Trace> trace) {
+void adopt_trace(AppState& state, TraceBundle bundle) {
   // Stay on the same (stage, sub-step) across traces, so moving a slider keeps the view.
   const PipelineStep* before = current_step(state);
   const Stage stage = before ? before->stage : Stage::Input;
   const std::string substep = before ? before->substep : "";
 
-  state.trace = std::move(trace);
+  state.trace = std::move(bundle.trace);
+  state.correct_trace = std::move(bundle.correct);
+  state.mistake_report = std::move(bundle.report);
+  state.trace_inputs = state.pending_inputs;
   state.steps = pipeline_steps(*state.trace);
   int index = find_step(state.steps, stage, substep);
   if (index < 0) index = std::max(0, first_step_of(state.steps, stage));
@@ -86,6 +90,7 @@ void set_config(AppState& state, const Config& config) {
   const bool use_preset_inputs =
       has_explicit_inputs(state.preset_inputs) && same_shapes(config, state.preset_config);
   const Inputs inputs = use_preset_inputs ? state.preset_inputs : Inputs{};
+  state.pending_inputs = inputs;
   if (has_explicit_inputs(state.preset_inputs) && !use_preset_inputs) {
     state.status = "The preset's own X and weights do not fit these sizes: using generated ones.";
   }
@@ -93,7 +98,7 @@ void set_config(AppState& state, const Config& config) {
   if (trace_bytes_needed(config) <= kSyncTraceBytes) {
     stop_background_run(state);
     try {
-      adopt_trace(state, std::make_shared<const Trace>(run(config, inputs)));
+      adopt_trace(state, compute_bundle(config, inputs));
     } catch (const std::exception& error) {
       state.run_error = error.what();
     }
@@ -138,8 +143,8 @@ void poll_trace(AppState& state) {
   std::optional<TraceResult> result = state.worker->take_result();
   if (!result || result->request_id != state.last_request) return;
   state.computing = false;
-  if (result->trace) {
-    adopt_trace(state, result->trace);
+  if (result->bundle.trace) {
+    adopt_trace(state, std::move(result->bundle));
   } else if (result->cancelled) {
     state.status = "Computation cancelled: still showing the previous trace.";
   } else {
@@ -217,6 +222,83 @@ float transition_progress(const AppState& state) {
   return float(t * t * (3 - 2 * t));  // smoothstep: starts and lands gently
 }
 
+// [SECTION] the teaching toolkit
+
+void set_mistake(AppState& state, Mistake mistake) {
+  Config config = state.config;
+  config.mistake = mistake;
+  set_config(state, config);
+}
+
+void toggle_head_ablation(AppState& state, int64_t head) {
+  Config config = state.config;
+  config.ablated_heads.resize(size_t(std::max<int64_t>(config.n_heads, 0)), false);
+  if (head < 0 || head >= int64_t(config.ablated_heads.size())) return;
+  config.ablated_heads[size_t(head)] = !config.ablated_heads[size_t(head)];
+  set_config(state, config);
+}
+
+bool open_tab(AppState& state, const std::string& name) {
+  for (int i = 0; i < kToolTabCount; ++i) {
+    if (name != tool_tab_name(ToolTab(i))) continue;
+    state.requested_tool_tab = ToolTab(i);
+    return true;
+  }
+  for (int i = 0; i < kInfoTabCount; ++i) {
+    if (name != info_tab_name(InfoTab(i))) continue;
+    state.requested_info_tab = InfoTab(i);
+    return true;
+  }
+  return false;
+}
+
+Inputs shown_trace_inputs(const AppState& state) {
+  return complete_inputs(state.trace->config, state.trace->tokens, state.trace_inputs);
+}
+
+namespace {
+
+// Starts `task` for the shown trace's config with `work(config, complete inputs)`, on its thread.
+template <typename Result, typename Work>
+void start_for_trace(AppState& state, BackgroundTask<Result>& task, Work work) {
+  if (!state.trace || task.started_for(state.trace->config)) return;
+  const Config config = state.trace->config;
+  const std::vector<std::string> tokens = state.trace->tokens;
+  const Inputs given = state.trace_inputs;
+  task.start(config, [config, tokens, given, work] {
+    return work(config, complete_inputs(config, tokens, given));
+  });
+}
+
+}  // namespace
+
+void start_importance(AppState& state) {
+  start_for_trace(state, state.importance,
+                  [](const Config& c, const Inputs& in) { return head_importance(c, in); });
+}
+
+void start_path_timing(AppState& state) {
+  start_for_trace(state, state.paths,
+                  [](const Config& c, const Inputs& in) { return compare_paths(c, in, 5); });
+}
+
+void start_head_count_comparison(AppState& state) {
+  start_for_trace(state, state.head_counts,
+                  [](const Config& c, const Inputs& in) { return compare_head_counts(c, in); });
+}
+
+void poll_measurements(AppState& state) {
+  state.importance.poll();
+  state.paths.poll();
+  state.head_counts.poll();
+}
+
+void wait_for_measurements(AppState& state) {
+  state.importance.wait();
+  state.paths.wait();
+  state.head_counts.wait();
+}
+
 // [SECTION] heatmaps
 
 const HeatmapSet& current_heatmaps(AppState& state) {
@@ -234,6 +316,31 @@ void set_heatmap_view(AppState& state, HeatmapView view) {
   if (state.ui.heatmap_view == view) return;
   state.ui.heatmap_view = view;
   state.heatmaps_dirty = true;
+}
+
+}  // namespace attnlab::gui
+
+namespace attnlab::gui {
+
+const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state) {
+  const std::shared_ptr<const Trace> buggy = state.correct_trace ? state.trace : nullptr;
+  const std::array<int64_t, 3> key = {state.mistake_map, state.mistake_token, state.batch_shown};
+  if (state.mistake_maps_of == buggy && state.mistake_maps_for == key) return state.mistake_maps;
+  state.mistake_maps = {};
+  state.mistake_maps_of = buggy;
+  state.mistake_maps_for = key;
+  ++state.mistake_maps_version;
+  if (!buggy) return state.mistake_maps;
+  const HeatmapSet correct =
+      build_heatmaps(*state.correct_trace, HeatmapView::Weights, state.batch_shown, false);
+  const HeatmapSet wrong = build_heatmaps(*buggy, HeatmapView::Weights, state.batch_shown, false);
+  if (!correct.empty()) state.mistake_maps[0] = single_map(correct, state.mistake_map);
+  if (!wrong.empty())
+    state.mistake_maps[1] =
+        single_map(wrong, wrong.maps_are_tokens ? state.mistake_token : state.mistake_map);
+  if (!wrong.maps_are_tokens)
+    state.mistake_maps[2] = difference_map(state.mistake_maps[0], state.mistake_maps[1]);
+  return state.mistake_maps;
 }
 
 }  // namespace attnlab::gui

@@ -12,12 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/background_task.hpp"
 #include "app/gui/heatmap_data.hpp"
+#include "app/gui/memory_layout.hpp"
 #include "app/gui/pipeline_steps.hpp"
+#include "app/gui/toolkit_tabs.hpp"
 #include "app/gui/trace_worker.hpp"
 #include "app/gui/ui_settings.hpp"
+#include "core/comparisons.hpp"
 #include "core/config.hpp"
 #include "core/inputs.hpp"
+#include "core/mistakes.hpp"
 #include "core/preset.hpp"
 #include "core/trace.hpp"
 
@@ -62,6 +67,12 @@ struct AppState {
   std::shared_ptr<const Trace> trace;  // the last valid trace; stays while the config is invalid
   std::vector<ConfigIssue> issues;     // of `config`, shown beside the control they name
   std::string run_error;               // a run that failed for another reason
+  // With a mistake injected, `trace` is the buggy run; these are the correct run of the same
+  // config and inputs, and the core's comparison of the two.
+  std::shared_ptr<const Trace> correct_trace;
+  std::optional<MistakeReport> mistake_report;
+  Inputs trace_inputs;    // the explicit inputs `trace` was run with (undefined ones generated)
+  Inputs pending_inputs;  // those of the newest request
 
   // [SECTION] background computation
   std::unique_ptr<TraceWorker> worker = std::make_unique<TraceWorker>();
@@ -90,6 +101,26 @@ struct AppState {
   uint64_t heatmaps_version = 0;  // bumped on every rebuild; the renderer re-uploads on change
   bool heatmaps_dirty = true;
   HoverCell hover;  // the heatmap cell under the mouse this frame
+
+  // [SECTION] the tabbed panels and the teaching toolkit
+  ToolTab tool_tab = ToolTab::Tensors;
+  InfoTab info_tab = InfoTab::Code;
+  std::optional<ToolTab> requested_tool_tab;  // selected on the next frames (keys, --tab)
+  std::optional<InfoTab> requested_info_tab;
+  int64_t mistake_map = 0;                 // the head the mistakes panel compares
+  int64_t mistake_token = 0;               // forget-transpose: the token whose (h, h) map is shown
+  std::array<HeatmapSet, 3> mistake_maps;  // correct, buggy, |difference|
+  uint64_t mistake_maps_version = 0;
+  std::shared_ptr<const Trace> mistake_maps_of;         // the buggy trace they were built from,
+  std::array<int64_t, 3> mistake_maps_for{-1, -1, -1};  // for this (head, token, batch item)
+  std::vector<HeatmapPlacement> mistake_placements;     // head = 0 correct, 1 buggy, 2 difference
+  char memory_tensor = 'q';                             // which of q, k, v the memory panel follows
+  MemoryHover memory_hover;                             // storage cell under the mouse
+  std::vector<MemoryGridPlacement> memory_grids;   // where logical tensors were drawn this frame
+  int code_highlight = -1;                         // first highlighted line of the code view
+  BackgroundTask<std::vector<double>> importance;  // head_importance, per head
+  BackgroundTask<PathComparison> paths;
+  BackgroundTask<HeadCountComparison> head_counts;
 
   UiSettings ui;
   std::string padding_text;   // the padding-lengths field as typed ("3, 5")
@@ -137,8 +168,30 @@ void advance_clock(AppState& state, double seconds);
 // 0 -> 1 over the transition into the current step, eased; 1 when settled.
 float transition_progress(const AppState& state);
 
+// [SECTION] the teaching toolkit
+// Injects a mistake (None removes it): a buggy run and the correct one, and the core's report.
+void set_mistake(AppState& state, Mistake mistake);
+// Switches one head off or on (config.ablated_heads) and runs again.
+void toggle_head_ablation(AppState& state, int64_t head);
+// "mistakes", "code", ... (tab_names()); false when unknown.
+bool open_tab(AppState& state, const std::string& name);
+// The inputs the shown trace used, completed (X from its tokens, weights from its seed): what the
+// measurements run on. Throws UserError like complete_inputs.
+Inputs shown_trace_inputs(const AppState& state);
+// Starts the measurement for the shown trace unless it already ran for that config.
+void start_importance(AppState& state);
+void start_path_timing(AppState& state);
+void start_head_count_comparison(AppState& state);
+// Takes finished measurements; called every frame. wait_for_measurements blocks (tests, scripts).
+void poll_measurements(AppState& state);
+void wait_for_measurements(AppState& state);
+
 // [SECTION] heatmaps
 const HeatmapSet& current_heatmaps(AppState& state);
+// Correct, buggy and |difference| maps of state.mistake_map (the buggy one of mistake_token when
+// its maps are per token); empty sets when there is no mistake
+// (the difference is empty when the shapes differ, as with forget-transpose).
+const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state);
 void set_heatmap_view(AppState& state, HeatmapView view);
 
 }  // namespace attnlab::gui

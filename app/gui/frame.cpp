@@ -10,13 +10,14 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiIO& io = ImGui::GetIO();
   advance_clock(state, io.DeltaTime);
   poll_trace(state);
+  poll_measurements(state);
   handle_shortcuts(state);
 
   const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize());
   state.panel_rects = layout.rects;
   draw_controls_panel(state);
   draw_pipeline_panel(state);
-  draw_tensors_panel(state);
+  draw_toolkit_panel(state, drawer);
   draw_heads_panel(state, drawer);
   draw_info_panel(state);
 

@@ -49,8 +49,9 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
   if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
   if (!record || !record->tensor.has_values()) return set;
 
-  const Tensor& maps = record->tensor;  // (B, h, T, T)
+  const Tensor& maps = record->tensor;  // (B, h, T, T); forget-transpose: (B, T, h, h)
   const int64_t B = maps.size(0);
+  set.maps_are_tokens = record->axes == "(B, T, h, h)";
   set.view = view;
   set.batch_index = std::clamp<int64_t>(batch_index, 0, B - 1);
   set.heads = maps.size(1);
@@ -61,9 +62,11 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
   set.shown.resize(count);
 
   // Weights hide masked keys explicitly: their weight is 0, which must not look like a small one.
+  // (The masks are over (T, T): heads attending to heads have nothing to hide.)
   const bool weights = view == HeatmapView::Weights;
+  const bool hide_masked = weights && !set.maps_are_tokens;
   const std::vector<uint8_t> visible =
-      weights ? visibility(trace.config.mask, B, set.rows) : std::vector<uint8_t>();
+      hide_masked ? visibility(trace.config.mask, B, set.rows) : std::vector<uint8_t>();
 
   // Walk the strides directly: at() per cell would allocate an index vector each time.
   const Scalar* base = maps.data();
@@ -76,9 +79,11 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
         const float value =
             base[set.batch_index * stride[0] + h * stride[1] + i * stride[2] + j * stride[3]];
         set.shown[at] = value;
-        const bool hidden = weights
-                                ? !visible[size_t((set.batch_index * set.rows + i) * set.cols + j)]
-                                : std::isinf(value) && value < 0;
+        // A masked key with weight is a leak (the mask-zero mistake): shown, not hatched.
+        const bool hidden =
+            hide_masked
+                ? !visible[size_t((set.batch_index * set.rows + i) * set.cols + j)] && value == 0
+                : std::isinf(value) && value < 0;
         set.values[at] = hidden ? kMaskedValue : value;
         if (hidden) {
           ++set.masked_cells;
@@ -99,6 +104,41 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
     set.value_max = bound;
   }
   return set;
+}
+
+HeatmapSet single_map(const HeatmapSet& set, int64_t map) {
+  HeatmapSet one = set;
+  one.heads = 1;
+  const size_t size = size_t(set.rows * set.cols);
+  const size_t first = size_t(std::clamp<int64_t>(map, 0, set.heads - 1)) * size;
+  one.values.assign(set.values.begin() + first, set.values.begin() + first + size);
+  one.shown.assign(set.shown.begin() + first, set.shown.begin() + first + size);
+  one.masked_cells =
+      std::count_if(one.values.begin(), one.values.end(), [](float v) { return v < -1.0e30f; });
+  return one;
+}
+
+HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy) {
+  HeatmapSet diff;
+  if (correct.empty() || buggy.empty() || correct.rows != buggy.rows || correct.cols != buggy.cols)
+    return diff;
+  diff.view = buggy.view;
+  diff.batch_index = buggy.batch_index;
+  diff.heads = 1;
+  diff.rows = buggy.rows;
+  diff.cols = buggy.cols;
+  diff.colormap = ColormapKind::Sequential;
+  diff.values.resize(size_t(diff.rows * diff.cols));
+  float largest = 0;
+  for (size_t i = 0; i < diff.values.size(); ++i) {
+    const float d = std::abs(buggy.shown[i] - correct.shown[i]);
+    diff.values[i] = std::isfinite(d) ? d : 0.0f;
+    largest = std::max(largest, diff.values[i]);
+  }
+  diff.shown = diff.values;
+  diff.value_min = 0;
+  diff.value_max = largest > 0 ? largest : 1.0f;
+  return diff;
 }
 
 }  // namespace attnlab::gui

@@ -23,9 +23,12 @@ constexpr float kMaskedValue = -std::numeric_limits<float>::infinity();
 struct HeatmapSet {
   HeatmapView view = HeatmapView::Weights;
   int64_t batch_index = 0;
-  int64_t heads = 0;
-  int64_t rows = 0;           // queries
-  int64_t cols = 0;           // keys
+  int64_t heads = 0;  // maps (one per token when maps_are_tokens)
+  int64_t rows = 0;   // queries
+  int64_t cols = 0;   // keys
+  // The forget-transpose mistake's (B, T, h, h) maps: one h x h map per token, heads attending to
+  // heads; rows and columns are heads, not tokens.
+  bool maps_are_tokens = false;
   std::vector<float> values;  // (heads, rows, cols) row-major; kMaskedValue where masked
   std::vector<float> shown;   // same layout: the value hover prints (0 for a masked weight)
   float value_min = 0;        // the first colour of the map
@@ -44,7 +47,16 @@ struct HeatmapSet {
 
 // Weights use the sequential map from 0 to 1 (or to the largest weight with stretch); signed
 // scores use the diverging map, symmetric around 0. Empty when the trace has no values.
+// Reads (B, h, T, T) records, and the (B, T, h, h) ones of forget-transpose (maps_are_tokens).
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
                           bool stretch_weights);
+
+// One map of the set (same range and colour map), for side-by-side comparisons.
+HeatmapSet single_map(const HeatmapSet& set, int64_t map);
+
+// |buggy - correct| per cell of two same-sized single maps, from the values hover shows (a masked
+// weight counts as 0, so weight leaking onto masked keys shows up). Sequential, 0 .. largest
+// difference. Empty when the sizes differ.
+HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy);
 
 }  // namespace attnlab::gui

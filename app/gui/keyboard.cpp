@@ -10,6 +10,35 @@ bool pressed(ImGuiKey key, bool repeat = true) {
   return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat);
 }
 
+// The mistake `delta` places after the current one, None included (so the walk wraps through it).
+Mistake neighbour_mistake(Mistake current, int delta) {
+  const std::vector<MistakeInfo>& all = all_mistakes();
+  const int count = int(all.size()) + 1;  // position 0 = None
+  int position = 0;
+  for (int i = 0; i < int(all.size()); ++i)
+    if (all[size_t(i)].id == current) position = i + 1;
+  position = ((position + delta) % count + count) % count;
+  return position == 0 ? Mistake::None : all[size_t(position - 1)].id;
+}
+
+void toolkit_keys(AppState& state) {
+  const bool shift = ImGui::GetIO().KeyShift;
+  for (int i = 0; i < 9; ++i) {
+    if (!ImGui::IsKeyPressed(kKey1 + i, false)) continue;
+    if (shift) {
+      toggle_head_ablation(state, i);
+    } else if (i < kToolTabCount) {
+      state.requested_tool_tab = ToolTab(i);
+    }
+  }
+  if (ImGui::IsKeyPressed(kKeyC, false))
+    state.requested_info_tab = state.info_tab == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
+  if (ImGui::IsKeyPressed(kKeyM, false)) {
+    set_mistake(state, neighbour_mistake(state.config.mistake, shift ? -1 : +1));
+    state.requested_tool_tab = ToolTab::Mistakes;
+  }
+}
+
 }  // namespace
 
 void handle_shortcuts(AppState& state) {
@@ -34,6 +63,7 @@ void handle_shortcuts(AppState& state) {
   if (pressed(ImGuiKey_Home, false)) go_to_step(state, 0);
   if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.steps.size()) - 1);
   if (pressed(ImGuiKey_Space, false)) toggle_play(state);
+  toolkit_keys(state);
 }
 
 }  // namespace attnlab::gui

@@ -12,7 +12,7 @@ PanelLayout compute_layout(ImVec2 display, float font) {
   const float rest_h = H - pipeline_h;
   const float tensors_h = std::round(rest_h * 0.48f);
   const float right_w = W - controls_w;
-  const float heads_w = std::round(right_w * 0.64f);
+  const float heads_w = std::round(right_w * 0.6f);
 
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {

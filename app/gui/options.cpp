@@ -17,6 +17,17 @@ std::string check_stage(const std::string& text) {
          "(optionally with a sub-step, e.g. attend:softmax)";
 }
 
+std::string check_mistake(const std::string& text) {
+  Mistake mistake;
+  if (parse_mistake(text, mistake)) return "";
+  return "unknown mistake \"" + text + "\": use one of " + mistake_names();
+}
+
+std::string check_tab(const std::string& text) {
+  if (is_tab_name(text)) return "";
+  return "unknown tab \"" + text + "\": use one of " + tab_names();
+}
+
 }  // namespace
 
 ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
@@ -44,6 +55,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::IsMember({"light", "dark"}));
   app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
       ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
+  app.add_option("--mistake", o.mistake, "inject a classic bug (attnlab-cli --list-mistakes)")
+      ->check(CLI::Validator(check_mistake, "NAME"));
+  app.add_option("--tab", o.tab, "open this tab: " + tab_names())
+      ->check(CLI::Validator(check_tab, "NAME"));
   app.add_option("--heads", o.heads, "override n_heads");
   app.add_option("--d-model", o.d_model, "override d_model");
   app.add_option("--d-k", o.d_k, "override d_k (per-head width)");

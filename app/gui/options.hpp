@@ -1,6 +1,7 @@
 // The command line of `attnlab`:
 //   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
-//           [--bench-frames N] [--font-scale X] [--theme light|dark] [--heads N] [--d-model N] ...
+//           [--bench-frames N] [--font-scale X] [--theme light|dark] [--heads N] [--d-model N]
+//           [--mistake NAME] [--tab NAME] ...
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,8 @@ struct StartOptions {
   std::optional<float> font_scale;
   std::string theme;  // "light" / "dark" / "" (the saved one)
   std::string heatmap_view;
+  std::string mistake;  // inject this mistake (attnlab-cli --list-mistakes)
+  std::string tab;      // open this tab: tensors, mistakes, memory, ..., code, checks
   std::optional<int64_t> heads, d_model, d_k, seq_len, batch;
   std::string sentence;
   int width = 1600, height = 1000;

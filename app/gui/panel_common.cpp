@@ -1,8 +1,39 @@
 // Helpers every panel uses.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 
 namespace attnlab::gui {
+
+std::string count_text(double value, const char* unit) {
+  char text[48];
+  if (value >= 1e9) {
+    std::snprintf(text, sizeof text, "%.2f G%s", value / 1e9, unit);
+  } else if (value >= 1e6) {
+    std::snprintf(text, sizeof text, "%.2f M%s", value / 1e6, unit);
+  } else if (value >= 1e4) {
+    std::snprintf(text, sizeof text, "%.1f k%s", value / 1e3, unit);
+  } else {
+    std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f%s", value, unit);
+  }
+  return text;
+}
+
+void value_bar(float fraction, float width, ImU32 colour, const char* text) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float height = ImGui::GetTextLineHeight();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const float filled = std::round(width * std::clamp(fraction, 0.0f, 1.0f));
+  list->AddRectFilled(at, ImVec2(at.x + width, at.y + height),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg));
+  if (filled > 0) list->AddRectFilled(at, ImVec2(at.x + filled, at.y + height), colour);
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+}
 
 bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra) {
   const ImVec4 r = state.panel_rects[int(panel)];

@@ -95,15 +95,29 @@ std::string token_at(const Trace& trace, int64_t index) {
   return index < int64_t(trace.tokens.size()) ? trace.tokens[size_t(index)] : "?";
 }
 
+// Rows and columns are tokens, or heads for the forget-transpose mistake's (h, h) maps.
+std::string axis_label(const Trace& trace, const HeatmapSet& set, int64_t index) {
+  if (!set.maps_are_tokens) return token_at(trace, index);
+  char label[24];
+  std::snprintf(label, sizeof label, "h%lld", (long long)index);
+  return label;
+}
+
 void hover_tooltip(const AppState& state, const HeatmapSet& set, const HoverCell& hover) {
   const Trace& trace = *state.trace;
   const bool masked = set.masked(hover.head, hover.query, hover.key);
   const float shown =
       set.shown[size_t((hover.head * set.rows + hover.query) * set.cols + hover.key)];
   ImGui::BeginTooltip();
-  ImGui::Text("head %d", hover.head);
-  ImGui::Text("query %lld \"%s\"", (long long)hover.query, token_at(trace, hover.query).c_str());
-  ImGui::Text("key %lld \"%s\"", (long long)hover.key, token_at(trace, hover.key).c_str());
+  if (set.maps_are_tokens) {
+    ImGui::Text("token %d \"%s\" (the transpose was forgotten: heads attend to heads)", hover.head,
+                token_at(trace, hover.head).c_str());
+  } else {
+    ImGui::Text("head %d", hover.head);
+  }
+  ImGui::Text("query %lld \"%s\"", (long long)hover.query,
+              axis_label(trace, set, hover.query).c_str());
+  ImGui::Text("key %lld \"%s\"", (long long)hover.key, axis_label(trace, set, hover.key).c_str());
   if (masked) {
     ImGui::Text("masked: this key is hidden from this query (%s %g)", heatmap_view_name(set.view),
                 double(shown));
@@ -125,7 +139,7 @@ void axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set, co
   const int64_t stride = label_stride(cell, size, set.rows);
   ImFont* font = ImGui::GetFont();
   for (int64_t i = 0; i < set.rows; i += stride) {
-    const std::string token = token_at(trace, i);
+    const std::string token = axis_label(trace, set, i);
     const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, token.c_str());
     const float middle = (float(i) + 0.5f) * cell;
     if (left)
@@ -201,16 +215,20 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
     // The longest title that fits above the map.
     char title[96];
     const std::vector<double>& entropy = trace.diagnostics.head_entropy_bits;
-    std::snprintf(title, sizeof title, "head %d", p.head);
-    if (size_t(p.head) < entropy.size()) {
+    const std::vector<bool>& off = trace.config.ablated_heads;
+    const bool ablated = size_t(p.head) < off.size() && off[size_t(p.head)];
+    std::snprintf(title, sizeof title, ablated ? "head %d (off)" : "head %d", p.head);
+    if (set.maps_are_tokens) {
+      std::snprintf(title, sizeof title, "%s", token_at(trace, p.head).c_str());
+    } else if (size_t(p.head) < entropy.size()) {
       char longer[96];
-      std::snprintf(longer, sizeof longer, "head %d \u00B7 %.2f bits", p.head,
-                    entropy[size_t(p.head)]);
+      std::snprintf(longer, sizeof longer, "head %d%s \u00B7 %.2f bits", p.head,
+                    ablated ? " (off)" : "", entropy[size_t(p.head)]);
       if (ImGui::CalcTextSize(longer).x + font * 0.7f <= grid.map + grid.gap * 0.5f)
         std::snprintf(title, sizeof title, "%s", longer);
     }
     if (ImGui::CalcTextSize(title).x + font * 0.7f > grid.map + grid.gap * 0.5f)
-      std::snprintf(title, sizeof title, "h%d", p.head);
+      std::snprintf(title, sizeof title, set.maps_are_tokens ? "t%d" : "h%d", p.head);
     const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
     list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
                         ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));

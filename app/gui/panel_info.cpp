@@ -12,21 +12,6 @@ namespace attnlab::gui {
 
 namespace {
 
-// 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
-std::string count_text(double value, const char* unit) {
-  char text[48];
-  if (value >= 1e9) {
-    std::snprintf(text, sizeof text, "%.2f G%s", value / 1e9, unit);
-  } else if (value >= 1e6) {
-    std::snprintf(text, sizeof text, "%.2f M%s", value / 1e6, unit);
-  } else if (value >= 1e4) {
-    std::snprintf(text, sizeof text, "%.1f k%s", value / 1e3, unit);
-  } else {
-    std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f%s", value, unit);
-  }
-  return text;
-}
-
 void step_code(const AppState& state, const PipelineStep& step) {
   const Palette& colours = palette(state.ui.theme);
   for (const TensorRecord* record : step_records(*state.trace, step)) {
@@ -72,28 +57,52 @@ void run_summary(const AppState& state) {
 
 }  // namespace
 
+void draw_checks_tab(AppState& state) {
+  const Palette& colours = palette(state.ui.theme);
+  if (!state.run_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+    ImGui::TextWrapped("%s", state.run_error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!state.issues.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+    ImGui::TextWrapped(
+        "The settings are invalid (see the red text under the controls); "
+        "showing the last valid trace.");
+    ImGui::PopStyleColor();
+  }
+  if (const PipelineStep* step = current_step(state)) step_code(state, *step);
+  run_summary(state);
+  if (!state.status.empty()) {
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", state.status.c_str());
+  }
+}
+
 void draw_info_panel(AppState& state) {
-  if (begin_panel(state, PanelId::Info, "Code and checks", ImGuiWindowFlags_NoNavInputs) &&
-      state.trace) {
-    const Palette& colours = palette(state.ui.theme);
-    if (!state.run_error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-      ImGui::TextWrapped("%s", state.run_error.c_str());
-      ImGui::PopStyleColor();
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoNavInputs;
+  if (begin_panel(state, PanelId::Info, "Code and checks", flags) && state.trace &&
+      ImGui::BeginTabBar("info_tabs")) {
+    static constexpr const char* kTips[kInfoTabCount] = {
+        "The PyTorch forward() of this config: the running line follows the pipeline (C).",
+        "The current step's formula and cost, and the run's checks: row sums, masks, NaN (C)."};
+    for (int i = 0; i < kInfoTabCount; ++i) {
+      const InfoTab tab = InfoTab(i);
+      const bool requested = state.requested_info_tab == tab;
+      const bool open = ImGui::BeginTabItem(info_tab_label(tab), nullptr,
+                                            requested ? ImGuiTabItemFlags_SetSelected : 0);
+      tooltip(kTips[i]);
+      if (!open) continue;
+      state.info_tab = tab;
+      if (requested) state.requested_info_tab.reset();
+      if (tab == InfoTab::Code) {
+        draw_code_tab(state);
+      } else {
+        draw_checks_tab(state);
+      }
+      ImGui::EndTabItem();
     }
-    if (!state.issues.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-      ImGui::TextWrapped(
-          "The settings are invalid (see the red text under the controls); "
-          "showing the last valid trace.");
-      ImGui::PopStyleColor();
-    }
-    if (const PipelineStep* step = current_step(state)) step_code(state, *step);
-    run_summary(state);
-    if (!state.status.empty()) {
-      ImGui::Separator();
-      ImGui::TextWrapped("%s", state.status.c_str());
-    }
+    ImGui::EndTabBar();
   }
   ImGui::End();
 }

@@ -33,17 +33,19 @@ bool strip_button(const char* label, bool current, ImVec2 size, const Palette& c
 }
 
 // A stage box: its name over its output shape, each shrunk to fit a narrow box (large fonts).
+// A failed stage (a run that stopped with a framework error) is red.
 bool stage_box(int index, const std::string& name, const std::string& shape, bool current,
-               ImVec2 size, const Palette& colours) {
+               bool failed, ImVec2 size, const Palette& colours) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::PushID(index);
   const bool clicked = ImGui::InvisibleButton("stage", size);
   ImGui::PopID();
   const ImGuiStyle& style = ImGui::GetStyle();
-  const ImU32 fill = current ? colours.accent
-                             : ImGui::GetColorU32(ImGui::IsItemHovered() ? ImGuiCol_ButtonHovered
-                                                                         : ImGuiCol_Button);
-  const ImU32 ink = current ? text_colour_on(colours.accent) : colours.text;
+  const ImU32 fill = failed    ? colours.error
+                     : current ? colours.accent
+                               : ImGui::GetColorU32(ImGui::IsItemHovered() ? ImGuiCol_ButtonHovered
+                                                                           : ImGuiCol_Button);
+  const ImU32 ink = failed || current ? text_colour_on(fill) : colours.text;
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), fill, style.FrameRounding);
   const float room = size.x - 2 * style.FramePadding.x;
@@ -78,10 +80,16 @@ void stage_row(AppState& state) {
       ImGui::SameLine(0, 0);
     }
     ImGui::SetCursorPosY(ImGui::GetStyle().WindowPadding.y);
-    if (stage_box(i, stage_name(stage), stage_output_shape(trace, stage),
-                  step && step->stage == stage, box, colours))
+    const bool failed = trace.failure.failed && trace.failure.stage == stage;
+    const std::string shape =
+        failed ? "failed: " + stage_output_shape(trace, stage) : stage_output_shape(trace, stage);
+    if (stage_box(i, stage_name(stage), shape, step && step->stage == stage, failed, box, colours))
       go_to_stage(state, stage);
-    tooltip("Go to this stage (\u2190/\u2192 step through every stage and sub-step).");
+    if (failed) {
+      tooltip(trace.failure.message.c_str());
+    } else {
+      tooltip("Go to this stage (\u2190/\u2192 step through every stage and sub-step).");
+    }
   }
 }
 

@@ -280,30 +280,24 @@ void draw_scene(AppState& state, const PipelineStep& step) {
 
 }  // namespace
 
-void draw_tensors_panel(AppState& state) {
+void draw_tensors_tab(AppState& state) {
   const PipelineStep* step = current_step(state);
-  std::string title = "Tensors";
-  if (step) {
-    title += std::string(" \u2014 ") + stage_name(step->stage);
-    if (!step->substep.empty()) title += " / " + step->label;
+  if (!step || !state.trace) return;
+  std::string where = stage_name(step->stage);
+  if (!step->substep.empty()) where += " / " + step->label;
+  ImGui::TextUnformatted(where.c_str());
+  const std::vector<const TensorRecord*> records = step_records(*state.trace, *step);
+  if (!records.empty()) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+    ImGui::TextUnformatted(records.front()->formula.c_str());
+    ImGui::PopStyleColor();
   }
-  title += "###tensors";
-  if (begin_panel(state, PanelId::Tensors, title.c_str(),
-                  ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs) &&
-      step && state.trace) {
-    const std::vector<const TensorRecord*> records = step_records(*state.trace, *step);
-    if (!records.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-      ImGui::TextUnformatted(records.front()->formula.c_str());
-      ImGui::PopStyleColor();
-    }
-    if (state.trace->shape_only) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(shape-only: no values were computed)");
-    }
-    draw_scene(state, *step);
+  if (state.trace->shape_only) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(shape-only: no values were computed)");
   }
-  ImGui::End();
+  draw_scene(state, *step);
 }
 
 }  // namespace attnlab::gui

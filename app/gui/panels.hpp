@@ -1,7 +1,9 @@
-// One function per panel, each a function of the app state; each lives in its own file.
+// One function per panel (or tab), each a function of the app state; each lives in its own file.
 #pragma once
 
 #include <imgui.h>
+
+#include <string>
 
 #include "app/gui/app_state.hpp"
 #include "app/gui/heatmap_drawer.hpp"
@@ -10,9 +12,21 @@ namespace attnlab::gui {
 
 void draw_controls_panel(AppState& state);
 void draw_pipeline_panel(AppState& state);
-void draw_tensors_panel(AppState& state);
+// The middle panel: a tab bar over the tensors and the teaching toolkit.
+void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer);
+// The right-hand panel: the code of the forward pass, and the run's checks.
 void draw_info_panel(AppState& state);
+
+// [SECTION] the tabs' contents (drawn inside their panel's window)
+void draw_tensors_tab(AppState& state);
+void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer);
+void draw_memory_tab(AppState& state);
+void draw_head_tools_tab(AppState& state);
+void draw_paths_tab(AppState& state);
+void draw_counters_tab(AppState& state);
+void draw_code_tab(AppState& state);
+void draw_checks_tab(AppState& state);
 
 // [SECTION] shared helpers
 // Begins a fixed panel window at its layout rectangle; records the rectangle for PNG export.
@@ -21,5 +35,9 @@ bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowF
 void tooltip(const char* text);
 // Red, wrapped text under a control when the config has an issue for `field`.
 void issue_text(const AppState& state, const char* field);
+// 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
+std::string count_text(double value, const char* unit);
+// A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
+void value_bar(float fraction, float width, ImU32 colour, const char* text);
 
 }  // namespace attnlab::gui

@@ -44,6 +44,8 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (options.seq_len) config.seq_len = *options.seq_len;
   if (options.batch) config.batch = *options.batch;
   if (!options.sentence.empty()) config.sentence = options.sentence;
+  if (!options.mistake.empty()) parse_mistake(options.mistake, config.mistake);
+  if (!options.tab.empty()) open_tab(state, options.tab);
   set_config(state, config);
   sync_edit_buffers(state);
   if (error.empty() && !state.issues.empty()) error = "attnlab: " + describe(state.issues);
@@ -53,6 +55,15 @@ std::string start_state(AppState& state, const StartOptions& options,
   // Scripted runs need the trace before their first frame; a window shows progress instead.
   if (options.scripted()) state.worker->wait_idle();
   poll_trace(state);
+  if (options.scripted() && state.trace) {
+    // The tabs that measure in the background show their numbers in the screenshot.
+    if (state.requested_tool_tab == ToolTab::HeadTools) {
+      start_importance(state);
+      start_head_count_comparison(state);
+    }
+    if (state.requested_tool_tab == ToolTab::Paths) start_path_timing(state);
+    wait_for_measurements(state);
+  }
   if (error.empty() && !state.trace && !state.computing) error = "attnlab: " + state.run_error;
   if (error.empty() && state.trace && !state.pending_stage.empty())
     error = "attnlab: this trace has no step \"" + options.stage + "\"";

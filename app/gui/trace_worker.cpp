@@ -68,7 +68,7 @@ void TraceWorker::loop() {
     control.cancel = &cancel_;
     control.progress = [this](double fraction) { progress_ = fraction; };
     try {
-      result.trace = std::make_shared<const Trace>(run(job.config, job.inputs, control));
+      result.bundle = compute_bundle(job.config, job.inputs, control);
     } catch (const Cancelled&) {
       result.cancelled = true;
     } catch (const std::exception& error) {  // UserError, or bad_alloc for a huge config

@@ -1,5 +1,6 @@
-// Computes traces on a background thread so a big configuration (the base preset, B=32) never
-// freezes the window. A newer request supersedes the one running: the old run is cancelled.
+// Computes traces (with their correct twin under a mistake) on a background thread so a big
+// configuration (the base preset, B=32) never freezes the window. A newer request supersedes the
+// one running: the old run is cancelled.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/trace_bundle.hpp"
 #include "core/config.hpp"
 #include "core/inputs.hpp"
 #include "core/trace.hpp"
@@ -19,8 +21,8 @@ namespace attnlab::gui {
 
 struct TraceResult {
   uint64_t request_id = 0;
-  std::shared_ptr<const Trace> trace;  // null when the run failed or was cancelled
-  std::string error;                   // the UserError's message when it failed
+  TraceBundle bundle;  // bundle.trace is null when the run failed or was cancelled
+  std::string error;   // the UserError's message when it failed
   bool cancelled = false;
 };
 

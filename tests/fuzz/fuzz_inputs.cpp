@@ -46,7 +46,7 @@ void check_bytes_needed(const Config& config) {
   const int64_t needed = trace_bytes_needed(config);
   require(needed == std::numeric_limits<int64_t>::max() || static_cast<double>(needed) >= at_least,
           "trace_bytes_needed (" + std::to_string(needed) +
-              ") is below the weights and attention " + "maps alone (" + std::to_string(at_least) +
+              ") is below the weights and attention maps alone (" + std::to_string(at_least) +
               " bytes)");
 }
 

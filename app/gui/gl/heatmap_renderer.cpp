@@ -60,6 +60,7 @@ GlHeatmapRenderer::GlHeatmapRenderer() {
   masked_a_ = glGetUniformLocation(program_, "MaskedColorA");
   masked_b_ = glGetUniformLocation(program_, "MaskedColorB");
   hatch_period_ = glGetUniformLocation(program_, "HatchPeriod");
+  for (Slot& slot : slots_) slot.owner = this;
   GLint last_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
   colormap_textures_[0] = upload_colormap(ColormapKind::Sequential);
@@ -68,8 +69,9 @@ GlHeatmapRenderer::GlHeatmapRenderer() {
 }
 
 GlHeatmapRenderer::~GlHeatmapRenderer() {
-  if (!head_textures_.empty())
-    glDeleteTextures(GLsizei(head_textures_.size()), head_textures_.data());
+  for (Slot& slot : slots_)
+    if (!slot.textures.empty())
+      glDeleteTextures(GLsizei(slot.textures.size()), slot.textures.data());
   glDeleteTextures(2, colormap_textures_);
   if (program_) glDeleteProgram(program_);
 }
@@ -79,21 +81,23 @@ void GlHeatmapRenderer::set_masked_colours(ImU32 a, ImU32 b) {
   masked_colour_b_ = ImGui::ColorConvertU32ToFloat4(b);
 }
 
-void GlHeatmapRenderer::prepare(const HeatmapSet& set, uint64_t version) {
-  if (!program_ || version == uploaded_version_) return;
-  uploaded_version_ = version;
-  while (head_textures_.size() > size_t(set.heads)) {
-    glDeleteTextures(1, &head_textures_.back());
-    head_textures_.pop_back();
+void GlHeatmapRenderer::prepare(const HeatmapSet& set, uint64_t version, HeatmapSlot which) {
+  Slot& slot = slots_[size_t(which)];
+  if (!program_ || version == slot.uploaded_version) return;
+  slot.uploaded_version = version;
+  std::vector<GLuint>& textures = slot.textures;
+  while (textures.size() > size_t(set.heads)) {
+    glDeleteTextures(1, &textures.back());
+    textures.pop_back();
   }
   GLint last_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
-  while (head_textures_.size() < size_t(set.heads))
-    head_textures_.push_back(make_texture(GL_NEAREST));  // one texel per cell, crisp edges
+  while (textures.size() < size_t(set.heads))
+    textures.push_back(make_texture(GL_NEAREST));  // one texel per cell, crisp edges
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   for (int64_t head = 0; head < set.heads; ++head) {
-    glBindTexture(GL_TEXTURE_2D, head_textures_[size_t(head)]);
+    glBindTexture(GL_TEXTURE_2D, textures[size_t(head)]);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, GLsizei(set.cols), GLsizei(set.rows), 0, GL_RED,
                  GL_FLOAT, set.values.data() + head * set.rows * set.cols);
   }
@@ -101,22 +105,24 @@ void GlHeatmapRenderer::prepare(const HeatmapSet& set, uint64_t version) {
 }
 
 void GlHeatmapRenderer::draw(ImDrawList* list, const HeatmapSet& set,
-                             const std::vector<HeatmapPlacement>& placements) {
+                             const std::vector<HeatmapPlacement>& placements, HeatmapSlot which) {
   if (!program_) return;
-  range_min_ = set.value_min;
-  range_max_ = set.value_max;
-  colormap_index_ = set.colormap == ColormapKind::Sequential ? 0 : 1;
+  Slot& slot = slots_[size_t(which)];
+  slot.range_min = set.value_min;
+  slot.range_max = set.value_max;
+  slot.colormap_index = set.colormap == ColormapKind::Sequential ? 0 : 1;
   hatch_pixels_ = std::max(4.0f, ImGui::GetFontSize() * 0.3f);
-  list->AddCallback(&GlHeatmapRenderer::use_program, this);
+  list->AddCallback(&GlHeatmapRenderer::use_program, &slot);
   for (const HeatmapPlacement& p : placements) {
-    if (size_t(p.head) >= head_textures_.size()) continue;
-    list->AddImage(ImTextureID(intptr_t(head_textures_[size_t(p.head)])), p.min, p.max);
+    if (size_t(p.head) >= slot.textures.size()) continue;
+    list->AddImage(ImTextureID(intptr_t(slot.textures[size_t(p.head)])), p.min, p.max);
   }
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
 
 void GlHeatmapRenderer::use_program(const ImDrawList*, const ImDrawCmd* command) {
-  const auto* self = static_cast<const GlHeatmapRenderer*>(command->UserCallbackData);
+  const auto* slot = static_cast<const Slot*>(command->UserCallbackData);
+  const GlHeatmapRenderer* self = slot->owner;
   const ImDrawData* data = ImGui::GetDrawData();
   // The orthographic projection ImGui's OpenGL3 backend uses, so the quads land where ImGui
   // placed them.
@@ -132,14 +138,14 @@ void GlHeatmapRenderer::use_program(const ImDrawList*, const ImDrawCmd* command)
   glUniformMatrix4fv(self->projection_, 1, GL_FALSE, &projection[0][0]);
   glUniform1i(self->values_, 0);
   glUniform1i(self->colormap_, 1);
-  glUniform2f(self->range_, self->range_min_, self->range_max_);
+  glUniform2f(self->range_, slot->range_min, slot->range_max);
   const ImVec4& a = self->masked_colour_a_;
   const ImVec4& b = self->masked_colour_b_;
   glUniform3f(self->masked_a_, a.x, a.y, a.z);
   glUniform3f(self->masked_b_, b.x, b.y, b.z);
   glUniform1f(self->hatch_period_, self->hatch_pixels_);
   glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, self->colormap_textures_[self->colormap_index_]);
+  glBindTexture(GL_TEXTURE_2D, self->colormap_textures_[slot->colormap_index]);
   glActiveTexture(GL_TEXTURE0);
   // ImGui's vertex buffer is bound; point our attribute locations (0, 1, 2) at its layout.
   // The reset callback afterwards re-points ImGui's own.

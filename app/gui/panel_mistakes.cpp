@@ -1,0 +1,195 @@
+// The mistakes simulator: pick one classic bug; the core runs the buggy config and the correct one
+// side by side. Shows the wrong and the right line, the symptom in words with the core's numbers,
+// the framework's error for a run that stops, and the correct, buggy and |difference| weights of
+// one head.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// [SECTION] choosing
+
+void mistake_picker(AppState& state) {
+  const Mistake current = state.config.mistake;
+  const char* shown = current == Mistake::None ? "none (correct code)" : mistake_info(current).name;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::BeginCombo("mistake", shown)) {
+    if (ImGui::Selectable("none (correct code)", current == Mistake::None))
+      set_mistake(state, Mistake::None);
+    for (const MistakeInfo& info : all_mistakes()) {
+      if (ImGui::Selectable(info.name, info.id == current)) set_mistake(state, info.id);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info.title, info.symptom);
+    }
+    ImGui::EndCombo();
+  }
+  tooltip("Inject one classic bug into the forward pass (M: next, Shift+M: previous).");
+}
+
+// A slider over an int64 index, for the head (or token) compared.
+void index_slider(const char* label, int64_t& value, int64_t count, const char* help) {
+  if (count <= 1) return;
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  const int64_t low = 0, high = count - 1;
+  value = std::clamp(value, low, high);
+  ImGui::SliderScalar(label, ImGuiDataType_S64, &value, &low, &high, "%d");
+  tooltip(help);
+}
+
+// [SECTION] what went wrong, in words
+
+void mono_line(const AppState& state, const char* prefix, const char* code, ImU32 colour) {
+  ImGui::TextUnformatted(prefix);
+  ImGui::SameLine();
+  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", code);
+  ImGui::PopStyleColor();
+  if (state.mono_font) ImGui::PopFont();
+}
+
+void description(const AppState& state, const MistakeInfo& info) {
+  const Palette& colours = palette(state.ui.theme);
+  const Trace& buggy = *state.trace;
+  ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
+  ImGui::TextWrapped("%s (%s stage)", info.title, stage_name(info.stage));
+  ImGui::PopStyleColor();
+  mono_line(state, "wrong:", info.wrong, colours.error);
+  mono_line(state, "right:", info.right, IM_COL32(0, 140, 70, 255));
+  ImGui::Separator();
+  if (buggy.failure.failed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+    ImGui::TextWrapped("The run stops in the %s stage with the framework's error:",
+                       stage_name(buggy.failure.stage));
+    if (state.mono_font) ImGui::PushFont(state.mono_font);
+    ImGui::TextWrapped("%s", buggy.failure.message.c_str());
+    if (state.mono_font) ImGui::PopFont();
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (!state.mistake_report) return;
+  const MistakeReport& report = *state.mistake_report;
+  ImGui::TextWrapped("%s", report.symptom.c_str());
+  if (report.outputs_comparable)
+    ImGui::Text("output max |buggy \u2212 correct| = %.3g", report.out_max_abs_error);
+  ImGui::Text("mean entropy: %.2f bits correct \u2192 %.2f bits buggy", report.entropy_correct_bits,
+              report.entropy_buggy_bits);
+  if (report.max_future_weight > 0)
+    ImGui::Text("largest weight on a masked key: %.3g (correct: 0)", report.max_future_weight);
+  if (report.max_row_sum_error > 1e-4)
+    ImGui::Text("rows of the weights sum to 1 within %.3g only", report.max_row_sum_error);
+}
+
+// [SECTION] the three maps
+
+void draw_maps(AppState& state, HeatmapDrawer* drawer) {
+  const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
+  const Palette& colours = palette(state.ui.theme);
+  const float font = ImGui::GetFontSize();
+  const bool per_token = maps[1].maps_are_tokens;
+  static constexpr const char* kTitles[3] = {"correct", "buggy", "|buggy \u2212 correct|"};
+  if (per_token)
+    ImGui::TextWrapped(
+        "The buggy weights are (B, T, h, h): each token's heads attend to its heads, so there is "
+        "no T \u00D7 T map to subtract. Right: token %lld's h \u00D7 h map.",
+        (long long)state.mistake_token);
+
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  const float gap = font;
+  const float side = std::floor(std::min((room.x - 2 * gap) / 3, room.y - 2 * title_h));
+  if (side < 8) return;
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < 3; ++i) {
+    const HeatmapSet& set = maps[size_t(i)];
+    const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
+    list->AddText(ImVec2(at.x, start.y), colours.text, kTitles[i]);
+    if (set.empty()) {
+      list->AddText(ImVec2(at.x, at.y + font), colours.text_dim, "no map");
+      continue;
+    }
+    const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
+    const float h = set.rows >= set.cols ? side : side * float(set.rows) / float(set.cols);
+    const HeatmapPlacement placement{i, at, ImVec2(at.x + w, at.y + h)};
+    state.mistake_placements.push_back(placement);
+    const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
+    if (drawer && drawer->error().empty()) {
+      drawer->prepare(set, state.mistake_maps_version, slot);
+      drawer->draw(list, set, {HeatmapPlacement{0, placement.min, placement.max}}, slot);
+    }
+    list->AddRect(placement.min, placement.max, colours.block_border);
+    char range[48];
+    std::snprintf(range, sizeof range, "colours 0 .. %.2g", double(set.value_max));
+    list->AddText(ImVec2(at.x, placement.max.y + font * 0.2f), colours.text_dim, range);
+  }
+  ImGui::Dummy(ImVec2(room.x, side + 2 * title_h));
+
+  // Hover: the same cell in all three maps, with the values.
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (!ImGui::IsWindowHovered()) return;
+  for (const HeatmapPlacement& p : state.mistake_placements) {
+    if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
+      continue;
+    const HeatmapSet& set = maps[size_t(p.head)];
+    const int64_t row = std::min<int64_t>(
+        int64_t((mouse.y - p.min.y) / (p.max.y - p.min.y) * float(set.rows)), set.rows - 1);
+    const int64_t col = std::min<int64_t>(
+        int64_t((mouse.x - p.min.x) / (p.max.x - p.min.x) * float(set.cols)), set.cols - 1);
+    const float cell_w = (p.max.x - p.min.x) / float(set.cols);
+    const float cell_h = (p.max.y - p.min.y) / float(set.rows);
+    const ImVec2 a(p.min.x + float(col) * cell_w, p.min.y + float(row) * cell_h);
+    list->AddRect(a, ImVec2(a.x + cell_w, a.y + cell_h), colours.error, 0, 0, 2.0f);
+    ImGui::BeginTooltip();
+    const char* unit = set.maps_are_tokens ? "head" : "token";
+    ImGui::Text("query %s %lld, key %s %lld", unit, (long long)row, unit, (long long)col);
+    for (int i = 0; i < 3; ++i) {
+      const HeatmapSet& m = maps[size_t(i)];
+      if (m.empty() || m.rows != set.rows || m.cols != set.cols) continue;
+      ImGui::Text("%s: %.4f", kTitles[i], double(m.shown[size_t(row * m.cols + col)]));
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace
+
+void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
+  mistake_picker(state);
+  const Trace& trace = *state.trace;
+  if (trace.config.mistake == Mistake::None) {
+    ImGui::TextWrapped(
+        "Pick a mistake: the same config then runs twice, with the bug and without, and this "
+        "tab shows the changed line, the symptom and the weights side by side.");
+    return;
+  }
+  const HeatmapSet& buggy = current_mistake_maps(state)[1];
+  index_slider("head", state.mistake_map, trace.config.n_heads, "Which head's weights to compare.");
+  if (buggy.maps_are_tokens)
+    index_slider("token", state.mistake_token, int64_t(trace.tokens.size()),
+                 "Whose (h, h) map to show: with this bug every token has one.");
+  const float text_w = std::floor(ImGui::GetContentRegionAvail().x * 0.46f);
+  ImGui::BeginChild("mistake_text", ImVec2(text_w, 0), false, ImGuiWindowFlags_NoBackground);
+  description(state, mistake_info(trace.config.mistake));
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("mistake_maps", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
+  if (drawer && !drawer->error().empty()) {
+    ImGui::TextWrapped("The heatmap shader failed: %s", drawer->error().c_str());
+  } else {
+    draw_maps(state, drawer);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace attnlab::gui

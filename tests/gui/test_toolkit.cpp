@@ -1,0 +1,174 @@
+// The teaching toolkit in headless ImGui frames: a mistake runs buggy and correct with the core's
+// report, ablation re-runs with the head off, memory hover links a logical cell to its storage
+// cell, the code view's highlight follows the walk, tabs open by key and by name.
+#include "app/gui/keyboard.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class Toolkit : public HeadlessImGui {};
+
+TEST_F(Toolkit, ChoosingAMistakeRunsBuggyAndCorrectWithAReport) {
+  start_on("seed003");
+  set_mistake(state, Mistake::MaskZero);
+  frame();
+  ASSERT_TRUE(state.trace && state.correct_trace);
+  EXPECT_EQ(state.trace->config.mistake, Mistake::MaskZero);
+  EXPECT_EQ(state.correct_trace->config.mistake, Mistake::None);
+  ASSERT_TRUE(state.mistake_report.has_value());
+  EXPECT_GT(state.mistake_report->max_future_weight, 0.0) << "mask-zero leaks onto future keys";
+  EXPECT_GT(state.mistake_report->out_max_abs_error, 0.0);
+  EXPECT_FALSE(state.mistake_report->symptom.empty());
+
+  ASSERT_TRUE(open_tab(state, "mistakes"));
+  frame();
+  frame();
+  EXPECT_EQ(state.tool_tab, ToolTab::Mistakes);
+  ASSERT_EQ(state.mistake_placements.size(), 3u) << "correct, buggy and difference maps";
+  const HeatmapSet& diff = state.mistake_maps[2];
+  EXPECT_GT(diff.value_max, 0.0f);
+
+  set_mistake(state, Mistake::None);
+  EXPECT_FALSE(state.correct_trace);
+  EXPECT_FALSE(state.mistake_report.has_value());
+}
+
+TEST_F(Toolkit, MistakeKeysWalkThroughTheMistakes) {
+  start_on("seed003");
+  press(kKeyM);
+  EXPECT_EQ(state.trace->config.mistake, all_mistakes().front().id);
+  EXPECT_EQ(state.requested_tool_tab.value_or(state.tool_tab), ToolTab::Mistakes);
+  ImGui::GetIO().KeyShift = true;
+  press(kKeyM);
+  ImGui::GetIO().KeyShift = false;
+  EXPECT_EQ(state.trace->config.mistake, Mistake::None);
+}
+
+TEST_F(Toolkit, ViewWithoutContiguousFailsInTheConcatStage) {
+  start_on("seed003");
+  set_mistake(state, Mistake::ViewNoContiguous);
+  frame();
+  ASSERT_TRUE(state.trace->failure.failed);
+  EXPECT_EQ(state.trace->failure.stage, Stage::Concat);
+  ASSERT_TRUE(state.mistake_report.has_value());
+  EXPECT_NE(state.mistake_report->failure.find("view"), std::string::npos);
+}
+
+TEST_F(Toolkit, ForgetTransposeGivesOneHeadsByHeadsMapPerToken) {
+  start_on("seed003");
+  set_mistake(state, Mistake::ForgetTranspose);
+  frame();
+  const HeatmapSet& set = current_heatmaps(state);
+  EXPECT_TRUE(set.maps_are_tokens);
+  EXPECT_EQ(set.heads, int64_t(state.trace->tokens.size()));
+  EXPECT_EQ(set.rows, state.trace->config.n_heads);
+  EXPECT_EQ(state.heatmap_placements.size(), state.trace->tokens.size());
+  EXPECT_TRUE(current_mistake_maps(state)[2].empty()) << "no T x T map to subtract";
+}
+
+TEST_F(Toolkit, TogglingAHeadOffRunsAgainWithoutIt) {
+  start_on("seed003");
+  const std::shared_ptr<const Trace> before = state.trace;
+  toggle_head_ablation(state, 1);
+  ASSERT_NE(state.trace, before);
+  ASSERT_EQ(state.trace->config.ablated_heads.size(), 2u);
+  EXPECT_FALSE(state.trace->config.ablated_heads[0]);
+  EXPECT_TRUE(state.trace->config.ablated_heads[1]);
+  EXPECT_TRUE(state.trace->find("context_ablated"));
+  ImGui::GetIO().KeyShift = true;
+  press(kKey1 + 1);  // Shift+2: head 1 back on
+  ImGui::GetIO().KeyShift = false;
+  EXPECT_FALSE(state.trace->config.ablated_heads[1]);
+}
+
+TEST_F(Toolkit, HeadToolsMeasureImportanceAndOneVersusMany) {
+  start_on("seed003");
+  press(kKey1 + 3);  // key 4
+  frame();
+  EXPECT_EQ(state.tool_tab, ToolTab::HeadTools);
+  wait_for_measurements(state);
+  ASSERT_TRUE(state.importance.result().has_value()) << state.importance.error();
+  EXPECT_EQ(state.importance.result()->size(), 2u);
+  ASSERT_TRUE(state.head_counts.result().has_value()) << state.head_counts.error();
+  EXPECT_EQ(state.head_counts.result()->single.config.n_heads, 1);
+  EXPECT_EQ(state.head_counts.result()->single.counters.parameters(),
+            state.head_counts.result()->multi.counters.parameters());
+  frame();
+}
+
+TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
+  start_on("seed003");
+  ASSERT_TRUE(go_to_named_step(state, "transpose"));
+  ASSERT_TRUE(open_tab(state, "memory"));
+  frame();
+  frame();
+  ASSERT_EQ(state.tool_tab, ToolTab::Memory);
+  ASSERT_EQ(state.memory_grids.size(), 2u);
+  const MemoryGridPlacement grid = state.memory_grids[1];  // q_heads (B, h, T, d_k)
+  ASSERT_EQ(grid.record, "q_heads");
+  // Row 13 of the h blocks of T rows = head 1, token 2; column 1.
+  const ImVec2 at = memory_cell_min(grid, 13, 1);
+  ImGui::GetIO().MousePos = ImVec2(at.x + grid.cell * 0.5f, at.y + grid.cell * 0.5f);
+  frame();
+  frame();
+  const Tensor& q_heads = state.trace->find("q_heads")->tensor;
+  EXPECT_EQ(state.memory_hover.storage_name, "q");
+  EXPECT_EQ(state.memory_hover.storage, q_heads.storage_index({0, 1, 2, 1}));
+  EXPECT_EQ(state.memory_hover.storage, 2 * 4 + 1 * 2 + 1) << "token 2, head 1, column 1 of q";
+}
+
+TEST_F(Toolkit, MemoryPictureFollowsTheStrides) {
+  start_on("seed003");
+  const Trace& trace = *state.trace;
+  const MemoryPicture split = memory_picture(trace, *trace.find("q_split"), 0);
+  const MemoryPicture heads = memory_picture(trace, *trace.find("q_heads"), 0);
+  EXPECT_EQ(split.rows, 11);
+  EXPECT_EQ(split.cols, 4);
+  EXPECT_EQ(heads.rows, 22);
+  EXPECT_TRUE(heads.group_rows);
+  // Same storage strip, different logical order.
+  ASSERT_EQ(split.storage.size(), heads.storage.size());
+  for (size_t i = 0; i < split.storage.size(); ++i)
+    EXPECT_EQ(split.storage[i].head, heads.storage[i].head);
+  EXPECT_EQ(heads.cells[size_t(11 * 2)].storage, 2) << "head 1's first row starts at q[0, 2]";
+  EXPECT_EQ(heads.cells[size_t(11 * 2)].head, 1);
+}
+
+TEST_F(Toolkit, CodeHighlightFollowsTheArrows) {
+  start_on("seed003");
+  ASSERT_TRUE(go_to_named_step(state, "attend:QK^T"));
+  frame();
+  ASSERT_EQ(state.info_tab, InfoTab::Code);
+  const int at_scores = state.code_highlight;
+  ASSERT_GE(at_scores, 0);
+  press(kGlfwRight);  // scale
+  EXPECT_EQ(state.code_highlight, at_scores + 1);
+  press(kGlfwRight);  // mask
+  EXPECT_EQ(state.code_highlight, at_scores + 2);
+  press(kGlfwLeft);
+  press(kGlfwLeft);
+  EXPECT_EQ(state.code_highlight, at_scores);
+  press(kKeyC);
+  EXPECT_EQ(state.info_tab, InfoTab::Checks);
+}
+
+TEST_F(Toolkit, EveryTabDrawsForEveryMistake) {
+  start_on("seed003");
+  for (int tab = 0; tab < kToolTabCount; ++tab) {
+    state.requested_tool_tab = ToolTab(tab);
+    for (const MistakeInfo& info : all_mistakes()) {
+      set_mistake(state, info.id);
+      for (int step = 0; step < int(state.steps.size()); step += 3) {
+        go_to_step(state, step);
+        frame();
+      }
+    }
+    frame();
+    EXPECT_EQ(state.tool_tab, ToolTab(tab));
+  }
+  wait_for_measurements(state);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
