@@ -1,6 +1,7 @@
 #include "core/diagnostics.hpp"
 
 #include <Eigen/Core>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -15,9 +16,16 @@ namespace {
 using RowArray = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
 
 int64_t count_nonfinite_in(const TensorRecord& r) {
-  const Eigen::Map<const RowArray> v(r.tensor.storage()->values.data(), r.tensor.storage()->numel);
-  int64_t bad = (!v.isFinite()).count();
-  if (r.name == "masked") bad -= (v == -std::numeric_limits<Scalar>::infinity()).count();
+  const Scalar* values = r.tensor.storage()->values.data();
+  const int64_t n = r.tensor.storage()->numel;
+  const bool minus_inf_allowed = r.name == "masked";
+  std::atomic<int64_t> bad{0};
+  parallel_for(n, double(n), [&](int64_t begin, int64_t end) {
+    const Eigen::Map<const RowArray> v(values + begin, end - begin);
+    int64_t found = (!v.isFinite()).count();
+    if (minus_inf_allowed) found -= (v == -std::numeric_limits<Scalar>::infinity()).count();
+    bad += found;
+  });
   return bad;
 }
 
@@ -66,8 +74,10 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
   }
   if (!check.has_visible_key) return check;  // an empty row sums to 0 by design
   check.sum_error = std::abs(double(w.sum()) - 1.0);
-  // -sum p log2 p, vectorised; p = 0 contributes 0.
-  check.entropy = -double((w > 0).select(w * w.log(), Scalar(0)).sum()) / std::log(2.0);
+  // -sum p log2 p, vectorised. max(p, FLT_MIN) changes no normal float and makes p = 0
+  // contribute 0 * log(FLT_MIN) = 0, without a select that would cost a second pass.
+  const Scalar smallest = std::numeric_limits<Scalar>::min();
+  check.entropy = -double((w * w.max(smallest).log()).sum()) / std::log(2.0);
   return check;
 }
 
