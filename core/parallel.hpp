@@ -1,11 +1,13 @@
-// Splits a loop over the machine's cores with plain std::threads (no OpenMP: it keeps the core
-// free of a runtime that spins between calls and that ThreadSanitizer cannot see into).
+// Splits a loop over the machine's cores on a pool of plain std::threads (no OpenMP: it keeps the
+// core free of a runtime that spins between calls and that ThreadSanitizer cannot see into).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <thread>
 #include <vector>
+
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
@@ -14,7 +16,8 @@ namespace attnlab {
 constexpr double kParallelFlops = 2e6;
 
 // Calls fn(begin, end) on disjoint chunks covering [0, n), on up to hardware_concurrency()
-// threads when the whole loop costs at least kParallelFlops. fn must not throw.
+// threads when the whole loop costs at least kParallelFlops. fn must not throw. When the pool is
+// already running a loop (another caller, or this is a loop inside a loop) it runs serially.
 template <typename Fn>
 void parallel_for(int64_t n, double total_flops, Fn fn) {
   const auto cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
@@ -23,15 +26,11 @@ void parallel_for(int64_t n, double total_flops, Fn fn) {
     if (n > 0) fn(int64_t{0}, n);
     return;
   }
-  std::vector<std::thread> helpers;
-  helpers.reserve(static_cast<size_t>(tasks - 1));
   const int64_t chunk = (n + tasks - 1) / tasks;
-  for (int64_t t = 1; t < tasks; ++t) {
+  ThreadPool::shared().run(tasks, [&](int64_t t) {
     const int64_t begin = t * chunk, end = std::min(n, begin + chunk);
-    if (begin < end) helpers.emplace_back([=, &fn] { fn(begin, end); });
-  }
-  fn(int64_t{0}, std::min(n, chunk));
-  for (std::thread& helper : helpers) helper.join();
+    if (begin < end) fn(begin, end);
+  });
 }
 
 }  // namespace attnlab
