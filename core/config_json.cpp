@@ -80,29 +80,36 @@ json parse_json_text(const std::string& text, const std::string& source) {
 
 namespace {
 
+// A value quoted in a message: invalid UTF-8 replaced, at most 60 characters.
+std::string brief(const json& v) {
+  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 [[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
   throw UserError(source + ": key \"" + key + "\" " + what);
 }
 
 int64_t read_int(const json& v, const std::string& source, const std::string& key, int64_t low) {
-  if (!v.is_number_integer()) fail(source, key, "must be a whole number, not " + v.dump());
+  if (!v.is_number_integer()) fail(source, key, "must be a whole number, not " + brief(v));
   if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
     fail(source, key, "is too large");
   const auto value = v.get<int64_t>();
   if (value < low)
-    fail(source, key, "must be at least " + std::to_string(low) + ", not " + v.dump());
+    fail(source, key, "must be at least " + std::to_string(low) + ", not " + brief(v));
   return value;
 }
 
 uint64_t read_seed(const json& v, const std::string& source, const std::string& key) {
   if (!v.is_number_integer() ||
       (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0))
-    fail(source, key, "must be a non-negative whole number, not " + v.dump());
+    fail(source, key, "must be a non-negative whole number, not " + brief(v));
   return v.get<uint64_t>();
 }
 
 bool read_bool(const json& v, const std::string& source, const std::string& key) {
-  if (!v.is_boolean()) fail(source, key, "must be true or false, not " + v.dump());
+  if (!v.is_boolean()) fail(source, key, "must be true or false, not " + brief(v));
   return v.get<bool>();
 }
 
@@ -161,7 +168,7 @@ Config config_from_json(const json& o, const std::string& source,
       c.output_proj = read_bool(v, source, key);
     else if (key == "dropout") {
       if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1))
-        fail(source, key, "must be a number in [0, 1), not " + v.dump());
+        fail(source, key, "must be a number in [0, 1), not " + brief(v));
       c.dropout = v.get<double>();
     } else if (key == "dropout_seed")
       c.dropout_seed = read_seed(v, source, key);
@@ -189,7 +196,7 @@ void infer_shape(const json& v, Shape& shape, size_t depth, const std::string& w
 void flatten(const json& v, const Shape& shape, size_t depth, std::vector<Scalar>& out,
              const std::string& where) {
   if (depth == shape.size()) {
-    if (!v.is_number()) throw UserError(where + " holds " + v.dump() + " where a number belongs");
+    if (!v.is_number()) throw UserError(where + " holds " + brief(v) + " where a number belongs");
     const double value = v.get<double>();
     if (!std::isfinite(value)) throw UserError(where + " holds a non-finite number");
     out.push_back(static_cast<Scalar>(value));

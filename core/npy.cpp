@@ -496,8 +496,10 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
     error = last_error();
   }
   std::remove(temp_path.c_str());
+  const bool out_of_space = error == ENOSPC || error == EFBIG || error == EDQUOT;
   throw UserError("cannot write '" + path + "': " + std::strerror(error) +
-                  "; check that its folder exists and is writable");
+                  (out_of_space ? "; free some disk space or choose another folder"
+                                : "; check that its folder exists and is writable"));
 }
 
 }  // namespace attnlab

@@ -10,8 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
-packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev python3-numpy)
+packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev python3-numpy
+  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core xvfb xauth)
 
 install_missing() {
   local missing=()
@@ -50,8 +51,9 @@ case "$mode" in
     ;;
   tsan)
     install_missing
-    configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
-    cmake --build build-tsan -j "$jobs" --target soak_worker core_tests
+    CMAKE_ARGS="-DATTNLAB_BUILD_GUI=ON ${CMAKE_ARGS:-}" \
+      configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
+    cmake --build build-tsan -j "$jobs" --target soak_worker core_tests gui_soak
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
     # More start/cancel/restart cycles than the normal suite's 200: the point of this run.
     export ATTNLAB_SOAK_CYCLES=${ATTNLAB_SOAK_CYCLES:-1000}
@@ -61,6 +63,8 @@ case "$mode" in
     setarch "$(uname -m)" -R true 2>/dev/null && no_aslr=(setarch "$(uname -m)" -R)
     "${no_aslr[@]}" build-tsan/tests/soak/soak_worker
     "${no_aslr[@]}" build-tsan/tests/core_tests
+    # The app's state under random control changes, its worker superseded and restarted.
+    ATTNLAB_GUI_SOAK_CHANGES=${ATTNLAB_GUI_SOAK_CHANGES:-3000} "${no_aslr[@]}" build-tsan/tests/gui/gui_soak
     ;;
   *)
     echo "usage: tools/sanitize.sh asan|tsan" >&2

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "core/ablation.hpp"
 #include "core/errors.hpp"
@@ -35,6 +36,8 @@ void adopt_trace(AppState& state, TraceBundle bundle) {
   const std::string substep = before ? before->substep : "";
 
   state.trace = std::move(bundle.trace);
+  state.record_magnitudes = std::move(bundle.magnitudes);
+  state.magnitudes_of = state.trace;
   state.correct_trace = std::move(bundle.correct);
   state.mistake_report = std::move(bundle.report);
   state.trace_inputs = state.pending_inputs;
@@ -130,6 +133,24 @@ void sync_edit_buffers(AppState& state) {
   state.padding_text = text;
   state.padding_error.clear();
   state.ui.link_d_k = state.config.d_k == 0;
+}
+
+bool apply_padding_text(AppState& state, MaskSpec& mask) {
+  std::string cleaned = state.padding_text;
+  std::replace(cleaned.begin(), cleaned.end(), ',', ' ');
+  std::istringstream in(cleaned);
+  std::vector<int64_t> lengths;
+  for (std::string word; in >> word;) {
+    // At most 9 digits: always fits, and far beyond any T (validate() names it).
+    if (word.find_first_not_of("0123456789") != std::string::npos || word.size() > 9) {
+      state.padding_error = "write whole numbers separated by commas, e.g. 3, 5";
+      return false;
+    }
+    lengths.push_back(std::stoll(word));
+  }
+  state.padding_error.clear();
+  mask.padding_lengths = std::move(lengths);
+  return true;
 }
 
 std::string issue_for(const AppState& state, const std::string& field) {
@@ -232,8 +253,9 @@ void set_mistake(AppState& state, Mistake mistake) {
 
 void toggle_head_ablation(AppState& state, int64_t head) {
   Config config = state.config;
-  config.ablated_heads.resize(size_t(std::max<int64_t>(config.n_heads, 0)), false);
-  if (head < 0 || head >= int64_t(config.ablated_heads.size())) return;
+  if (head < 0 || head >= config.n_heads) return;
+  // Grown only as far as this head (later ones count as on): n_heads may be typed in huge.
+  if (head >= int64_t(config.ablated_heads.size())) config.ablated_heads.resize(size_t(head) + 1);
   config.ablated_heads[size_t(head)] = !config.ablated_heads[size_t(head)];
   set_config(state, config);
 }
@@ -325,7 +347,8 @@ namespace attnlab::gui {
 const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state) {
   const std::shared_ptr<const Trace> buggy = state.correct_trace ? state.trace : nullptr;
   const std::array<int64_t, 3> key = {state.mistake_map, state.mistake_token, state.batch_shown};
-  if (state.mistake_maps_of == buggy && state.mistake_maps_for == key) return state.mistake_maps;
+  if (same_trace(state.mistake_maps_of, buggy) && state.mistake_maps_for == key)
+    return state.mistake_maps;
   state.mistake_maps = {};
   state.mistake_maps_of = buggy;
   state.mistake_maps_for = key;

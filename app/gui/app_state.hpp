@@ -93,7 +93,7 @@ struct AppState {
 
   // [SECTION] tensors panel
   std::map<std::string, float> record_magnitudes;  // largest |value| per record, for its colours
-  const Trace* magnitudes_of = nullptr;            // the trace those belong to
+  std::weak_ptr<const Trace> magnitudes_of;        // the trace those belong to (not kept alive)
 
   // [SECTION] heads panel
   int64_t batch_shown = 0;  // which sequence of the batch the panels show
@@ -111,7 +111,7 @@ struct AppState {
   int64_t mistake_token = 0;               // forget-transpose: the token whose (h, h) map is shown
   std::array<HeatmapSet, 3> mistake_maps;  // correct, buggy, |difference|
   uint64_t mistake_maps_version = 0;
-  std::shared_ptr<const Trace> mistake_maps_of;         // the buggy trace they were built from,
+  std::weak_ptr<const Trace> mistake_maps_of;           // the buggy trace they were built from,
   std::array<int64_t, 3> mistake_maps_for{-1, -1, -1};  // for this (head, token, batch item)
   std::vector<HeatmapPlacement> mistake_placements;     // head = 0 correct, 1 buggy, 2 difference
   char memory_tensor = 'q';                             // which of q, k, v the memory panel follows
@@ -135,9 +135,19 @@ struct AppState {
   // [SECTION] what the panels recorded while drawing
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
+  // Fields whose issue the controls panel drew this frame, and "run" for run_error: every
+  // problem is explained on screen (the GUI fuzz test checks it).
+  std::vector<std::string> explained;
   bool controls_focused = false;  // arrows then belong to the focused control
   ImFont* mono_font = nullptr;    // code lines; null = the default font
 };
+
+// True when `cached` was taken from `trace` (both may be empty). Caches hold weak pointers: they
+// keep no old trace alive, and a new trace allocated where a freed one was is still a new one.
+inline bool same_trace(const std::weak_ptr<const Trace>& cached,
+                       const std::shared_ptr<const Trace>& trace) {
+  return !cached.owner_before(trace) && !trace.owner_before(cached);
+}
 
 // [SECTION] configuration
 void load_presets(AppState& state);
@@ -148,6 +158,9 @@ void set_config(AppState& state, const Config& config);
 bool apply_preset(AppState& state, const std::string& name);
 // Text fields that edit the config through a buffer (padding lengths) follow the config again.
 void sync_edit_buffers(AppState& state);
+// Reads state.padding_text ("3, 5") into mask.padding_lengths and returns true; when it is not a
+// list of whole numbers, sets state.padding_error and leaves the mask alone.
+bool apply_padding_text(AppState& state, MaskSpec& mask);
 // The message for a field ("" when fine), e.g. issue_for(state, "n_heads").
 std::string issue_for(const AppState& state, const std::string& field);
 // Takes a finished background run, if any. Called every frame.

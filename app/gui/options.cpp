@@ -46,6 +46,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--bench-frames", o.bench_frames,
                  "render N frames without vsync and print the median and p95 frame time")
       ->check(CLI::Range(1, 1000000));
+  app.add_option("--bench-drag", o.bench_drag,
+                 "with --bench-frames: drag n_heads (8, 4, 2, ...) every N frames, as a slider")
+      ->check(CLI::Range(1, 1000000));
   app.add_option("--transition", o.transition,
                  "show the stage's animation held at this point, 0 (start) to 1 (end)")
       ->check(CLI::Range(0.0, 1.0));
@@ -77,6 +80,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   }
   if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
     return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
+  if (o.bench_drag > 0 && o.bench_frames == 0)
+    return {2, "attnlab: --bench-drag needs --bench-frames N"};
   return {};
 }
 

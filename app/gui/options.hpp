@@ -1,6 +1,7 @@
 // The command line of `attnlab`:
 //   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
-//           [--bench-frames N] [--font-scale X] [--theme light|dark] [--heads N] [--d-model N]
+//           [--bench-frames N [--bench-drag EVERY]] [--font-scale X] [--theme light|dark] [--heads
+//           N] [--d-model N]
 //           [--mistake NAME] [--tab NAME] ...
 #pragma once
 
@@ -18,6 +19,7 @@ struct StartOptions {
   std::string panel;        // with --screenshot: "heads", "tensors", ... instead of the window
   std::string dump_layout;  // with --screenshot: where each heatmap was drawn, as JSON
   int bench_frames = 0;     // render this many frames as fast as possible, print frame times
+  int bench_drag = 0;       // with bench_frames: change n_heads every this many frames (0 = no)
   std::optional<float> transition;  // hold the step's animation at this point (0..1), for figures
   std::optional<float> font_scale;
   std::string theme;  // "light" / "dark" / "" (the saved one)

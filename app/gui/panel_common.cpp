@@ -58,12 +58,13 @@ void tooltip(const char* text) {
   ImGui::EndTooltip();
 }
 
-void issue_text(const AppState& state, const char* field) {
+void issue_text(AppState& state, const char* field) {
   const std::string message = issue_for(state, field);
   if (message.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
   ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
+  state.explained.push_back(field);
 }
 
 }  // namespace attnlab::gui

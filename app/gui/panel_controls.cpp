@@ -4,7 +4,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
@@ -15,26 +14,14 @@ namespace {
 
 // [SECTION] widgets over int64 config fields
 
+constexpr int64_t kMaxSliderRange = int64_t{1} << 20;
+
 bool slider(const char* label, int64_t& value, int64_t low, int64_t high, const char* format,
             const char* help, ImGuiSliderFlags flags = 0) {
   const bool changed =
       ImGui::SliderScalar(label, ImGuiDataType_S64, &value, &low, &high, format, flags);
   tooltip(help);
   return changed;
-}
-
-// "3, 5" -> {3, 5}; false when something else is in there.
-bool parse_lengths(const std::string& text, std::vector<int64_t>& out) {
-  out.clear();
-  std::string cleaned = text;
-  std::replace(cleaned.begin(), cleaned.end(), ',', ' ');
-  std::istringstream in(cleaned);
-  std::string word;
-  while (in >> word) {
-    if (word.find_first_not_of("0123456789") != std::string::npos || word.size() > 9) return false;
-    out.push_back(std::stoll(word));
-  }
-  return true;
 }
 
 // A collapsible group of controls, open at start.
@@ -112,16 +99,8 @@ bool mask_controls(AppState& state, Config& c) {
   MaskSpec& m = c.mask;
   changed |= ImGui::Checkbox("causal", &m.causal);
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
-  if (ImGui::InputText("padding lengths", &state.padding_text)) {
-    std::vector<int64_t> lengths;
-    if (parse_lengths(state.padding_text, lengths)) {
-      state.padding_error.clear();
-      m.padding_lengths = lengths;
-      changed = true;
-    } else {
-      state.padding_error = "write whole numbers separated by commas, e.g. 3, 5";
-    }
-  }
+  if (ImGui::InputText("padding lengths", &state.padding_text))
+    changed |= apply_padding_text(state, m);
   tooltip(
       "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
   if (!state.padding_error.empty()) {
@@ -129,13 +108,29 @@ bool mask_controls(AppState& state, Config& c) {
     ImGui::TextWrapped("%s", state.padding_error.c_str());
     ImGui::PopStyleColor();
   }
-  const int64_t T = std::max<int64_t>(1, c.tokens());
+  // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger.
+  const int64_t T = std::clamp<int64_t>(c.tokens(), 1, kMaxSliderRange);
   changed |= slider("window", m.window, 0, T, m.window == 0 ? "off" : "%d",
                     "Sliding window: a query sees keys at most this far away (0 = off).");
   changed |= slider("global tokens", m.global_tokens, 0, T, "%d",
                     "With a window: the first tokens see, and are seen by, every token.");
   issue_text(state, "mask");
   return changed;
+}
+
+// Issues whose control is in a collapsed section (or has no control), and a run that failed:
+// said here, so every problem is on screen.
+void remaining_problems(AppState& state) {
+  for (const ConfigIssue& issue : state.issues) {
+    const auto& shown = state.explained;
+    if (std::find(shown.begin(), shown.end(), issue.field) == shown.end())
+      issue_text(state, issue.field.c_str());
+  }
+  if (state.run_error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  ImGui::TextWrapped("%s", state.run_error.c_str());
+  ImGui::PopStyleColor();
+  state.explained.push_back("run");
 }
 
 bool model_controls(AppState& state, Config& c) {
@@ -208,6 +203,7 @@ void export_controls(AppState& state) {
 }  // namespace
 
 void draw_controls_panel(AppState& state) {
+  state.explained.clear();
   if (begin_panel(state, PanelId::Controls, "Controls")) {
     state.controls_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.52f);
@@ -222,7 +218,7 @@ void draw_controls_panel(AppState& state) {
       state.preset_name.clear();  // it is the user's own config now
       set_config(state, config);
     }
-    for (const char* field : {"memory", "memory_cap"}) issue_text(state, field);
+    remaining_problems(state);
     if (section("Display")) display_controls(state);
     if (section("Export")) export_controls(state);
     ImGui::PopItemWidth();

@@ -183,9 +183,9 @@ void draw_captions(ImDrawList* list, ImVec2 at, const std::vector<std::string>& 
 }
 
 float magnitude_of(AppState& state, const TensorRecord& record) {
-  if (state.magnitudes_of != state.trace.get()) {
+  if (!same_trace(state.magnitudes_of, state.trace)) {
     state.record_magnitudes.clear();
-    state.magnitudes_of = state.trace.get();
+    state.magnitudes_of = state.trace;
   }
   auto [it, added] = state.record_magnitudes.try_emplace(record.name, 1.0f);
   if (added) it->second = largest_magnitude(record.tensor);

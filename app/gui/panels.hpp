@@ -33,8 +33,9 @@ void draw_checks_tab(AppState& state);
 bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra = 0);
 // One-sentence tooltip for the last item (also when reached by keyboard).
 void tooltip(const char* text);
-// Red, wrapped text under a control when the config has an issue for `field`.
-void issue_text(const AppState& state, const char* field);
+// Red, wrapped text under a control when the config has an issue for `field`; records it in
+// state.explained.
+void issue_text(AppState& state, const char* field);
 // 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
 std::string count_text(double value, const char* unit);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.

@@ -50,7 +50,9 @@ std::string settings_to_json(const Settings& s) {
                  {"link_d_k", ui.link_d_k},
                  {"show_values", ui.show_values},
                  {"imgui_ini", s.imgui_ini}};
-  return object.dump(2) + "\n";
+  // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
+  // than losing every setting to json's type_error.
+  return object.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 Settings settings_from_json(const std::string& text, const std::string& source) {

@@ -219,12 +219,4 @@ void draw_block(ImDrawList* list, ImVec2 origin, const TensorRecord& record, int
   }
 }
 
-float largest_magnitude(const Tensor& tensor) {
-  if (!tensor.has_values()) return 1;
-  float largest = 0;
-  for (Scalar v : tensor.to_vector())
-    if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
-  return largest > 0 ? largest : 1;
-}
-
 }  // namespace attnlab::gui

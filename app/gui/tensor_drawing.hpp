@@ -65,7 +65,4 @@ void draw_block(ImDrawList* list, ImVec2 origin, const TensorRecord& record, int
                 const BlockGeometry& geometry, CellSize cell, const BlockStyle& style,
                 const DrawContext& context);
 
-// Largest finite |value| over the whole tensor (1 when it has no values).
-float largest_magnitude(const Tensor& tensor);
-
 }  // namespace attnlab::gui

@@ -61,6 +61,10 @@ for name in x q k v q_split k_split v_split q_heads k_heads v_heads scores scale
 done
 if grep -q '"strides"' "$work/export/trace.json"; then ok; else bad "trace.json lacks strides"; fi
 
+# Text that is not UTF-8 is still a sentence: JSON and the export replace the bad bytes.
+expect 0 "attention-lab trace 1" -- --sentence $'caf\xe9 ok' --json
+expect 0 "wrote" -- --sentence $'caf\xe9 ok' --export "$work/latin1"
+
 # [SECTION] the mistakes simulator
 expect 0 "shared-qk-projection" -- --list-mistakes
 expect 0 "saturated softmax: entropy drops" -- --d-model 64 --heads 8 --seq-len 12 --mistake no-scale

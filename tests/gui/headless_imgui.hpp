@@ -25,6 +25,9 @@ class HeadlessImGui : public ::testing::Test {
     io.DisplaySize = ImVec2(1600, 1000);
     io.DeltaTime = 1.0f / 60.0f;
     io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    // As the app's OpenGL 3.3 renderer declares: draw lists may pass 64k vertices (a tensor deck
+    // of 12 slices of 48x48 tiles does).
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
     const std::pair<ImGuiKey, int> keys[] = {
         {ImGuiKey_Space, kGlfwSpace},      {ImGuiKey_Escape, kGlfwEscape},
         {ImGuiKey_RightArrow, kGlfwRight}, {ImGuiKey_LeftArrow, kGlfwLeft},

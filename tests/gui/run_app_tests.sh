@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The app as a user meets it, under Xvfb (started here): no display, bad options, a broken shader,
-# settings saved at exit (also on Ctrl+C), restored, and a corrupted settings file moved aside.
+# The app as a user meets it, under Xvfb (started here): no display, bad options, failed exports,
+# a broken shader, settings saved at exit (also on Ctrl+C), restored, and a corrupted settings
+# file moved aside.
 #   run_app_tests.sh ATTNLAB
 set -u
 app=${1:?attnlab binary}
@@ -47,6 +48,18 @@ expect 0 "" --preset seed003 --stage output-project "${shot[@]}"
 [ -s "$work/shot.png" ] && ok || bad "no screenshot written"
 expect 0 "" --preset seed003 --panel heads "${shot[@]}"
 [ -e "$settings" ] && bad "a scripted run wrote settings" || ok
+
+# Exports never leave a half-written file: an unwritable folder, and a write that fails midway
+# (a 64 KiB file-size limit with SIGXFSZ ignored stands in for a full disk): one line, exit 2, no
+# file under the final name and no temp file.
+expect 2 "cannot write" --preset seed003 --screenshot "$work/no/such/folder/shot.png" --frames 2
+mkdir -p "$work/full"
+(trap '' XFSZ; ulimit -f 64; "$app" --preset seed003 --screenshot "$work/full/shot.png" \
+  --frames 2 >"$work/out" 2>"$work/err")
+got=$?
+[ "$got" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "cannot write" "$work/err" && ok ||
+  bad "a failed write: exit $got, $(cat "$work/err")"
+[ -z "$(ls -A "$work/full")" ] && ok || bad "a failed write left $(ls "$work/full")"
 
 # A broken shader: the info log on stderr, a readable message instead of the maps, exit 0.
 mkdir -p "$work/shaders"

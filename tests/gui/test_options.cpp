@@ -35,13 +35,22 @@ TEST(Options, MistakesAreOneLineAndExitTwo) {
                                         {"--frames", "0"},
                                         {"--no-such-option"},
                                         {"--dump-layout", "x.json"},
-                                        {"--heads", "many"}}) {
+                                        {"--heads", "many"},
+                                        {"--bench-drag", "2"}}) {
     StartOptions o;
     const ParseOutcome outcome = parse(args, o);
     EXPECT_EQ(outcome.exit_code, 2) << args[0];
     EXPECT_EQ(outcome.message.find('\n'), std::string::npos) << outcome.message;
     EXPECT_EQ(outcome.message.rfind("attnlab: ", 0), 0u) << outcome.message;
   }
+}
+
+TEST(Options, BenchDragNeedsBenchFrames) {
+  StartOptions o;
+  const ParseOutcome outcome = parse({"--bench-frames", "300", "--bench-drag", "1"}, o);
+  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
+  EXPECT_EQ(o.bench_drag, 1);
+  EXPECT_TRUE(o.scripted());
 }
 
 TEST(Options, HelpExitsZero) {

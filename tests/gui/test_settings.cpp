@@ -61,6 +61,17 @@ TEST_F(SettingsFiles, RoundTripThroughAFolderThatDoesNotExistYet) {
     EXPECT_EQ(entry.path().filename(), "settings.json") << "no temp file left behind";
 }
 
+// Found by the GUI fuzz test: json's dump() throws on bytes that are not UTF-8, which lost every
+// setting at exit when the sentence (e.g. from --sentence) held one.
+TEST_F(SettingsFiles, ASentenceThatIsNotUtf8IsSavedWithAReplacementCharacter) {
+  Settings saved;
+  saved.config.sentence = "caf\xe9 latin-1";
+  save_settings(settings_dir(), saved);
+  const LoadedSettings loaded = load_settings(settings_dir());
+  ASSERT_TRUE(loaded.found) << loaded.notice;
+  EXPECT_EQ(loaded.settings.config.sentence, "caf\uFFFD latin-1");
+}
+
 TEST_F(SettingsFiles, FirstStartUsesTheDefaultsQuietly) {
   const LoadedSettings loaded = load_settings(settings_dir());
   EXPECT_FALSE(loaded.found);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/bench_drag.hpp"
 #include "app/gui/frame.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
@@ -122,14 +123,17 @@ void export_png(AppState& state, const ExportRequest& request) {
 
 // [SECTION] frame timing for --bench-frames
 
-void report_frame_times(std::vector<double> ms) {
+// `traces_shown` >= 0 (a drag): how many new traces reached the screen during the run.
+void report_frame_times(std::vector<double> ms, int traces_shown) {
   if (ms.empty()) return;
   std::sort(ms.begin(), ms.end());
   const auto at = [&](double q) {
     return ms[std::min(ms.size() - 1, size_t(q * double(ms.size())))];
   };
-  std::printf("frames=%zu median_ms=%.2f p95_ms=%.2f max_ms=%.2f\n", ms.size(), at(0.5), at(0.95),
+  std::printf("frames=%zu median_ms=%.2f p95_ms=%.2f max_ms=%.2f", ms.size(), at(0.5), at(0.95),
               ms.back());
+  if (traces_shown >= 0) std::printf(" traces_shown=%d", traces_shown);
+  std::printf("\n");
 }
 
 }  // namespace
@@ -202,6 +206,7 @@ int run_gui(const StartOptions& options) {
   // [SECTION] the main loop
   WindowedRect windowed{0, 0, options.width, options.height};
   std::vector<double> frame_ms;
+  int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
   auto last_frame = std::chrono::steady_clock::now();
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window) && !stop_requested; ++frame) {
@@ -216,7 +221,10 @@ int run_gui(const StartOptions& options) {
     ImGui::NewFrame();
     const Palette& colours = palette(state.ui.theme);
     renderer.set_masked_colours(colours.masked_a, colours.masked_b);
+    drag_heads_for_bench(state, frame, options.bench_drag);
+    const Trace* shown_before = state.trace.get();
     draw_frame(state, &renderer);
+    traces_shown += state.trace.get() != shown_before;
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -231,16 +239,17 @@ int run_gui(const StartOptions& options) {
       std::optional<PanelId> panel;
       if (PanelId id; parse_panel(options.panel, id)) panel = id;
       export_png(state, ExportRequest{panel, options.screenshot});
+      // An unwritable path is the user's to fix: one line and exit 2, as for a bad option.
       if (state.status != "Saved " + options.screenshot) {
         std::fprintf(stderr, "attnlab: %s\n", state.status.c_str());
-        exit_code = 1;
+        exit_code = 2;
       } else if (!options.dump_layout.empty()) {
         try {
           write_file_atomically(options.dump_layout,
                                 layout_json(state, io.DisplaySize, io.DisplayFramebufferScale));
         } catch (const std::exception& error) {
           std::fprintf(stderr, "attnlab: %s\n", error.what());
-          exit_code = 1;
+          exit_code = 2;
         }
       }
       break;
@@ -258,7 +267,8 @@ int run_gui(const StartOptions& options) {
   }
 
   if (options.bench_frames > 0)
-    report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()));  // 1st: setup
+    report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()),  // 1st: setup
+                       options.bench_drag > 0 ? traces_shown : -1);
   if (!options.scripted()) {
     try {
       save_settings(dir, current_settings(state, ImGui::SaveIniSettingsToMemory()));

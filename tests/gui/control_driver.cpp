@@ -1,0 +1,347 @@
+#include "control_driver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "app/gui/keyboard.hpp"
+#include "core/config_json.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr const char* kSentences[] = {
+    "",
+    "The cat sat on the mat.",
+    "Ünïcödé wörds, 日本語のテキスト and emoji 😀🧠 side by side",
+    "control\x01\x02\x03 chars\t\ttabs\r\nand\x7f delete \x1b[31mred",
+    "   \t\n  ",
+    "invalid UTF-8: \xff\xfe \xc3 \xe2\x82 end",
+    "a",
+};
+
+constexpr const char* kPaddingTexts[] = {
+    "",         "3",          "3, 5", "0",   "1,2,3,4,5,6,7,8,9",
+    "99999999", "1234567890", "-1",   "abc", "3;5",
+    "３",       "2,,,  ,4",   " 1 ",  "1e3", "\xff",
+};
+
+std::string very_long_sentence() {  // beyond the tokenizer's cap: truncated with a notice
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += i % 7 == 0 ? "attention " : "word ";
+  return text;
+}
+
+std::string number(const char* name, int64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+std::string config_text(const Config& config) {
+  return config_to_json(config).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int64_t run_bytes(const Config& config) {
+  const int64_t one = trace_bytes_needed(config);
+  if (config.mistake == Mistake::None) return one;
+  return one > std::numeric_limits<int64_t>::max() / 2 ? std::numeric_limits<int64_t>::max()
+                                                       : 2 * one;
+}
+
+ControlDriver::ControlDriver(uint64_t seed, std::function<void()> run_frame)
+    : rng_(seed), run_frame_(std::move(run_frame)) {}
+
+int64_t ControlDriver::pick(int64_t low, int64_t high) {
+  return std::uniform_int_distribution<int64_t>(low, high)(rng_);
+}
+
+bool ControlDriver::chance(double p) {
+  return std::uniform_real_distribution<double>(0, 1)(rng_) < p;
+}
+
+int64_t ControlDriver::slider_value(int64_t low, int64_t high) {
+  if (chance(0.9)) {
+    // Small values most of the time, as teaching sizes are; the whole range now and then.
+    return chance(0.7) ? pick(low, std::min(high, low + 16)) : pick(low, high);
+  }
+  constexpr int64_t kTyped[] = {-1,
+                                0,
+                                5000,
+                                int64_t{1} << 40,
+                                std::numeric_limits<int64_t>::min(),
+                                std::numeric_limits<int64_t>::max()};
+  return one_of(kTyped);
+}
+
+// [SECTION] the config controls
+
+ControlChange ControlDriver::edit_sizes(Config& c) {
+  switch (pick(0, 6)) {
+    case 0:
+      return {number("d_model", c.d_model = slider_value(1, 1024))};
+    case 1:
+      return {number("n_heads", c.n_heads = slider_value(1, 32))};
+    case 2:
+      return {number("d_k", c.d_k = slider_value(1, 512))};
+    case 3:
+      return {number("d_in", c.d_in = slider_value(0, 1024))};
+    case 4:
+      return {number("T", c.seq_len = slider_value(0, 256))};
+    case 5:
+      return {number("B", c.batch = slider_value(1, 64))};
+    default:
+      return edit_sentence(c);
+  }
+}
+
+ControlChange ControlDriver::edit_sentence(Config& c) {
+  if (chance(0.1)) {
+    c.sentence = very_long_sentence();
+    return {"sentence: 5000 words"};
+  }
+  if (chance(0.15)) {
+    c.sentence.clear();
+    for (int64_t i = pick(0, 120); i > 0; --i) c.sentence += char(pick(1, 255));
+    return {"sentence: random bytes"};
+  }
+  c.sentence = one_of(kSentences);
+  return {"sentence: \"" + c.sentence.substr(0, 20) + "\""};
+}
+
+ControlChange ControlDriver::edit_mask(AppState& state, Config& c) {
+  MaskSpec& m = c.mask;
+  const int64_t T = std::clamp<int64_t>(c.tokens(), 1, 256);
+  switch (pick(0, 3)) {
+    case 0:
+      m.causal = !m.causal;
+      return {number("causal", m.causal)};
+    case 1: {
+      state.padding_text = one_of(kPaddingTexts);
+      const bool parsed = apply_padding_text(state, m);
+      return {"padding text \"" + state.padding_text + "\"" + (parsed ? "" : " (not numbers)")};
+    }
+    case 2:
+      return {number("window", m.window = slider_value(0, T))};
+    default:
+      return {number("global tokens", m.global_tokens = slider_value(0, T))};
+  }
+}
+
+ControlChange ControlDriver::edit_model(AppState& state, Config& c) {
+  switch (pick(0, 4)) {
+    case 0:
+      c.seed = rng_();
+      return {"seed"};
+    case 1:
+      c.bias = !c.bias;
+      return {number("bias", c.bias)};
+    case 2:
+      c.output_proj = !c.output_proj;
+      return {number("output projection", c.output_proj)};
+    case 3: {
+      // The d_k link checkbox, as the panel handles it.
+      state.ui.link_d_k = !state.ui.link_d_k;
+      c.d_k = state.ui.link_d_k ? 0 : std::max<int64_t>(1, c.head_dim_k());
+      return {number("link d_k", state.ui.link_d_k)};
+    }
+    default: {
+      constexpr double kDropouts[] = {0.0, 0.1, 0.5, 0.9, 1.0, -0.1, 7.0};
+      c.dropout = chance(0.7) ? double(pick(0, 90)) / 100.0 : one_of(kDropouts);
+      return {"dropout=" + std::to_string(c.dropout)};
+    }
+  }
+}
+
+ControlChange ControlDriver::edit_config(AppState& state) {
+  Config c = state.config;
+  const std::string padding_before = state.padding_text;
+  ControlChange change;
+  switch (pick(0, 3)) {
+    case 0:
+    case 1:
+      change = edit_sizes(c);
+      break;
+    case 2:
+      change = edit_mask(state, c);
+      break;
+    default:
+      change = edit_model(state, c);
+  }
+  if (c == state.config) return change;  // e.g. padding text that is not numbers
+  if (validate(c).empty() && run_bytes(c) > kMaxTraceBytes) {
+    state.padding_text = padding_before;  // the user did not type it after all
+    return {"skipped: " + change.what + " (too big)", false};
+  }
+  state.preset_name.clear();  // as the panel does: the user's own config now
+  set_config(state, c);
+  return change;
+}
+
+ControlChange ControlDriver::make_oversize(AppState& state) {
+  Config c = state.config;
+  switch (pick(0, 3)) {
+    case 0:  // every slider at its maximum: B h T^2 maps beyond the 1 GiB cap
+      c.batch = 64;
+      c.seq_len = 256;
+      c.n_heads = 32;
+      c.d_model = 1024;
+      c.d_k = 0;
+      break;
+    case 1:
+      c.seq_len = int64_t{1} << 20;
+      c.batch = 64;
+      break;
+    case 2:
+      c.d_model = int64_t{1} << 40;
+      break;
+    default:
+      c.n_heads = 5000;
+  }
+  set_config(state, c);
+  return {"oversize", true, true};
+}
+
+ControlChange ControlDriver::drag_to_worker_size(AppState& state) {
+  Config c = state.config;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    c.batch = pick(1, 8);
+    c.seq_len = pick(32, 256);
+    const int64_t bytes = run_bytes(c);
+    if (!validate(c).empty() || bytes <= kSyncTraceBytes || bytes > kMaxTraceBytes) continue;
+    state.preset_name.clear();
+    set_config(state, c);
+    return {number("worker-sized T", c.seq_len) + ", " + number("B", c.batch)};
+  }
+  return {"skipped: no worker-sized T and B", false};
+}
+
+// [SECTION] presets, keys, the toolkit and the display
+
+ControlChange ControlDriver::switch_preset(AppState& state) {
+  if (state.presets.empty() || chance(0.05)) {
+    apply_preset(state, "no-such-preset");
+    return {"preset no-such-preset"};
+  }
+  const Preset& preset = state.presets[size_t(pick(0, int64_t(state.presets.size()) - 1))];
+  if (validate(preset.config).empty() && run_bytes(preset.config) > kMaxTraceBytes)
+    return {"skipped: preset " + preset.name + " (too big)", false};
+  apply_preset(state, preset.name);
+  return {"preset " + preset.name};
+}
+
+ControlChange ControlDriver::press(int key, bool shift, const std::string& name) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyShift = shift;
+  io.KeysDown[key] = true;
+  run_frame_();
+  io.KeysDown[key] = false;
+  io.KeyShift = false;
+  return {std::string("key ") + (shift ? "Shift+" : "") + name};
+}
+
+ControlChange ControlDriver::press_key(AppState& state) {
+  static const std::pair<int, const char*> kSteps[] = {
+      {kGlfwRight, "Right"},   {kGlfwLeft, "Left"},    {kGlfwPageDown, "PageDown"},
+      {kGlfwPageUp, "PageUp"}, {kGlfwHome, "Home"},    {kGlfwEnd, "End"},
+      {kGlfwSpace, "Space"},   {kGlfwEscape, "Escape"}};
+  switch (pick(0, 4)) {
+    case 0:
+    case 1: {
+      const auto& [key, name] = one_of(kSteps);
+      return press(key, false, name);
+    }
+    case 2: {  // 1-6 pick a tab; Shift+1..9 switch a head off or on
+      const int digit = int(pick(1, 9));
+      const bool shift = chance(0.5);
+      if (shift && run_bytes(state.config) > kMaxTraceBytes) return {"skipped: ablation", false};
+      return press(kKey1 + digit - 1, shift, std::to_string(digit));
+    }
+    case 3:
+      return press(kKeyC, false, "C");
+    default:
+      if (run_bytes(state.config) * 2 > kMaxTraceBytes) return {"skipped: mistake", false};
+      return press(kKeyM, chance(0.5), "M");
+  }
+}
+
+ControlChange ControlDriver::edit_display(AppState& state) {
+  switch (pick(0, 5)) {
+    case 0:
+      set_heatmap_view(state, HeatmapView(pick(0, 3)));
+      return {"heatmap view"};
+    case 1:
+      state.ui.stretch_weights = !state.ui.stretch_weights;
+      state.heatmaps_dirty = true;
+      return {"stretch weights"};
+    case 2:
+      if (!state.trace) return {"sequence shown (no trace)"};
+      state.batch_shown = pick(0, state.trace->config.batch - 1);
+      state.heatmaps_dirty = true;
+      return {number("sequence shown", state.batch_shown)};
+    case 3: {
+      if (run_bytes(state.config) * 2 > kMaxTraceBytes) return {"skipped: mistake", false};
+      const std::vector<MistakeInfo>& all = all_mistakes();
+      const int64_t which = pick(0, int64_t(all.size()));
+      set_mistake(state, which == 0 ? Mistake::None : all[size_t(which - 1)].id);
+      return {number("mistake", which)};
+    }
+    case 4: {
+      const int64_t head = pick(-1, std::clamp<int64_t>(state.config.n_heads, 0, 40));
+      toggle_head_ablation(state, head);
+      return {number("ablate head", head)};
+    }
+    default:
+      state.mistake_map = pick(0, 40);
+      state.mistake_token = pick(0, 300);
+      state.memory_tensor = "qkv"[pick(0, 2)];
+      return {"mistake map / memory tensor"};
+  }
+}
+
+ControlChange ControlDriver::apply(AppState& state) {
+  // A user facing an error message fixes it soon: after a few changes on an invalid config, pick a
+  // preset, so the run keeps computing rather than piling up invalid settings.
+  if (!state.issues.empty() && chance(0.3)) return switch_preset(state);
+  const int64_t kind = pick(0, 99);
+  if (kind < 37) return edit_config(state);
+  if (kind < 45) return drag_to_worker_size(state);
+  if (kind < 47) return make_oversize(state);
+  if (kind < 55) return switch_preset(state);
+  if (kind < 80) return press_key(state);
+  return edit_display(state);
+}
+
+std::string frame_problem(AppState& state) {
+  if (state.trace && !state.trace->shape_only) {
+    const Diagnostics& d = state.trace->diagnostics;
+    if (d.nonfinite_values > 0) return "NaN/Inf in " + d.first_nonfinite;
+    const HeatmapSet& maps = current_heatmaps(state);
+    if (!std::isfinite(maps.value_min) || !std::isfinite(maps.value_max))
+      return "heatmap colour range not finite";
+    for (float value : maps.values)
+      if (std::isnan(value) || value == std::numeric_limits<float>::infinity())
+        return "heatmap cell not finite";  // -inf marks a masked cell
+  }
+  if (!state.issues.empty()) {
+    for (const ConfigIssue& issue : state.issues)
+      if (!contains(state.explained, issue.field))
+        return "issue of \"" + issue.field + "\" not shown: " + issue.message;
+    return "";
+  }
+  if (!state.run_error.empty())
+    return contains(state.explained, "run") ? "" : "run error not shown: " + state.run_error;
+  if (state.computing) return "";  // the pipeline panel shows the progress and a cancel button
+  if (!state.trace) return "no trace and no explanation";
+  if (state.trace->config == state.config) return "";
+  if (state.status.find("cancelled") != std::string::npos) return "";
+  return "the trace shown is not of the current settings, and nothing says why";
+}
+
+}  // namespace attnlab::gui
