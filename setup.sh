@@ -14,19 +14,6 @@ packages=(
   libgtest-dev libbenchmark-dev xvfb xauth python3-numpy
 )
 
-install_missing() {
-  local missing=()
-  for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  echo "setup.sh: installing ${missing[*]}"
-  local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
-}
-
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build -j "$(nproc)"
@@ -34,17 +21,11 @@ build() {
 
 mode=${1:-run}
 [ $# -gt 0 ] && shift
-install_missing
+tools/install_packages.sh "${packages[@]}"
 build
 case "$mode" in
   build) ;;
   test) cd build && ctest --output-on-failure -j "$(nproc)" ;;
-  run)
-    if [ -x build/app/gui/attnlab ]; then
-      exec build/app/gui/attnlab "$@"
-    else
-      exec build/app/attnlab-cli --preset seed003 "$@"
-    fi
-    ;;
+  run) exec build/app/gui/attnlab "$@" ;;
   *) echo "setup.sh: unknown mode '$mode': use run, test or build" >&2; exit 2 ;;
 esac

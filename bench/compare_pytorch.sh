@@ -4,15 +4,6 @@
 #   bench/compare_pytorch.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-missing=()
-for p in python3-torch libopenblas0-pthread; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${missing[@]}"
-fi
+tools/install_packages.sh python3-torch libopenblas0-pthread
 ./setup.sh build
 /usr/bin/python3 bench/compare_pytorch.py build/bench/bench_core "${1:-5}"

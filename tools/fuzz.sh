@@ -16,19 +16,6 @@ targets=(npy preset)
 packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev)
 
-install_missing() {
-  local missing=()
-  for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  echo "fuzz.sh: installing ${missing[*]}"
-  local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-}
 
 build_targets() {
   # Debug keeps assert() and Eigen's bounds checks on; -O1 keeps the fuzzer fast enough.
@@ -51,7 +38,7 @@ summarize() {
     "$(find "$build/corpus/$target" -type f | wc -l)" "$result"
 }
 
-install_missing
+tools/install_packages.sh "${packages[@]}"
 build_targets
 
 failed=0

@@ -14,19 +14,6 @@ packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenbl
   nlohmann-json3-dev libcli11-dev libgtest-dev python3-numpy
   libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core xvfb xauth)
 
-install_missing() {
-  local missing=()
-  for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  echo "sanitize.sh: installing ${missing[*]}"
-  local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-}
 
 # configure BUILD_DIR SANITIZER_FLAGS: a RelWithDebInfo build (optimised, with line numbers).
 configure() {
@@ -41,7 +28,7 @@ configure() {
 jobs=${JOBS:-$(nproc)}
 case "$mode" in
   asan)
-    install_missing
+    tools/install_packages.sh "${packages[@]}"
     configure build-asan "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     cmake --build build-asan -j "$jobs"
     # Sanitizer reports abort the test that caused them, so CTest lists it as failed.
@@ -50,7 +37,7 @@ case "$mode" in
     (cd build-asan && ctest --output-on-failure -j "$jobs")
     ;;
   tsan)
-    install_missing
+    tools/install_packages.sh "${packages[@]}"
     CMAKE_ARGS="-DATTNLAB_BUILD_GUI=ON ${CMAKE_ARGS:-}" \
       configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
     cmake --build build-tsan -j "$jobs" --target soak_worker core_tests gui_soak

@@ -9,35 +9,25 @@
 // caches per thread), which plateaus but not within a short run. Prints
 //   gui soak: N changes, RSS after warm-up X MiB, at end Y MiB (...)
 #include <malloc.h>
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "control_driver.hpp"
 #include "headless_imgui.hpp"
-
-// AddressSanitizer keeps freed memory in quarantine and ThreadSanitizer keeps shadow memory, so
-// RSS grows without a leak there; LeakSanitizer checks for leaks instead of the RSS limit.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kUnderSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kUnderSanitizer = true;
-#else
-constexpr bool kUnderSanitizer = false;
-#endif
-#else
-constexpr bool kUnderSanitizer = false;
-#endif
+#include "tests/soak/process_memory.hpp"
 
 namespace attnlab::gui {
 namespace {
 
+using soak::kMiB;
+using soak::kUnderSanitizer;
+using soak::measure_memory;
+using soak::Memory;
+using soak::mib;
+
 constexpr uint64_t kSeed = 7;
-constexpr int64_t kMiB = int64_t{1} << 20;
 // ImGui's draw lists keep the capacity of the largest frame drawn (about 5 MiB here): bounded.
 constexpr int64_t kMaxGrowthBytes = 6 * kMiB;
 
@@ -45,25 +35,6 @@ int changes_to_make() {
   const char* text = std::getenv("ATTNLAB_GUI_SOAK_CHANGES");
   const int count = text ? std::atoi(text) : 0;
   return count > 0 ? count : 10000;
-}
-
-struct Memory {
-  int64_t peak_bytes = 0;     // getrusage ru_maxrss: the most this process ever held
-  int64_t current_bytes = 0;  // /proc/self/status VmRSS: what it holds now
-};
-
-Memory measure_memory() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  Memory memory{int64_t{usage.ru_maxrss} * 1024, 0};
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmRSS:", 0) == 0) memory.current_bytes = std::stoll(line.substr(6)) * 1024;
-  return memory;
-}
-
-double mib(int64_t bytes) {
-  return double(bytes) / double(kMiB);
 }
 
 class GuiSoak : public HeadlessImGui {

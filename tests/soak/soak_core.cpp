@@ -5,13 +5,11 @@
 // one must give a trace with no NaN/Inf, exactly-zero masked weights and the same output as the
 // per-head loop (run_loop). Peak and current RSS are
 // measured after a warm-up and at the end; growth above kMaxGrowthBytes fails (exit 1).
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,28 +18,20 @@
 #include "core/config_json.hpp"
 #include "core/errors.hpp"
 #include "core/mha.hpp"
+#include "tests/soak/process_memory.hpp"
 #include "tests/soak/random_changes.hpp"
 
-// AddressSanitizer keeps freed memory in quarantine, so RSS grows without a leak; there,
-// LeakSanitizer checks for leaks instead of the RSS limit.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kUnderSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kUnderSanitizer = true;
-#else
-constexpr bool kUnderSanitizer = false;
-#endif
-#else
-constexpr bool kUnderSanitizer = false;
-#endif
-
 namespace {
+
+using attnlab::soak::kMiB;
+using attnlab::soak::kUnderSanitizer;
+using attnlab::soak::measure_memory;
+using attnlab::soak::Memory;
+using attnlab::soak::mib;
 
 using attnlab::Config;
 using attnlab::Trace;
 
-constexpr int64_t kMiB = int64_t{1} << 20;
 // Keeps each run small: validate() refuses anything whose trace needs more (shape-only aside).
 constexpr int64_t kMemoryCapBytes = 4 * kMiB;
 constexpr int64_t kMaxGrowthBytes = 8 * kMiB;
@@ -50,26 +40,6 @@ constexpr double kPathTolerance = 1e-4;
 // A user facing an error message fixes it soon: after this many refusals in a row, go back to the
 // last config that ran, so the soak keeps computing rather than piling up invalid settings.
 constexpr int kRefusalsBeforeUndo = 3;
-
-struct Memory {
-  int64_t peak_bytes;     // getrusage ru_maxrss: the most this process ever held
-  int64_t current_bytes;  // /proc/self/status VmRSS: what it holds now
-};
-
-Memory measure_memory() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  Memory memory{int64_t{usage.ru_maxrss} * 1024, 0};
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmRSS:", 0) == 0) memory.current_bytes = std::stoll(line.substr(6)) * 1024;
-  }
-  return memory;
-}
-
-double mib(int64_t bytes) {
-  return static_cast<double>(bytes) / static_cast<double>(kMiB);
-}
 
 struct Tally {
   int64_t refused = 0, computed = 0, shape_only = 0;
