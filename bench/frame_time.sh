@@ -14,20 +14,7 @@ app=${1:-$root/build/app/gui/attnlab}
 frames=${2:-300}
 [ -x "$app" ] || { echo "frame_time.sh: no attnlab binary at $app (build it first)" >&2; exit 2; }
 work=$(mktemp -d)
-xvfb_pid=
-cleanup() {
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-exec 3>"$work/display"
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-exec 3>&-
-for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
-[ -s "$work/display" ] || { echo "frame_time.sh: Xvfb did not start" >&2; cat "$work/xvfb.log" >&2; exit 1; }
-export DISPLAY=":$(head -n1 "$work/display")"
+source "$root/tests/gui/start_xvfb.sh"  # a free display, stopped (and $work removed) on exit
 export ATTNLAB_CONFIG_DIR="$work/config"
 
 echo "attnlab frame times, $frames frames, 1600x1000, $(nproc) cores, $(glxinfo -B 2>/dev/null | grep -m1 'OpenGL renderer' | cut -d: -f2- | sed 's/^ *//' || true)"
