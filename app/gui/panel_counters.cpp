@@ -44,11 +44,16 @@ void parameters(const AppState& state) {
         "%lld",
         (long long)d_in, (long long)h, (long long)d_k, (long long)d_v, (long long)k.qkv_weights);
   }
-  const std::string extras =
-      std::string("+ biases h\u00B7(2d_k + d_v) = ") + (c.bias ? n(k.qkv_biases) : "off") +
-      " \u00B7 + W_o h\u00B7d_v\u00B7d_model = " + n(h) + "\u00B7" + n(d_v) + "\u00B7" +
-      n(c.d_model) + " = " + (c.output_proj ? n(k.out_weights) : "off") +
-      " \u00B7 + b_o d_model = " + (c.bias && c.output_proj ? n(k.out_bias) : "off");
+  // Each extra term shows its formula with the numbers filled in, or says that it is off.
+  const std::string biases =
+      c.bias ? "+ biases h\u00B7(2d_k + d_v) = " + n(k.qkv_biases) : std::string("biases: off");
+  const std::string out_weights = c.output_proj ? "+ W_o h\u00B7d_v\u00B7d_model = " + n(h) +
+                                                      "\u00B7" + n(d_v) + "\u00B7" + n(c.d_model) +
+                                                      " = " + n(k.out_weights)
+                                                : std::string("W_o: off (no output projection)");
+  const std::string out_bias =
+      c.bias && c.output_proj ? "+ b_o d_model = " + n(k.out_bias) : std::string("b_o: off");
+  const std::string extras = biases + " \u00B7 " + out_weights + " \u00B7 " + out_bias;
   ImGui::TextWrapped("%s", extras.c_str());
   ImGui::Text("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
               (long long)k.qkv_weights);
