@@ -174,7 +174,9 @@ std::string describe(const std::vector<ConfigIssue>& issues) {
 
 int64_t trace_bytes_needed(const Config& c) {
   const double bytes = trace_elements(c) * sizeof(float);
-  if (bytes >= 9.2e18) return std::numeric_limits<int64_t>::max();  // saturate, never wrap
+  // Saturate, never wrap; an invalid config (a negative size, asked before validate()) needs 0.
+  if (!(bytes < 9.2e18)) return std::numeric_limits<int64_t>::max();
+  if (bytes <= 0) return 0;
   return static_cast<int64_t>(bytes);
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/config.hpp"
 
@@ -127,6 +128,17 @@ TEST(Validate, MemoryCapStatesTheBytesNeeded) {
             std::string::npos);
   c.shape_only = true;  // shapes need no memory
   EXPECT_TRUE(validate(c).empty());
+}
+
+TEST(Config, BytesNeededNeverWrapsEvenForInvalidSizes) {
+  Config c = small();
+  c.n_heads = -3;  // the GUI asks before validating
+  c.d_k = 1 << 20;
+  EXPECT_EQ(trace_bytes_needed(c), 0);
+  c = small();
+  c.batch = int64_t{1} << 40;
+  c.seq_len = int64_t{1} << 40;
+  EXPECT_EQ(trace_bytes_needed(c), std::numeric_limits<int64_t>::max());
 }
 
 TEST(Validate, ReportsEveryViolationAtOnce) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The test suite under sanitizers.
 #   tools/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer):
-#                            builds everything into build-asan/ and runs the whole CTest suite
+#                            builds everything, the app included, into build-asan/ and runs the
+#                            whole CTest suite
 #   tools/sanitize.sh tsan   ThreadSanitizer: builds into build-tsan/ and runs the threaded
 #                            tests: the worker cancel/restart stress test and the core tests
 # Any sanitizer report fails the run (exit 1). Uses clang (CC/CXX override); JOBS=N sets the build's
-# parallelism (default: all cores). Pass -DATTNLAB_BUILD_GUI=ON as CMAKE_ARGS to include the GUI.
+# parallelism (default: all cores); CMAKE_ARGS adds CMake options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +20,7 @@ packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenbl
 configure() {
   local dir=$1 flags=$2
   # shellcheck disable=SC2086  # CMAKE_ARGS is a list of options
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_BUILD_GUI=OFF \
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_BUILD_GUI=ON \
     -DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="$flags" ${CMAKE_ARGS:-} >/dev/null
@@ -38,8 +39,7 @@ case "$mode" in
     ;;
   tsan)
     tools/install_packages.sh "${packages[@]}"
-    CMAKE_ARGS="-DATTNLAB_BUILD_GUI=ON ${CMAKE_ARGS:-}" \
-      configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
+    configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer"
     cmake --build build-tsan -j "$jobs" --target soak_worker core_tests gui_soak
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
     # More start/cancel/restart cycles than the normal suite's 200: the point of this run.

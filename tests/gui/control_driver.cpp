@@ -266,7 +266,8 @@ ControlChange ControlDriver::press_key(AppState& state) {
     case 3:
       return press(kKeyC, false, "C");
     default:
-      if (run_bytes(state.config) * 2 > kMaxTraceBytes) return {"skipped: mistake", false};
+      // A mistake runs twice (buggy and correct); run_bytes may saturate, so halve the limit.
+      if (run_bytes(state.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
       return press(kKeyM, chance(0.5), "M");
   }
 }
@@ -286,7 +287,8 @@ ControlChange ControlDriver::edit_display(AppState& state) {
       state.heatmaps_dirty = true;
       return {number("sequence shown", state.batch_shown)};
     case 3: {
-      if (run_bytes(state.config) * 2 > kMaxTraceBytes) return {"skipped: mistake", false};
+      // A mistake runs twice (buggy and correct); run_bytes may saturate, so halve the limit.
+      if (run_bytes(state.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
       const std::vector<MistakeInfo>& all = all_mistakes();
       const int64_t which = pick(0, int64_t(all.size()));
       set_mistake(state, which == 0 ? Mistake::None : all[size_t(which - 1)].id);
