@@ -131,11 +131,15 @@ struct AppState {
   bool toggle_fullscreen = false;
   std::optional<ExportRequest> export_request;
   std::string status;  // one line at the bottom: saved files, notices
+  // The last PNG export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
+  std::string export_message;
+  bool export_failed = false;
 
   // [SECTION] what the panels recorded while drawing
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
-  // Fields whose issue the controls panel drew this frame, and "run" for run_error: every
+  // Fields whose issue the controls panel drew this frame, "run" for run_error and "export" for
+  // a failed PNG export: every
   // problem is explained on screen (the GUI fuzz test checks it).
   std::vector<std::string> explained;
   bool controls_focused = false;  // arrows then belong to the focused control

@@ -198,6 +198,15 @@ void export_controls(AppState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Save heads PNG")) state.export_request = ExportRequest{PanelId::Heads, ""};
   tooltip("Save only the heads panel as a PNG, for slides.");
+  if (state.export_message.empty()) return;
+  if (!state.export_failed) {
+    ImGui::TextWrapped("%s", state.export_message.c_str());
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  ImGui::TextWrapped("%s", state.export_message.c_str());
+  ImGui::PopStyleColor();
+  state.explained.push_back("export");
 }
 
 }  // namespace

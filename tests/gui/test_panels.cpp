@@ -1,5 +1,7 @@
 // Panel logic in headless ImGui frames: keys step and play, focus decides who gets the arrows,
 // heatmaps follow n_heads, hover finds the cell, invalid settings keep the last valid trace.
+#include <algorithm>
+
 #include "app/gui/keyboard.hpp"
 #include "headless_imgui.hpp"
 
@@ -85,6 +87,20 @@ TEST_F(Panels, CtrlSAsksForAWindowPngAndF11ForFullscreen) {
   EXPECT_FALSE(state.export_request->panel.has_value());
   press(kKeyF11);
   EXPECT_TRUE(state.toggle_fullscreen);
+}
+
+TEST_F(Panels, AFailedExportIsExplainedBesideTheSaveButtons) {
+  start_on("seed003");
+  state.export_message = "cannot write 'x.png': No space left on device; free some disk space";
+  state.export_failed = true;
+  frame();
+  EXPECT_NE(std::find(state.explained.begin(), state.explained.end(), "export"),
+            state.explained.end());
+  state.export_failed = false;  // a later success is shown plainly
+  state.export_message = "Saved x.png";
+  frame();
+  EXPECT_EQ(std::find(state.explained.begin(), state.explained.end(), "export"),
+            state.explained.end());
 }
 
 TEST_F(Panels, SteppingAnimatesThenSettles) {

@@ -108,17 +108,21 @@ std::string default_png_name(const std::optional<PanelId>& panel) {
   return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" + stamp + ".png";
 }
 
-// Writes the PNG the state asks for; says where (or why not) in the status line.
+// Writes the PNG the state asks for; says where (or why not) beside the Save buttons and in the
+// status line.
 void export_png(AppState& state, const ExportRequest& request) {
   const std::string path = request.path.empty() ? default_png_name(request.panel) : request.path;
   std::optional<ImVec4> crop;
   if (request.panel) crop = state.panel_rects[int(*request.panel)];
   try {
     save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop);
-    state.status = "Saved " + path;
+    state.export_message = "Saved " + path;
+    state.export_failed = false;
   } catch (const std::exception& error) {
-    state.status = error.what();
+    state.export_message = error.what();
+    state.export_failed = true;
   }
+  state.status = state.export_message;
 }
 
 // [SECTION] frame timing for --bench-frames
