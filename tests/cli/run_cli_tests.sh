@@ -6,27 +6,8 @@ cli=${ATTNLAB_CLI:?set ATTNLAB_CLI to the attnlab-cli binary}
 data=$(cd "$(dirname "$0")/../data" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect CODE PHRASE -- ARGS...: exit code CODE, and PHRASE in stderr as ONE line (for errors).
-expect() {
-  local code=$1 phrase=$2
-  shift 3
-  "$cli" "$@" >"$work/out" 2>"$work/err"
-  local got=$?
-  if [ "$got" != "$code" ]; then bad "exit $got (wanted $code): $*  stderr: $(cat "$work/err")"; return; fi
-  if [ -n "$phrase" ] && ! grep -qF -- "$phrase" "$work/err" "$work/out"; then
-    bad "no '$phrase' in output of: $*  stderr: $(cat "$work/err")"; return
-  fi
-  if [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" != 1 ]; then
-    bad "error is not one line: $*"; cat "$work/err"; return
-  fi
-  ok
-}
+program=$cli
+source "$(dirname "$0")/../expect.sh"
 
 # [SECTION] runs that work
 expect 0 "shape journey" -- --help
@@ -106,5 +87,4 @@ touch "$work/afile"
 expect 2 "cannot create the export folder" -- --export "$work/afile/sub"
 expect 2 "shape-only trace has no values to export" -- --preset gpt3 --export "$work/gpt3"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

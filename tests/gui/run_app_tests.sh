@@ -12,24 +12,8 @@ source "$(dirname "$0")/start_xvfb.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
 export ATTNLAB_CONFIG_DIR="$work/config"
 settings="$ATTNLAB_CONFIG_DIR/settings.json"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect CODE PHRASE ARGS...: exit code CODE and PHRASE in the output; errors are one line.
-expect() {
-  local code=$1 phrase=$2
-  shift 2
-  "$app" "$@" >"$work/out" 2>"$work/err"
-  local got=$?
-  if [ "$got" != "$code" ]; then bad "exit $got (wanted $code): $*: $(cat "$work/err")"; return; fi
-  if [ -n "$phrase" ] && ! grep -qF -- "$phrase" "$work/out" "$work/err"; then
-    bad "no '$phrase' from: $*"; return
-  fi
-  if [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" != 1 ]; then bad "not one line: $*"; return; fi
-  ok
-}
+program=$app
+source "$(dirname "$0")/../expect.sh"
 
 # Runs the app interactively for a moment, then stops it as Ctrl+C would.
 run_interactive() {
@@ -88,5 +72,4 @@ run_interactive
 [ -e "$settings.bad" ] && ok || bad "corrupted settings not moved to settings.json.bad"
 grep -q '"theme": "light"' "$settings" && ok || bad "defaults not used after a corrupted file"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary
