@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
@@ -97,9 +98,41 @@ void complete(Tensor& slot, const std::string& name, const Shape& shape, uint64_
 
 }  // namespace
 
-Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs in) {
-  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
-  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
+namespace {
+
+// Every parameter this config has, with its shape and its nn.Linear initialisation bound
+// U(-1/sqrt(fan_in), 1/sqrt(fan_in)); W_o and b_o only with the output projection, biases only
+// when they are on.
+struct ParameterSpec {
+  const char* name;
+  Tensor Inputs::*slot;
+  Shape shape;
+  double bound;
+};
+
+std::vector<ParameterSpec> parameter_specs(const Config& c) {
+  const int64_t d_in = c.input_dim(), h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
+  const double in_bound = 1.0 / std::sqrt(double(d_in)),
+               out_bound = 1.0 / std::sqrt(double(h * dv));
+  std::vector<ParameterSpec> specs = {{"w_q", &Inputs::w_q, {d_in, h * dk}, in_bound},
+                                      {"w_k", &Inputs::w_k, {d_in, h * dk}, in_bound},
+                                      {"w_v", &Inputs::w_v, {d_in, h * dv}, in_bound}};
+  if (c.output_proj) specs.push_back({"w_o", &Inputs::w_o, {h * dv, c.d_model}, out_bound});
+  if (c.bias) {
+    specs.push_back({"b_q", &Inputs::b_q, {h * dk}, in_bound});
+    specs.push_back({"b_k", &Inputs::b_k, {h * dk}, in_bound});
+    specs.push_back({"b_v", &Inputs::b_v, {h * dv}, in_bound});
+    if (c.output_proj) specs.push_back({"b_o", &Inputs::b_o, {c.d_model}, out_bound});
+  }
+  return specs;
+}
+
+}  // namespace
+
+Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given) {
+  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim();
+  Inputs in;
+  in.x = given.x;
   if (!in.x.storage()) {
     in.x = embed_tokens(tokens, B, d_in);
   } else if (in.x.shape() != Shape{B, T, d_in}) {
@@ -108,25 +141,18 @@ Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, 
                     " (B, T, d_in)");
   }
   in.x.storage()->name = "x";
-  const double w_in = 1.0 / std::sqrt(static_cast<double>(d_in));
-  complete(in.w_q, "w_q", {d_in, h * dk}, c.seed, w_in);
-  complete(in.w_k, "w_k", {d_in, h * dk}, c.seed, w_in);
-  complete(in.w_v, "w_v", {d_in, h * dv}, c.seed, w_in);
-  if (c.output_proj) {
-    complete(in.w_o, "w_o", {h * dv, c.d_model}, c.seed, 1.0 / std::sqrt(double(h * dv)));
-  } else {
-    in.w_o = Tensor();
+  for (const ParameterSpec& p : parameter_specs(c)) {
+    in.*p.slot = given.*p.slot;  // parameters this config does not have stay undefined
+    complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
   }
-  if (c.bias) {
-    // Biases as nn.Linear's: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-    complete(in.b_q, "b_q", {h * dk}, c.seed, w_in);
-    complete(in.b_k, "b_k", {h * dk}, c.seed, w_in);
-    complete(in.b_v, "b_v", {h * dv}, c.seed, w_in);
-    if (c.output_proj)
-      complete(in.b_o, "b_o", {c.d_model}, c.seed, 1.0 / std::sqrt(double(h * dv)));
-  } else {
-    in.b_q = in.b_k = in.b_v = in.b_o = Tensor();
-  }
+  return in;
+}
+
+Inputs shape_only_inputs(const Config& c) {
+  Inputs in;
+  in.x = Tensor::uninitialized("x", {c.batch, c.tokens(), c.input_dim()}, false);
+  for (const ParameterSpec& p : parameter_specs(c))
+    in.*p.slot = Tensor::uninitialized(p.name, p.shape, false);
   return in;
 }
 

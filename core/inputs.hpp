@@ -32,4 +32,7 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
 // Weights and biases are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), as PyTorch's nn.Linear.
 Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given);
 
+// The same shapes with no values allocated, for shape-only mode.
+Inputs shape_only_inputs(const Config& config);
+
 }  // namespace attnlab

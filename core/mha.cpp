@@ -454,24 +454,6 @@ Counters parameter_counts(const Config& c) {
   return n;
 }
 
-// Shapes of every input without values, for shape-only mode.
-Inputs shape_only_inputs(const Config& c) {
-  const int64_t d_in = c.input_dim(), h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
-  Inputs in;
-  in.x = Tensor::uninitialized("x", {c.batch, c.tokens(), d_in}, false);
-  in.w_q = Tensor::uninitialized("w_q", {d_in, h * dk}, false);
-  in.w_k = Tensor::uninitialized("w_k", {d_in, h * dk}, false);
-  in.w_v = Tensor::uninitialized("w_v", {d_in, h * dv}, false);
-  if (c.output_proj) in.w_o = Tensor::uninitialized("w_o", {h * dv, c.d_model}, false);
-  if (c.bias) {
-    in.b_q = Tensor::uninitialized("b_q", {h * dk}, false);
-    in.b_k = Tensor::uninitialized("b_k", {h * dk}, false);
-    in.b_v = Tensor::uninitialized("b_v", {h * dv}, false);
-    if (c.output_proj) in.b_o = Tensor::uninitialized("b_o", {c.d_model}, false);
-  }
-  return in;
-}
-
 // Token labels: the sentence's, or x0, x1, ... when X came from a file without a sentence.
 std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
   if (!inputs.x.storage() || !c.sentence.empty()) return tokens_for(c.sentence, c.tokens());
