@@ -37,12 +37,6 @@ std::string divisors_of(int64_t n) {
   return list;
 }
 
-std::string format_number(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 void check_range(std::vector<ConfigIssue>& issues, const std::string& field, int64_t value,
                  int64_t low, int64_t high, const std::string& meaning) {
   if (value >= low && value <= high) return;
@@ -178,6 +172,12 @@ int64_t trace_bytes_needed(const Config& c) {
   if (!(bytes < 9.2e18)) return std::numeric_limits<int64_t>::max();
   if (bytes <= 0) return 0;
   return static_cast<int64_t>(bytes);
+}
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
 }
 
 std::string format_bytes(double bytes) {

@@ -83,4 +83,7 @@ int64_t trace_bytes_needed(const Config& config);
 // "1.5 MiB"
 std::string format_bytes(double bytes);
 
+// A number as printf's %g writes it: "0.25", "2.5", "1e-05".
+std::string format_number(double value);
+
 }  // namespace attnlab

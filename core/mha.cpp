@@ -5,7 +5,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "core/batched_ops.hpp"
@@ -272,7 +271,7 @@ class BatchedRun {
     if (plan.drop_weights) {
       builder_.add(Stage::Attend,
                    {"weights_dropout", "dropout", axes,
-                    "each weight zeroed with p = " + format_probability(c_.dropout) +
+                    "each weight zeroed with p = " + format_number(c_.dropout) +
                         ", survivors scaled by 1/(1-p)",
                     "weights = F.dropout(weights, p)  # " + axes, map_elements},
                    used);
@@ -287,7 +286,7 @@ class BatchedRun {
       builder_.add(Stage::Attend,
                    {"context", "dropout", context_axes,
                     "dropout on the context instead of the weights (bug), p = " +
-                        format_probability(context_dropout),
+                        format_number(context_dropout),
                     "context = F.dropout(context, p)  # " + context_axes, double(context.numel())},
                    context);
     }
@@ -383,12 +382,6 @@ class BatchedRun {
                   2.0 * B_ * T_ * width_in * width_out +
                       (in_.b_o.storage() ? double(B_ * T_ * width_out) : 0.0)},
                  out);
-  }
-
-  static std::string format_probability(double p) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", p);
-    return text;
   }
 
   void notice(const std::string& text) { trace_.diagnostics.notices.push_back(text); }
