@@ -29,12 +29,4 @@ void dropout_row(Scalar* row, int64_t n, double p, uint64_t seed, int64_t first_
   }
 }
 
-double entropy_bits(const Scalar* row, int64_t n) {
-  double h = 0.0;
-  for (int64_t j = 0; j < n; ++j) {
-    if (row[j] > 0.0f) h -= row[j] * std::log2(static_cast<double>(row[j]));
-  }
-  return h;
-}
-
 }  // namespace attnlab

@@ -1,4 +1,4 @@
-// The per-row arithmetic both computation paths share: masked softmax, dropout, entropy.
+// The per-row arithmetic both computation paths share: masked softmax and dropout.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,5 @@ bool masked_softmax_row(Scalar* row, int64_t n);
 // Inverted dropout on one row: each weight is zeroed with probability p (decided by
 // uniform_at(seed, first_index + j)) and the survivors are scaled by 1 / (1 - p), as PyTorch does.
 void dropout_row(Scalar* row, int64_t n, double p, uint64_t seed, int64_t first_index);
-
-// Shannon entropy in bits of one row of weights: -sum p log2 p over p > 0.
-double entropy_bits(const Scalar* row, int64_t n);
 
 }  // namespace attnlab

@@ -41,12 +41,6 @@ void add_position(std::vector<Scalar>& vec, int64_t position, const std::vector<
 
 }  // namespace
 
-std::vector<Scalar> embed_token(const std::string& token, int64_t position, int64_t width) {
-  std::vector<Scalar> vec = token_vector(token, width);
-  add_position(vec, position, position_frequencies(width));
-  return vec;
-}
-
 Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
   const auto T = static_cast<int64_t>(tokens.size());
   Tensor x = Tensor::uninitialized("x", {batch, T, width});  // every row written below

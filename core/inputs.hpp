@@ -20,11 +20,9 @@ struct Inputs {
   Tensor b_q, b_k, b_v, b_o;
 };
 
-// Toy embedding of one token at one position: a deterministic N(0,1) vector seeded by the
+// (B, T, d_in) toy embeddings: each token is a deterministic N(0,1) vector seeded by the
 // lower-cased token's hash, plus the sinusoidal position encoding of "Attention Is All You Need".
-std::vector<Scalar> embed_token(const std::string& token, int64_t position, int64_t width);
-
-// (B, T, d_in): every sequence of the batch is `tokens` (identical rows; masks can differ).
+// Every sequence of the batch is `tokens` (identical rows; masks can differ).
 Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width);
 
 // Fills every undefined tensor of `given` (x from `tokens`, weights from config.seed) and checks

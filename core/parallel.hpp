@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <thread>
-#include <vector>
 
 #include "core/thread_pool.hpp"
 
