@@ -6,11 +6,14 @@
 
 #include "core/config.hpp"
 #include "core/inputs.hpp"
+#include "core/run_control.hpp"
 
 namespace attnlab {
 
 // Per head: || out(all heads) - out(this head off) ||_F, with the config's own ablations kept.
-// `inputs` must be complete (see complete_inputs).
-std::vector<double> head_importance(const Config& config, const Inputs& inputs);
+// `inputs` must be complete (see complete_inputs). Refuses (UserError) a config whose values
+// cannot be computed (require_values); reports progress per head and stops when cancelled.
+std::vector<double> head_importance(const Config& config, const Inputs& inputs,
+                                    const RunControl& control = {});
 
 }  // namespace attnlab

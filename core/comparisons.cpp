@@ -9,14 +9,17 @@
 
 namespace attnlab {
 
-HeadCountComparison compare_head_counts(const Config& config, const Inputs& inputs) {
+HeadCountComparison compare_head_counts(const Config& config, const Inputs& inputs,
+                                        const RunControl& control) {
+  require_values(config, "the one-head comparison");
   Config one = config;
   one.n_heads = 1;
   one.d_k = config.n_heads * config.head_dim_k();
   one.d_v = config.n_heads * config.head_dim_v();
   one.ablated_heads.clear();
   one.mistake = Mistake::None;
-  return {run(one, inputs), run(config, inputs)};
+  Trace single = run(one, inputs, control.part(0, 0.5));
+  return {std::move(single), run(config, inputs, control.part(0.5, 1))};
 }
 
 namespace {
@@ -36,7 +39,9 @@ double time_ms(Fn fn) {
 
 }  // namespace
 
-PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs) {
+PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs,
+                             const RunControl& control) {
+  require_values(config, "timing the loop against the batched path");
   Config c = config;
   c.mistake = Mistake::None;
   c.ablated_heads.clear();  // the loop has no ablation
@@ -45,8 +50,12 @@ PathComparison compare_paths(const Config& config, const Inputs& inputs, int run
   std::vector<double> loop_times, batched_times;
   Tensor loop_out, batched_out;
   for (int r = 0; r < result.runs; ++r) {
-    loop_times.push_back(time_ms([&] { loop_out = run_loop(c, inputs).out; }));
-    batched_times.push_back(time_ms([&] { batched_out = forward(c, inputs); }));
+    const double begin = double(r) / result.runs, middle = (r + 0.5) / result.runs;
+    const RunControl loop_part = control.part(begin, middle);
+    const RunControl batched_part = control.part(middle, double(r + 1) / result.runs);
+    loop_times.push_back(time_ms([&] { loop_out = run_loop(c, inputs, loop_part).out; }));
+    batched_times.push_back(time_ms([&] { batched_out = forward(c, inputs, batched_part); }));
+    batched_part.report(1);
   }
   const std::vector<Scalar> a = loop_out.to_vector(), b = batched_out.to_vector();
   for (size_t i = 0; i < a.size(); ++i)

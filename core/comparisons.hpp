@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/inputs.hpp"
+#include "core/run_control.hpp"
 #include "core/trace.hpp"
 
 namespace attnlab {
@@ -17,7 +18,9 @@ struct HeadCountComparison {
 
 // Seed 003's point: same parameters, attention memory x h, head_dim shrinks as heads grow.
 // `inputs` must be complete. The single-head run keeps mask, biases and output projection.
-HeadCountComparison compare_head_counts(const Config& config, const Inputs& inputs);
+// Like every measurement: refuses a config without values, follows `control`.
+HeadCountComparison compare_head_counts(const Config& config, const Inputs& inputs,
+                                        const RunControl& control = {});
 
 struct PathComparison {
   double max_abs_difference = 0;  // between the two outputs
@@ -28,6 +31,7 @@ struct PathComparison {
 
 // Times the per-head loop (seeds 001/003) and the batched forward on the same inputs, `runs`
 // times each, alternating, and compares their outputs.
-PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs = 5);
+PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs = 5,
+                             const RunControl& control = {});
 
 }  // namespace attnlab

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
@@ -69,6 +70,17 @@ double trace_elements(const Config& c) {
          + (concat_copies ? B * T * h * dv : 0)  // concat's contiguous copy
          + (c.output_proj ? B * T * double(c.out_dim()) : 0)  // out
          + parameter_elements(c);
+}
+
+// "" when the trace fits the memory cap; else what it needs and how to fix it.
+std::string over_memory_cap(const Config& c) {
+  const int64_t need = trace_bytes_needed(c);
+  if (need <= c.memory_cap_bytes) return "";
+  return "computing this configuration needs " + format_bytes(double(need)) + " (" +
+         std::to_string(need) + " bytes) for the trace, above the cap of " +
+         format_bytes(double(c.memory_cap_bytes)) +
+         (c.shape_only ? ": lower B, T or n_heads"
+                       : ": use shape-only mode, or lower B, T or n_heads");
 }
 
 }  // namespace
@@ -148,16 +160,22 @@ std::vector<ConfigIssue> validate(const Config& c) {
                        "or n_heads"});
   }
   if (issues.empty() && !c.shape_only) {
-    const int64_t need = trace_bytes_needed(c);
-    if (need > c.memory_cap_bytes) {
-      issues.push_back({"memory", "computing this configuration needs " +
-                                      format_bytes(double(need)) + " (" + std::to_string(need) +
-                                      " bytes) for the trace, above the cap of " +
-                                      format_bytes(double(c.memory_cap_bytes)) +
-                                      ": use shape-only mode, or lower B, T or n_heads"});
-    }
+    if (std::string over = over_memory_cap(c); !over.empty()) issues.push_back({"memory", over});
   }
   return issues;
+}
+
+std::string values_unavailable(const Config& c) {
+  if (const std::vector<ConfigIssue> issues = validate(c); !issues.empty()) return describe(issues);
+  if (!c.shape_only) return "";
+  if (const std::string over = over_memory_cap(c); !over.empty())
+    return "this configuration is shape-only: " + over;
+  return "this configuration is shape-only (no values are computed): turn shape-only off";
+}
+
+void require_values(const Config& c, const std::string& what) {
+  if (const std::string reason = values_unavailable(c); !reason.empty())
+    throw UserError(what + " needs computed values, and " + reason);
 }
 
 std::string describe(const std::vector<ConfigIssue>& issues) {

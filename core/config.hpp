@@ -73,6 +73,14 @@ struct ConfigIssue {
 // Every violation at once (empty when the config can run).
 std::vector<ConfigIssue> validate(const Config& config);
 
+// Why this config's values cannot be computed ("" when they can): an invalid setting, shape-only
+// mode, or a trace above the memory cap (the same message validate() gives the trace).
+std::string values_unavailable(const Config& config);
+
+// Throws UserError("<what> needs computed values, and <why not>") when values_unavailable() says
+// so: every measurement calls it before it allocates anything.
+void require_values(const Config& config, const std::string& what);
+
 // All issues joined into one line, for the CLI.
 std::string describe(const std::vector<ConfigIssue>& issues);
 

@@ -25,7 +25,7 @@ const Scalar* data_or_null(const Tensor& t) {
 
 }  // namespace
 
-Tensor forward(const Config& c, const Inputs& in) {
+Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
@@ -37,8 +37,11 @@ Tensor forward(const Config& c, const Inputs& in) {
   // (B*T, h*d) each: row b*T + t holds every head's slice side by side.
   Values q(size_t(rows * qk_width)), k(q.size()), v(size_t(rows * v_width));
   linear(in.x.data(), rows, d_in, in.w_q.data(), qk_width, data_or_null(in.b_q), q.data());
+  control.check_cancel();
   linear(in.x.data(), rows, d_in, in.w_k.data(), qk_width, data_or_null(in.b_k), k.data());
+  control.check_cancel();
   linear(in.x.data(), rows, d_in, in.w_v.data(), v_width, data_or_null(in.b_v), v.data());
+  control.check_cancel();
 
   const std::vector<uint8_t> visible =
       c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
@@ -48,7 +51,7 @@ Tensor forward(const Config& c, const Inputs& in) {
   const double attention_flops = 2.0 * B * h * T * T * (dk + dv);
   parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
     RowMatrix scores(T, T);  // this thread's scratch map
-    for (int64_t pair = begin; pair < end; ++pair) {
+    for (int64_t pair = begin; pair < end && !control.cancel_requested(); ++pair) {
       const int64_t b = pair / h, hd = pair % h;
       if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;  // stays 0
       // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads.
@@ -71,6 +74,7 @@ Tensor forward(const Config& c, const Inputs& in) {
       context.noalias() = scores * V;  // (T, T) @ (T, d_v), written in concat layout
     }
   });
+  control.check_cancel();  // the loop above stops early when asked; its result is incomplete
 
   if (!c.output_proj) {
     Tensor out = Tensor::empty("out", {B, T, v_width});

@@ -5,12 +5,13 @@
 
 #include "core/config.hpp"
 #include "core/inputs.hpp"
+#include "core/run_control.hpp"
 
 namespace attnlab {
 
 // `inputs` must be complete (see complete_inputs); returns out (B, T, d_out). Ablated heads
 // (config.ablated_heads) contribute a zero context; mistakes are not simulated here.
-// Throws UserError for an invalid config.
-Tensor forward(const Config& config, const Inputs& inputs);
+// Throws UserError for an invalid config, Cancelled when `control` asks it to stop.
+Tensor forward(const Config& config, const Inputs& inputs, const RunControl& control = {});
 
 }  // namespace attnlab

@@ -386,15 +386,11 @@ class BatchedRun {
 
   void notice(const std::string& text) { trace_.diagnostics.notices.push_back(text); }
 
-  bool cancel_requested() const {
-    return control_.cancel && control_.cancel->load(std::memory_order_relaxed);
-  }
-  void check_cancel() const {
-    if (cancel_requested()) throw Cancelled();
-  }
+  bool cancel_requested() const { return control_.cancel_requested(); }
+  void check_cancel() const { control_.check_cancel(); }
   void step_done(int stages_done) const {
     check_cancel();
-    if (control_.progress) control_.progress(double(stages_done) / kStageCount);
+    control_.report(double(stages_done) / kStageCount);
   }
 
   static constexpr double kDefaultBugDropout = 0.1;

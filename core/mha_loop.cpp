@@ -25,7 +25,7 @@ Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
 
 }  // namespace
 
-LoopResult run_loop(const Config& c, const Inputs& given) {
+LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& control) {
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
@@ -49,6 +49,7 @@ LoopResult run_loop(const Config& c, const Inputs& given) {
     const Matrix Wk_h = W_k.middleCols(hd * dk, dk);  // (d_in, d_k)
     const Matrix Wv_h = W_v.middleCols(hd * dv, dv);  // (d_in, d_v)
     for (int64_t b = 0; b < B; ++b) {
+      control.check_cancel();
       const Matrix X = Eigen::Map<const Matrix>(in.x.data() + b * T * d_in, T, d_in);
       Matrix Q = X * Wq_h;  // (T, d_k)
       Matrix K = X * Wk_h;  // (T, d_k)
@@ -73,6 +74,7 @@ LoopResult run_loop(const Config& c, const Inputs& given) {
     }
     result.weights.push_back(head_weights);
     result.context.push_back(head_context);
+    control.report(double(hd + 1) / double(h));
   }
   Eigen::Map<Matrix> out(result.out.data(), B * T, d_out);
   if (c.output_proj) {

@@ -31,6 +31,14 @@ int main(int argc, char** argv) {
     }
     for (const std::string& w : request.warnings)
       std::cerr << "attnlab-cli: warning: " << w << "\n";
+    // Measurements need values: refuse them up front, before any output, for a shape-only or
+    // too-large config.
+    const auto refuse_without_values = [&](bool asked, const char* flag) {
+      if (asked && validate(request.config).empty()) require_values(request.config, flag);
+    };
+    refuse_without_values(request.importance, "--importance");
+    refuse_without_values(request.compare_heads, "--compare-heads");
+    refuse_without_values(request.compare_paths, "--compare-paths");
     const Trace trace = run(request.config, request.inputs);
     for (const std::string& name : request.show) {
       if (!trace.find(name)) {
@@ -50,12 +58,12 @@ int main(int argc, char** argv) {
         correct.mistake = Mistake::None;
         cli::print_mistake_report(std::cout, run(correct, request.inputs), trace);
       }
-      if (request.importance && !trace.shape_only) {
+      if (request.importance) {
         cli::print_importance(
             std::cout, head_importance(trace.config, complete_inputs(trace.config, trace.tokens,
                                                                      request.inputs)));
       }
-      if (!trace.shape_only && (request.compare_heads || request.compare_paths)) {
+      if (request.compare_heads || request.compare_paths) {
         const Inputs complete = complete_inputs(trace.config, trace.tokens, request.inputs);
         if (request.compare_heads)
           cli::print_head_comparison(std::cout, compare_head_counts(trace.config, complete));

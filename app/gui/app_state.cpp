@@ -280,33 +280,41 @@ Inputs shown_trace_inputs(const AppState& state) {
 
 namespace {
 
-// Starts `task` for the shown trace's config with `work(config, complete inputs)`, on its thread.
+// Starts `task` for the shown trace's config with `work(config, complete inputs, control)`, on
+// its thread; refused at once (the task's error) when the config has no values to measure.
 template <typename Result, typename Work>
-void start_for_trace(AppState& state, BackgroundTask<Result>& task, Work work) {
+void start_for_trace(AppState& state, BackgroundTask<Result>& task, const std::string& what,
+                     Work work) {
   if (!state.trace || task.started_for(state.trace->config)) return;
   const Config config = state.trace->config;
   const std::vector<std::string> tokens = state.trace->tokens;
   const Inputs given = state.trace_inputs;
-  task.start(config, [config, tokens, given, work] {
-    return work(config, complete_inputs(config, tokens, given));
+  task.start(config, what, [config, tokens, given, work](const RunControl& control) {
+    return work(config, complete_inputs(config, tokens, given), control);
   });
 }
 
 }  // namespace
 
 void start_importance(AppState& state) {
-  start_for_trace(state, state.importance,
-                  [](const Config& c, const Inputs& in) { return head_importance(c, in); });
+  start_for_trace(state, state.importance, "head importance",
+                  [](const Config& c, const Inputs& in, const RunControl& control) {
+                    return head_importance(c, in, control);
+                  });
 }
 
 void start_path_timing(AppState& state) {
-  start_for_trace(state, state.paths,
-                  [](const Config& c, const Inputs& in) { return compare_paths(c, in, 5); });
+  start_for_trace(state, state.paths, "timing the loop against the batched path",
+                  [](const Config& c, const Inputs& in, const RunControl& control) {
+                    return compare_paths(c, in, 5, control);
+                  });
 }
 
 void start_head_count_comparison(AppState& state) {
-  start_for_trace(state, state.head_counts,
-                  [](const Config& c, const Inputs& in) { return compare_head_counts(c, in); });
+  start_for_trace(state, state.head_counts, "the one-head comparison",
+                  [](const Config& c, const Inputs& in, const RunControl& control) {
+                    return compare_head_counts(c, in, control);
+                  });
 }
 
 void poll_measurements(AppState& state) {
@@ -319,6 +327,13 @@ void wait_for_measurements(AppState& state) {
   state.importance.wait();
   state.paths.wait();
   state.head_counts.wait();
+}
+
+void cancel_all_jobs(AppState& state) {
+  cancel_computation(state);
+  state.importance.cancel();
+  state.paths.cancel();
+  state.head_counts.cancel();
 }
 
 // [SECTION] heatmaps

@@ -202,6 +202,8 @@ void start_head_count_comparison(AppState& state);
 // Takes finished measurements; called every frame. wait_for_measurements blocks (tests, scripts).
 void poll_measurements(AppState& state);
 void wait_for_measurements(AppState& state);
+// Asks the trace worker and every measurement to stop (closing the window, SIGTERM, SIGINT).
+void cancel_all_jobs(AppState& state);
 
 // [SECTION] heatmaps
 const HeatmapSet& current_heatmaps(AppState& state);

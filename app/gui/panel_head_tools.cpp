@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/gui/job_status.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 
@@ -66,6 +67,7 @@ void ablation(AppState& state, float width) {
   tooltip(
       "An ablated head's context is zeroed before concat; importance = ||out - out without it||.");
   start_importance(state);
+  draw_task_status(state.importance, "importance", palette(state.ui.theme).error);
   const std::vector<bool>& off = trace.config.ablated_heads;
   const std::optional<std::vector<double>>& importance = state.importance.result();
   const bool fresh = state.importance.started_for(trace.config) && importance;
@@ -88,11 +90,9 @@ void ablation(AppState& state, float width) {
                 std::max(10.0f, bar_w), head_colour(int(h)), value);
       tooltip("Importance: how far the output moves when this head alone is switched off.");
     } else {
-      ImGui::TextDisabled(state.importance.busy() ? "measuring..." : "-");
+      ImGui::TextDisabled("-");
     }
   }
-  if (!state.importance.error().empty())
-    ImGui::TextWrapped("Importance failed: %s", state.importance.error().c_str());
 }
 
 // [SECTION] one head against many
@@ -102,12 +102,9 @@ void one_vs_many(AppState& state) {
   heading(state, "One head vs h heads");
   tooltip("The same weights read as one wide head and as h narrow ones (seed 003).");
   start_head_count_comparison(state);
+  if (draw_task_status(state.head_counts, "head_counts", palette(state.ui.theme).error)) return;
   const auto& result = state.head_counts.result();
-  if (!state.head_counts.started_for(trace.config) || !result) {
-    ImGui::TextDisabled(state.head_counts.error().empty() ? "measuring..."
-                                                          : state.head_counts.error().c_str());
-    return;
-  }
+  if (!state.head_counts.started_for(trace.config) || !result) return;
   if (ImGui::BeginTable("one_vs_many", 3,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");

@@ -1,6 +1,6 @@
 // Loop vs batched: the seeds' per-head loop against the batched computation on the same inputs.
-// "measure" times both (median of 5 runs, on a background thread) and compares their outputs; the
-// drawing shows the loop as h steps one after another and the batched path as one step.
+// Opening the tab times both (median of 5 runs, on a background thread) and compares their outputs;
+// the drawing shows the loop as h steps one after another and the batched path as one step.
 #include <imgui.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/gui/job_status.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 
@@ -46,27 +47,22 @@ void timeline(const char* label, double ms, int64_t steps, float pixels_per_ms, 
 void draw_paths_tab(AppState& state) {
   const Trace& trace = *state.trace;
   const Palette& colours = palette(state.ui.theme);
+  start_path_timing(state);  // opening the tab measures the shown config, once
   const bool busy = state.paths.busy();
   ImGui::BeginDisabled(busy);
-  if (ImGui::Button(busy ? "measuring..." : "measure")) start_path_timing(state);
+  if (ImGui::Button("measure again")) {
+    state.paths.forget();  // measuring again for the same config is what the button is for
+    start_path_timing(state);
+  }
   ImGui::EndDisabled();
   tooltip("Run both paths 5 times each on this config (in the background) and compare them.");
   ImGui::SameLine();
   ImGui::TextWrapped(
       "The seeds first compute attention one head at a time in a Python-style loop; real code "
       "batches the heads into one matrix product over (B, h, T, d_k).");
+  if (draw_task_status(state.paths, "paths", colours.error)) return;
   const auto& result = state.paths.result();
-  if (!state.paths.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-    ImGui::TextWrapped("%s", state.paths.error().c_str());
-    ImGui::PopStyleColor();
-  }
-  if (!result) {
-    if (!busy) ImGui::TextDisabled("Press \"measure\" to time both paths.");
-    return;
-  }
-  if (!state.paths.started_for(trace.config))
-    ImGui::TextDisabled("(measured for an earlier config: press \"measure\" again)");
+  if (!result) return;
   ImGui::Text("outputs agree: max |loop \u2212 batched| = %.3g", result->max_abs_difference);
   ImGui::Text("median of %d runs: loop %.3f ms, batched %.3f ms", result->runs, result->loop_ms,
               result->batched_ms);

@@ -55,6 +55,10 @@ expect 0 "Head importance" -- --preset cat --importance --ablate 1
 expect 0 "GPT-3 175B           12288      96   128" -- --model-table
 expect 0 "parameters 96  attention memory 242 weights" -- --preset seed003 --compare-heads
 expect 0 "outputs differ by at most" -- --preset cat --compare-paths
+# Measurements need values: a shape-only or over-the-cap config is refused in one line, exit 2.
+expect 2 "--importance needs computed values, and this configuration is shape-only" -- --preset gpt3 --importance
+expect 2 "--compare-heads needs computed values" -- --preset gpt3 --compare-heads
+expect 2 "--compare-paths needs computed values" -- --preset base --memory-cap-mb 50 --shape-only --compare-paths
 expect 0 "!!     scores = scores / math.sqrt(d_model)" -- --preset cat --mistake scale-d-model --code
 expect 2 "unknown; choose one of forget-transpose" -- --mistake sideways
 expect 2 "--ablate 5: heads are numbered 0..1" -- --preset seed003 --ablate 5

@@ -72,4 +72,38 @@ run_interactive
 [ -e "$settings.bad" ] && ok || bad "corrupted settings not moved to settings.json.bad"
 grep -q '"theme": "light"' "$settings" && ok || bad "defaults not used after a corrupted file"
 
+# Every kind of job stops at SIGTERM: the trace worker, head importance with the one-head
+# comparison, and the loop-vs-batched timing, on GPT-3 (shape-only: refused at once) and on the
+# base shape made large enough that each job runs for seconds. The process is gone within 2 s and
+# has saved its settings.
+stops_within_2s() {  # SECONDS_BEFORE_SIGTERM APP_ARGS...
+  local wait_before=$1
+  shift
+  rm -f "$settings"
+  "$app" "$@" >"$work/out" 2>"$work/err" &
+  local pid=$!
+  sleep "$wait_before"
+  kill -TERM "$pid"
+  local tenths=0
+  while kill -0 "$pid" 2>/dev/null && [ "$tenths" -lt 20 ]; do
+    sleep 0.1
+    tenths=$((tenths + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    bad "still running 2 s after SIGTERM: $*"
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    return
+  fi
+  wait "$pid"
+  [ -s "$settings" ] && ok || bad "settings not saved at SIGTERM: $*"
+}
+big=(--preset base --batch 64 --heads 16)
+stops_within_2s 1.5 --preset gpt3 --tab head-tools
+stops_within_2s 1.5 --preset gpt3 --tab paths
+stops_within_2s 0.3 --preset base --batch 128
+stops_within_2s 1.0 "${big[@]}" --tab head-tools
+stops_within_2s 1.0 "${big[@]}" --tab paths
+grep -q '"batch": 64' "$settings" && ok || bad "the base run's settings were not the ones saved"
+
 summary

@@ -270,6 +270,9 @@ int run_gui(const StartOptions& options) {
     if (options.bench_frames > 0 && frame >= options.bench_frames + 1) break;
   }
 
+  // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its
+  // cancel flag every few milliseconds), so the threads are joined within a second.
+  cancel_all_jobs(state);
   if (options.bench_frames > 0)
     report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()),  // 1st: setup
                        options.bench_drag > 0 ? traces_shown : -1);

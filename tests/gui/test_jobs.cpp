@@ -1,0 +1,131 @@
+// Background jobs as a lecturer meets them: a config without values (GPT-3's shape-only preset)
+// is refused at once with the trace's own message, a running measurement shows its progress and
+// stops soon after Cancel, and nothing is left running to keep the app from quitting.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/ablation.hpp"
+#include "core/comparisons.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class Jobs : public HeadlessImGui {
+ protected:
+  // The base shape, large enough that each measurement runs for seconds on this machine.
+  void start_on_big_base() {
+    start_on("base");
+    Config config = state.config;
+    config.batch = 64;
+    config.n_heads = 16;
+    set_config(state, config);
+    state.worker->wait_idle();
+    poll_trace(state);
+    ASSERT_EQ(state.trace->config.batch, 64);
+  }
+  // Milliseconds from now until `task` is idle (at most `limit_ms`).
+  template <typename Result>
+  double ms_until_idle(BackgroundTask<Result>& task, double limit_ms = 5000) {
+    const auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    while (task.busy() && elapsed < limit_ms) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count();
+    }
+    return elapsed;
+  }
+};
+
+TEST_F(Jobs, ShapeOnlyPresetRefusesEveryMeasurementAtOnce) {
+  start_on("gpt3");
+  ASSERT_TRUE(state.trace->shape_only);
+  ASSERT_TRUE(open_tab(state, "head-tools"));
+  frame();
+  frame();
+  for (const std::string* error : {&state.importance.error(), &state.head_counts.error()}) {
+    EXPECT_NE(error->find("needs computed values"), std::string::npos) << *error;
+    EXPECT_NE(error->find("shape-only"), std::string::npos) << *error;
+    // The same words the trace uses for a config above the memory cap.
+    EXPECT_NE(error->find("above the cap of 1.0 GiB"), std::string::npos) << *error;
+  }
+  EXPECT_FALSE(state.importance.busy()) << "refused before a thread starts";
+  EXPECT_FALSE(state.head_counts.busy());
+  ASSERT_TRUE(open_tab(state, "paths"));
+  frame();
+  frame();
+  EXPECT_FALSE(state.paths.busy());
+  EXPECT_NE(state.paths.error().find("shape-only"), std::string::npos) << state.paths.error();
+}
+
+TEST_F(Jobs, CancelStopsARunningMeasurementQuickly) {
+  start_on_big_base();
+  using Starter = void (*)(AppState&);
+  for (Starter start : {Starter(start_importance), Starter(start_path_timing),
+                        Starter(start_head_count_comparison)}) {
+    start(state);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_TRUE(state.importance.busy() || state.paths.busy() || state.head_counts.busy())
+        << "the measurement should still be running after 0.3 s";
+    cancel_all_jobs(state);
+    const double ms = std::max({ms_until_idle(state.importance), ms_until_idle(state.paths),
+                                ms_until_idle(state.head_counts)});
+    // The work checks its flag every few milliseconds (the issue asks for 100 ms; the bound here
+    // leaves room for a loaded machine).
+    EXPECT_LT(ms, 1000) << "cancel took " << ms << " ms";
+    poll_measurements(state);
+  }
+  EXPECT_TRUE(state.importance.cancelled());
+  EXPECT_TRUE(state.paths.cancelled());
+  EXPECT_TRUE(state.head_counts.cancelled());
+  EXPECT_TRUE(state.importance.error().empty()) << "a cancel is not a failure";
+}
+
+TEST_F(Jobs, ARunningMeasurementReportsProgressAndOffersCancel) {
+  start_on_big_base();
+  ASSERT_TRUE(open_tab(state, "head-tools"));
+  frame();
+  frame();
+  ASSERT_TRUE(state.importance.busy());
+  double seen = 0;
+  for (int i = 0; i < 400 && state.importance.busy() && seen == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    seen = state.importance.progress();
+  }
+  EXPECT_GT(seen, 0.0) << "progress moves while it measures";
+  EXPECT_LT(seen, 1.0);
+  frame();  // draws the progress bar and Cancel
+  state.importance.cancel();
+  ms_until_idle(state.importance);
+  frame();
+  EXPECT_TRUE(state.importance.cancelled());
+  EXPECT_TRUE(state.importance.started_for(state.trace->config))
+      << "a cancelled measurement is not restarted by itself";
+}
+
+TEST_F(Jobs, CoreMeasurementsFollowTheirRunControl) {
+  start_on("cat");
+  const Inputs inputs = shown_trace_inputs(state);
+  std::atomic<bool> cancel{true};
+  RunControl stopped;
+  stopped.cancel = &cancel;
+  const Config& config = state.trace->config;
+  EXPECT_THROW(head_importance(config, inputs, stopped), Cancelled);
+  EXPECT_THROW(compare_paths(config, inputs, 3, stopped), Cancelled);
+  EXPECT_THROW(compare_head_counts(config, inputs, stopped), Cancelled);
+
+  std::vector<double> reported;
+  RunControl followed;
+  followed.progress = [&](double f) { reported.push_back(f); };
+  const std::vector<double> importance = head_importance(config, inputs, followed);
+  ASSERT_FALSE(reported.empty());
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
+  EXPECT_DOUBLE_EQ(reported.back(), 1.0);
+  EXPECT_EQ(importance, head_importance(config, inputs)) << "following it changes nothing";
+}
+
+}  // namespace
+}  // namespace attnlab::gui
