@@ -153,10 +153,16 @@ bool apply_padding_text(AppState& state, MaskSpec& mask) {
   return true;
 }
 
+bool issue_belongs_to(const AppState& state, const ConfigIssue& issue, const std::string& field) {
+  if (issue.field == field) return true;
+  // The memory cap is no one control's: it goes under the control that was changed last.
+  return issue.field == "memory" && field == state.last_edited_field;
+}
+
 std::string issue_for(const AppState& state, const std::string& field) {
   std::string text;
   for (const ConfigIssue& issue : state.issues)
-    if (issue.field == field) text += (text.empty() ? "" : "\n") + issue.message;
+    if (issue_belongs_to(state, issue, field)) text += (text.empty() ? "" : "\n") + issue.message;
   return text;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app/gui/background_task.hpp"
@@ -123,8 +124,13 @@ struct AppState {
   BackgroundTask<HeadCountComparison> head_counts;
 
   UiSettings ui;
-  std::string padding_text;   // the padding-lengths field as typed ("3, 5")
-  std::string padding_error;  // when that text is not a list of whole numbers
+  // [SECTION] controls
+  // A number typed into a field (Ctrl+click on a slider, or an input box) is applied on Enter or
+  // when the field loses focus, not at every keystroke; until then it waits here, by widget ID.
+  std::map<ImGuiID, std::variant<int64_t, uint64_t, float>> typed_values;
+  std::string last_edited_field;  // validate()'s name for the control changed last ("seq_len")
+  std::string padding_text;       // the padding-lengths field as typed ("3, 5")
+  std::string padding_error;      // when that text is not a list of whole numbers
 
   // [SECTION] requests for the window layer, handled between frames
   bool fonts_dirty = false;  // font scale changed: rebuild the atlas
@@ -165,6 +171,9 @@ void sync_edit_buffers(AppState& state);
 // Reads state.padding_text ("3, 5") into mask.padding_lengths and returns true; when it is not a
 // list of whole numbers, sets state.padding_error and leaves the mask alone.
 bool apply_padding_text(AppState& state, MaskSpec& mask);
+// True when `issue` is shown under the control of `field`: its own issues, and a whole-config
+// issue (the memory cap) under the control changed last.
+bool issue_belongs_to(const AppState& state, const ConfigIssue& issue, const std::string& field);
 // The message for a field ("" when fine), e.g. issue_for(state, "n_heads").
 std::string issue_for(const AppState& state, const std::string& field);
 // Takes a finished background run, if any. Called every frame.

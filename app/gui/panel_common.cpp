@@ -64,7 +64,8 @@ void issue_text(AppState& state, const char* field) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
   ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
-  state.explained.push_back(field);
+  for (const ConfigIssue& issue : state.issues)
+    if (issue_belongs_to(state, issue, field)) state.explained.push_back(issue.field);
 }
 
 }  // namespace attnlab::gui

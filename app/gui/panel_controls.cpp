@@ -1,6 +1,7 @@
 // The controls: every setting of the config, the display options and export. An invalid
 // combination is explained in red under the control it names; the last valid trace stays.
 #include <imgui.h>
+#include <imgui_internal.h>  // TempInputIsActive: is a number being typed into a slider
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -16,12 +17,36 @@ namespace {
 
 constexpr int64_t kMaxSliderRange = int64_t{1} << 20;
 
-bool slider(const char* label, int64_t& value, int64_t low, int64_t high, const char* format,
-            const char* help, ImGuiSliderFlags flags = 0) {
-  const bool changed =
+// Dragged, a value applies live; typed (Ctrl+click or double-click on a slider, or an input
+// box) it applies on Enter or when the field loses focus, so typing 4096 never computes T = 4,
+// 40 and 409 on the way. Call right after the widget; `value` is what the widget wrote.
+template <typename T>
+bool commit(AppState& state, const char* field, bool edited, T& value, T before, bool text_box) {
+  const ImGuiID id = ImGui::GetItemID();
+  if (ImGui::TempInputIsActive(id) || (text_box && ImGui::IsItemActive())) {
+    if (edited) state.typed_values[id] = value;  // held until the field is left
+    value = before;
+    return false;
+  }
+  if (const auto typed = state.typed_values.find(id); typed != state.typed_values.end()) {
+    // Left by Enter: this frame's value is final. Left by a click elsewhere: the held one.
+    if (!edited && ImGui::IsItemDeactivatedAfterEdit()) {
+      value = std::get<T>(typed->second);
+      edited = value != before;
+    }
+    state.typed_values.erase(typed);
+  }
+  if (edited) state.last_edited_field = field;
+  return edited;
+}
+
+bool slider(AppState& state, const char* field, const char* label, int64_t& value, int64_t low,
+            int64_t high, const char* format, const char* help, ImGuiSliderFlags flags = 0) {
+  const int64_t before = value;
+  const bool edited =
       ImGui::SliderScalar(label, ImGuiDataType_S64, &value, &low, &high, format, flags);
   tooltip(help);
-  return changed;
+  return commit(state, field, edited, value, before, false);
 }
 
 // A collapsible group of controls, open at start.
@@ -49,14 +74,14 @@ bool input_controls(AppState& state, Config& c) {
   bool changed = false;
   changed |= ImGui::InputText("sentence", &c.sentence);
   tooltip("The tokens of the input; empty uses the built-in sample text.");
-  changed |=
-      slider("T (tokens)", c.seq_len, 0, 256, c.seq_len == 0 ? "= sentence" : "%d",
-             "Sequence length T: 0 takes as many tokens as the sentence has, more cycles it.");
+  changed |= slider(
+      state, "seq_len", "T (tokens)", c.seq_len, 0, 256, c.seq_len == 0 ? "= sentence" : "%d",
+      "Sequence length T: 0 takes as many tokens as the sentence has, more cycles it.");
   issue_text(state, "seq_len");
-  changed |= slider("B (batch)", c.batch, 1, 64, "%d",
+  changed |= slider(state, "batch", "B (batch)", c.batch, 1, 64, "%d",
                     "Batch size B: how many sequences run at once (each gets its own maps).");
   issue_text(state, "batch");
-  changed |= slider("d_in", c.d_in, 0, 1024, c.d_in == 0 ? "= d_model" : "%d",
+  changed |= slider(state, "d_in", "d_in", c.d_in, 0, 1024, c.d_in == 0 ? "= d_model" : "%d",
                     "Width of the token embeddings X; 0 makes it equal to d_model.",
                     ImGuiSliderFlags_Logarithmic);
   issue_text(state, "d_in");
@@ -65,11 +90,11 @@ bool input_controls(AppState& state, Config& c) {
 
 bool size_controls(AppState& state, Config& c) {
   bool changed = false;
-  changed |= slider("d_model", c.d_model, 1, 1024, "%d",
+  changed |= slider(state, "d_model", "d_model", c.d_model, 1, 1024, "%d",
                     "Model width: the output width and, by default, h times d_k.",
                     ImGuiSliderFlags_Logarithmic);
   issue_text(state, "d_model");
-  changed |= slider("n_heads", c.n_heads, 1, 32, "%d",
+  changed |= slider(state, "n_heads", "n_heads", c.n_heads, 1, 32, "%d",
                     "Number of heads h: each gets its own Q, K, V slice and its own map.");
   issue_text(state, "n_heads");
 
@@ -84,8 +109,8 @@ bool size_controls(AppState& state, Config& c) {
   tooltip("Linked, each head gets d_model / n_heads dimensions; unlink to set d_k yourself.");
   ImGui::BeginDisabled(state.ui.link_d_k);
   int64_t d_k = c.head_dim_k();
-  if (slider("d_k", d_k, 1, 512, "%d", "Per-head width of queries and keys (and values).",
-             ImGuiSliderFlags_Logarithmic)) {
+  if (slider(state, "d_k", "d_k", d_k, 1, 512, "%d",
+             "Per-head width of queries and keys (and values).", ImGuiSliderFlags_Logarithmic)) {
     c.d_k = d_k;
     changed = true;
   }
@@ -99,8 +124,12 @@ bool mask_controls(AppState& state, Config& c) {
   MaskSpec& m = c.mask;
   changed |= ImGui::Checkbox("causal", &m.causal);
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
-  if (ImGui::InputText("padding lengths", &state.padding_text))
-    changed |= apply_padding_text(state, m);
+  // Applied on Enter or when the field is left, as typed numbers are.
+  ImGui::InputText("padding lengths", &state.padding_text);
+  if (ImGui::IsItemDeactivatedAfterEdit() && apply_padding_text(state, m)) {
+    state.last_edited_field = "mask";
+    changed = true;
+  }
   tooltip(
       "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
   if (!state.padding_error.empty()) {
@@ -110,9 +139,9 @@ bool mask_controls(AppState& state, Config& c) {
   }
   // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger.
   const int64_t T = std::clamp<int64_t>(c.tokens(), 1, kMaxSliderRange);
-  changed |= slider("window", m.window, 0, T, m.window == 0 ? "off" : "%d",
+  changed |= slider(state, "mask", "window", m.window, 0, T, m.window == 0 ? "off" : "%d",
                     "Sliding window: a query sees keys at most this far away (0 = off).");
-  changed |= slider("global tokens", m.global_tokens, 0, T, "%d",
+  changed |= slider(state, "mask", "global tokens", m.global_tokens, 0, T, "%d",
                     "With a window: the first tokens see, and are seen by, every token.");
   issue_text(state, "mask");
   return changed;
@@ -135,15 +164,21 @@ void remaining_problems(AppState& state) {
 
 bool model_controls(AppState& state, Config& c) {
   bool changed = false;
-  changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed, nullptr, nullptr);
-  tooltip("Seed of the random weights: the same seed gives the same numbers everywhere.");
+  const uint64_t seed_before = c.seed;
+  const bool seed_edited = ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed);
+  changed |= commit(state, "seed", seed_edited, c.seed, seed_before, true);
+  tooltip(
+      "Seed of the random weights: the same seed gives the same numbers everywhere (type, "
+      "then Enter).");
   changed |= ImGui::Checkbox("biases", &c.bias);
   tooltip("Add bias vectors to the Q, K, V (and output) projections.");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("output projection", &c.output_proj);
   tooltip("Mix the concatenated heads with W_o into d_model; off, the output is the concat.");
   float dropout = float(c.dropout);
-  if (ImGui::SliderFloat("dropout", &dropout, 0.0f, 0.9f, "%.2f")) {
+  const float dropout_before = dropout;
+  const bool dropout_edited = ImGui::SliderFloat("dropout", &dropout, 0.0f, 0.9f, "%.2f");
+  if (commit(state, "dropout", dropout_edited, dropout, dropout_before, false)) {
     c.dropout = dropout;
     changed = true;
   }
@@ -178,8 +213,8 @@ void display_controls(AppState& state) {
   tooltip("Map the largest weight, not 1.0, to the brightest colour (for long sequences).");
   if (state.trace && state.trace->config.batch > 1) {
     int64_t b = state.batch_shown;
-    if (slider("sequence shown", b, 0, state.trace->config.batch - 1, "b = %d",
-               "Which sequence of the batch the tensors and heatmaps show.")) {
+    if (slider(state, "batch_shown", "sequence shown", b, 0, state.trace->config.batch - 1,
+               "b = %d", "Which sequence of the batch the tensors and heatmaps show.")) {
       state.batch_shown = b;
       state.heatmaps_dirty = true;
     }

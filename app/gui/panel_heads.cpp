@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/stale_banner.hpp"
 #include "app/gui/theme.hpp"
 
 namespace attnlab::gui {
@@ -282,6 +283,7 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
   title += "###heads";
   state.hover = {};
   if (begin_panel(state, PanelId::Heads, title.c_str(), flags) && state.trace) {
+    draw_stale_banner(state);
     const HeatmapSet& set = current_heatmaps(state);
     const Palette& colours = palette(state.ui.theme);
     if (set.empty()) {

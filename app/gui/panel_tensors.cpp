@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/stale_banner.hpp"
 #include "app/gui/tensor_drawing.hpp"
 #include "app/gui/theme.hpp"
 
@@ -283,6 +284,7 @@ void draw_scene(AppState& state, const PipelineStep& step) {
 void draw_tensors_tab(AppState& state) {
   const PipelineStep* step = current_step(state);
   if (!step || !state.trace) return;
+  draw_stale_banner(state);
   std::string where = stage_name(step->stage);
   if (!step->substep.empty()) where += " / " + step->label;
   ImGui::TextUnformatted(where.c_str());

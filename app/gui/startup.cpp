@@ -1,5 +1,6 @@
 #include "app/gui/startup.hpp"
 
+#include "app/gui/config_fields.hpp"
 #include "core/config.hpp"
 
 namespace attnlab::gui {
@@ -28,7 +29,20 @@ std::string start_state(AppState& state, const StartOptions& options,
       state.preset_config = preset.config;
       state.preset_inputs = preset.inputs;
     }
-    state.config = restored->settings.config;
+    // Settings that cannot be used any more (a preset or a limit changed) are dropped one by
+    // one, each named with its reason; the rest of the session is kept.
+    Config fallback;
+    for (const Preset& preset : state.presets)
+      if (preset.name == kDefaultPreset) fallback = preset.config;
+    RestoredConfig kept = restore_valid(restored->settings.config, fallback);
+    state.config = kept.config;
+    if (!kept.dropped.empty()) {
+      std::string dropped;
+      for (const std::string& d : kept.dropped) dropped += (dropped.empty() ? "" : "; ") + d;
+      state.status +=
+          (state.status.empty() ? "" : " ") + ("Restored the last session except " + dropped + ".");
+      state.preset_name.clear();
+    }
   } else {
     const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
     if (!apply_preset(state, name)) {
@@ -72,7 +86,13 @@ std::string start_state(AppState& state, const StartOptions& options,
 
 Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   Settings settings;
-  settings.config = state.config;
+  // Never an invalid config: while the controls hold one, the last valid (shown) config is saved.
+  if (state.issues.empty())
+    settings.config = state.config;
+  else if (state.trace)
+    settings.config = state.trace->config;
+  else if (validate(state.preset_config).empty())
+    settings.config = state.preset_config;
   settings.preset = state.preset_name;
   settings.ui = state.ui;
   settings.imgui_ini = imgui_ini;
