@@ -303,21 +303,21 @@ void start_for_trace(AppState& state, BackgroundTask<Result>& task, const std::s
 }  // namespace
 
 void start_importance(AppState& state) {
-  start_for_trace(state, state.importance, "head importance",
+  start_for_trace(state, state.importance, "Head importance",
                   [](const Config& c, const Inputs& in, const RunControl& control) {
                     return head_importance(c, in, control);
                   });
 }
 
 void start_path_timing(AppState& state) {
-  start_for_trace(state, state.paths, "timing the loop against the batched path",
+  start_for_trace(state, state.paths, "Timing the loop against the batched path",
                   [](const Config& c, const Inputs& in, const RunControl& control) {
                     return compare_paths(c, in, 5, control);
                   });
 }
 
 void start_head_count_comparison(AppState& state) {
-  start_for_trace(state, state.head_counts, "the one-head comparison",
+  start_for_trace(state, state.head_counts, "The one-head comparison",
                   [](const Config& c, const Inputs& in, const RunControl& control) {
                     return compare_head_counts(c, in, control);
                   });
