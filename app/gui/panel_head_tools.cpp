@@ -46,7 +46,9 @@ void entropy_chart(const AppState& state, float width) {
     ImGui::TextWrapped("No entropies: this trace has no weights.");
     return;
   }
-  ImGui::TextDisabled("%s", describe_uniform_entropy(trace).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", describe_uniform_entropy(trace).c_str());  // a column is narrow at 1280
+  ImGui::PopStyleColor();
   const float bar_w =
       width - ImGui::CalcTextSize("h00 ").x - ImGui::CalcTextSize("0.00").x - ImGui::GetFontSize();
   for (size_t h = 0; h < entropy.size(); ++h) {
