@@ -2,7 +2,9 @@
 
 #include <Eigen/Core>
 #include <atomic>
+#include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/masks.hpp"
@@ -52,8 +54,7 @@ void count_nonfinite(Trace& trace) {
 // What one query row of one head contributes to the diagnostics.
 struct RowCheck {
   double sum_error = 0, entropy = 0, max_masked_weight = 0;
-  int64_t masked = 0, masked_nonzero = 0;
-  bool has_visible_key = false;
+  int64_t masked = 0, masked_nonzero = 0, visible_keys = 0;
 };
 
 RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
@@ -62,7 +63,7 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
   if (visible) {
     for (int64_t j = 0; j < T; ++j) {
       if (visible[j]) {
-        check.has_visible_key = true;
+        ++check.visible_keys;
         continue;
       }
       ++check.masked;
@@ -70,9 +71,9 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
       check.max_masked_weight = std::max(check.max_masked_weight, double(weights[j]));
     }
   } else {
-    check.has_visible_key = T > 0;
+    check.visible_keys = T;
   }
-  if (!check.has_visible_key) return check;  // an empty row sums to 0 by design
+  if (check.visible_keys == 0) return check;  // an empty row sums to 0 by design
   check.sum_error = std::abs(double(w.sum()) - 1.0);
   // -sum p log2 p, vectorised. max(p, FLT_MIN) changes no normal float and makes p = 0
   // contribute 0 * log(FLT_MIN) = 0, without a select that would cost a second pass.
@@ -81,15 +82,20 @@ RowCheck check_row(const Scalar* weights, const uint8_t* visible, int64_t T) {
   return check;
 }
 
+// (B, T, h, h) weights when the transpose was forgotten: the heads are the rows and the keys, and
+// the (T, T) mask never applied.
+bool heads_are_rows(const Config& c) {
+  return c.mistake == Mistake::ForgetTranspose;
+}
+
 }  // namespace
 
 void diagnose(Trace& trace) {
   const Config& c = trace.config;
   Diagnostics& d = trace.diagnostics;
   const Tensor& weights = trace.find("weights")->tensor;  // (L0, L1, M, N), contiguous
-  // (B, h, T, T) in a correct run; (B, T, h, h) when the transpose was forgotten, where the
-  // heads are the rows and the (T, T) mask never applied.
-  const bool heads_are_rows = c.mistake == Mistake::ForgetTranspose;
+  // (B, h, T, T) in a correct run; (B, T, h, h) when the transpose was forgotten.
+  const bool heads_are_rows = attnlab::heads_are_rows(c);
   const int64_t L1 = weights.size(1), M = weights.size(2), N = weights.size(3);
   const int64_t rows_total = weights.numel() / N;
   const int64_t heads = heads_are_rows ? M : L1;
@@ -115,18 +121,38 @@ void diagnose(Trace& trace) {
     d.masked_entries += r.masked;
     d.masked_nonzero += r.masked_nonzero;
     d.max_masked_weight = std::max(d.max_masked_weight, r.max_masked_weight);
-    if (!r.has_visible_key) {
+    if (r.visible_keys == 0) {
       if (hd == 0) d.empty_rows.push_back({b, i});
       continue;
     }
     d.max_row_sum_error = std::max(d.max_row_sum_error, r.sum_error);
     d.head_entropy_bits[size_t(hd)] += r.entropy;
     ++rows_counted[size_t(hd)];
+    // Every head has the same queries with keys (the mask is per sequence), so averaging over all
+    // rows gives each head's average over its (b, i).
+    d.uniform_entropy_bits += std::log2(double(r.visible_keys));
   }
+  int64_t rows_with_keys = 0;
   for (size_t hd = 0; hd < d.head_entropy_bits.size(); ++hd) {
     if (rows_counted[hd] > 0) d.head_entropy_bits[hd] /= double(rows_counted[hd]);
+    rows_with_keys += rows_counted[hd];
   }
+  if (rows_with_keys > 0) d.uniform_entropy_bits /= double(rows_with_keys);
   count_nonfinite(trace);
+}
+
+double fraction_of_uniform(const Diagnostics& d, size_t head) {
+  assert(head < d.head_entropy_bits.size());
+  return d.uniform_entropy_bits > 0 ? d.head_entropy_bits[head] / d.uniform_entropy_bits : 0.0;
+}
+
+std::string describe_uniform_entropy(const Trace& t) {
+  const Config& c = t.config;
+  char bits[32];
+  std::snprintf(bits, sizeof bits, "%.2f bits", t.diagnostics.uniform_entropy_bits);
+  if (heads_are_rows(c)) return "uniform over h = " + std::to_string(c.n_heads) + " keys: " + bits;
+  if (c.mask.any()) return std::string("uniform over each query's visible keys: ") + bits;
+  return "uniform over T = " + std::to_string(c.tokens()) + " keys: " + bits;
 }
 
 std::vector<std::string> notices_for(const Config& c) {

@@ -55,7 +55,12 @@ struct Diagnostics {
   std::vector<std::array<int64_t, 2>> empty_rows;  // (b, i): queries with no visible key
   int64_t nonfinite_values = 0;                    // NaN/Inf outside the masked scores' -inf
   std::string first_nonfinite;                     // the first tensor holding one
-  std::vector<double> head_entropy_bits;           // per head: mean over (b, i) of -sum p log2 p
+  // Per head: mean of -sum_j p log2 p over the queries (b, i) that see at least one key; a query
+  // with no visible key has all-zero weights and is left out (it has no distribution).
+  std::vector<double> head_entropy_bits;
+  // What a head that spreads evenly would reach: log2(number of visible keys), averaged over the
+  // same queries. log2 T without a mask; under a causal mask query i sees i + 1 keys.
+  double uniform_entropy_bits = 0;
   std::vector<std::string> notices;  // plain-language remarks, e.g. a truncated sentence
 };
 

@@ -72,6 +72,7 @@ std::string trace_to_json(const Trace& t) {
                  {"nonfinite_values", d.nonfinite_values},
                  {"first_nonfinite", d.first_nonfinite},
                  {"head_entropy_bits", d.head_entropy_bits},
+                 {"uniform_entropy_bits", d.uniform_entropy_bits},
                  {"notices", d.notices}}}};
   // Tokens come from user text: bytes that are not UTF-8 become U+FFFD instead of an exception.
   return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

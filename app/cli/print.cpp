@@ -1,13 +1,13 @@
 #include "app/cli/print.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 
 #include "core/code_view.hpp"
 #include "core/config.hpp"
+#include "core/diagnostics.hpp"
 #include "core/masks.hpp"
 #include "core/mistakes.hpp"
 #include "core/model_table.hpp"
@@ -140,10 +140,13 @@ void print_diagnostics(std::ostream& out, const Trace& t) {
   }
   out << "  NaN/Inf: " << d.nonfinite_values
       << (d.nonfinite_values ? " (first in " + d.first_nonfinite + ")" : "") << "\n";
-  out << "  entropy per head (bits; uniform over T keys = " << std::fixed << std::setprecision(2)
-      << std::log2(double(t.config.tokens())) << "):";
+  out << "  entropy per head (bits):" << std::fixed << std::setprecision(2);
   for (size_t h = 0; h < d.head_entropy_bits.size(); ++h)
     out << " h" << h << "=" << d.head_entropy_bits[h];
+  out << "\n  " << describe_uniform_entropy(t)
+      << "; each head's share of it:" << std::setprecision(0);
+  for (size_t h = 0; h < d.head_entropy_bits.size(); ++h)
+    out << " h" << h << "=" << 100 * fraction_of_uniform(d, h) << "%";
   out << std::defaultfloat << "\n";
 }
 

@@ -11,6 +11,7 @@
 #include "app/gui/job_status.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "core/diagnostics.hpp"
 
 namespace attnlab::gui {
 
@@ -35,17 +36,20 @@ void entropy_chart(const AppState& state, float width) {
   heading(state, "Entropy per head (bits)");
   const Preset* crafted = state.preset_name == "crafted" ? find_preset(state, "crafted") : nullptr;
   const std::string help =
-      "Mean over queries of -\u03A3 p log\u2082 p: 0 = one key gets all the weight, log\u2082 T = "
-      "uniform." +
+      "Mean over queries of -\u03A3 p log\u2082 p: 0 = one key gets all the weight. The bar is "
+      "the share of uniform attention's entropy over the keys each query sees (log\u2082 T "
+      "without a mask): a full bar means the head barely focuses." +
       (crafted ? "\n\n" + crafted->description : std::string());
   tooltip(help.c_str());
-  const std::vector<double>& entropy = trace.diagnostics.head_entropy_bits;
+  const Diagnostics& d = trace.diagnostics;
+  const std::vector<double>& entropy = d.head_entropy_bits;
   if (entropy.empty()) {
     ImGui::TextWrapped("No entropies: this trace has no weights.");
     return;
   }
-  const double uniform = std::log2(double(std::max<size_t>(2, trace.tokens.size())));
-  ImGui::TextDisabled("uniform over T = %zu keys: %.2f bits", trace.tokens.size(), uniform);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", describe_uniform_entropy(trace).c_str());  // a column is narrow at 1280
+  ImGui::PopStyleColor();
   const float bar_w =
       width - ImGui::CalcTextSize("h00 ").x - ImGui::CalcTextSize("0.00").x - ImGui::GetFontSize();
   for (size_t h = 0; h < entropy.size(); ++h) {
@@ -53,7 +57,7 @@ void entropy_chart(const AppState& state, float width) {
     ImGui::SameLine(ImGui::CalcTextSize("h00 ").x);
     char value[16];
     std::snprintf(value, sizeof value, "%.2f", entropy[h]);
-    value_bar(float(entropy[h] / uniform), std::max(10.0f, bar_w), head_colour(int(h)), value);
+    value_bar(float(fraction_of_uniform(d, h)), std::max(10.0f, bar_w), head_colour(int(h)), value);
     tooltip(help.c_str());
   }
   if (crafted) ImGui::TextWrapped("%s", crafted->title.c_str());

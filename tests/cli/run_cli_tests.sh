@@ -20,6 +20,10 @@ expect 0 "window:2:1" -- --seq-len 9 --mask window:2:1
 expect 0 "d_k=6" -- --d-model 8 --heads 2 --d-k 6 --d-v 3
 expect 0 "dropout=0.2" -- --preset cat --dropout 0.2 --seed 4
 expect 0 "queries with no visible key" -- --seq-len 4 --batch 2 --mask padding:0,2
+# Entropy is compared with uniform attention over the keys each query sees (seed 003 is causal:
+# mean log2(1..11) = 2.30 bits), or over all T keys when there is no mask (log2 6 = 2.58 bits).
+expect 0 "uniform over each query's visible keys: 2.30 bits; each head's share of it: h0=98% h1=96%" -- --preset seed003
+expect 0 "uniform over T = 6 keys: 2.58 bits" -- --seq-len 6
 expect 0 "\"format\": \"attention-lab trace 1\"" -- --preset seed002 --json
 
 # [SECTION] seed 002: the printed output, through --show and through --export with .npy inputs
