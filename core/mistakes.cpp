@@ -28,7 +28,8 @@ const std::vector<MistakeInfo>& all_mistakes() {
        "scores = scores / math.sqrt(d_model)", "scores = scores / math.sqrt(d_k)", "weights"},
       {Mistake::NoScale, "no-scale", "Forgetting to scale the scores",
        "scores too large by sqrt(d_k): the softmax saturates and the entropy drops", Stage::Attend,
-       "scores = q @ k.transpose(-2, -1)", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)", "weights"},
+       "scores = q @ k.transpose(-2, -1)", "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)",
+       "weights"},
       {Mistake::SoftmaxWrongAxis, "softmax-wrong-axis", "Softmax over the wrong axis",
        "normalised over the queries: columns sum to 1, rows do not", Stage::Attend,
        "weights = F.softmax(scores, dim=-2)", "weights = F.softmax(scores, dim=-1)", "weights"},
@@ -123,6 +124,17 @@ double visible_change(const TensorRecord* correct, const TensorRecord* buggy) {
   return largest > 0 ? change / largest : (change > 0 ? 1 : 0);
 }
 
+// How large the change in the compared record is, in words.
+std::string describe_change(const MistakeReport& r, const TensorRecord* correct,
+                            const TensorRecord* buggy) {
+  if (!correct || !buggy) return "the buggy run stops before it makes " + r.record;
+  if (correct->tensor.shape() != buggy->tensor.shape())
+    return r.record + " is " + shape_to_string(buggy->tensor.shape()) + " " + buggy->axes +
+           " instead of " + shape_to_string(correct->tensor.shape()) + " " + correct->axes;
+  return "the largest change in " + r.record +
+         format(" is %.0f%% of its colour scale", 100 * r.visible_change);
+}
+
 // Why view() refused: the transposed context's strides do not let h and d_v merge.
 std::string view_failure_layout(const Trace& buggy) {
   const TensorRecord* back = buggy.find("context_t");  // (B, T, h, d_v), non-contiguous
@@ -150,10 +162,10 @@ MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy) {
   r.failure = buggy.failure.message;
   if (buggy.config.mistake != Mistake::None) {
     r.record = mistake_info(buggy.config.mistake).lands_in;
-    r.visible_change = buggy.failure.failed
-                           ? 1
-                           : visible_change(correct.find(r.record), buggy.find(r.record));
+    r.visible_change =
+        buggy.failure.failed ? 1 : visible_change(correct.find(r.record), buggy.find(r.record));
     r.too_small_to_see = r.visible_change < kVisibleChange;
+    r.effect = describe_change(r, correct.find(r.record), buggy.find(r.record));
   }
   if (buggy.failure.failed) r.layout = view_failure_layout(buggy);
   const TensorRecord* good_out = correct.find("out");
@@ -214,45 +226,38 @@ MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy) {
 std::optional<ShowcaseConfig> config_where_it_shows(const Config& config) {
   Config c = config;
   c.d_k = c.d_v = 0;
-  char change[200];
   switch (config.mistake) {
-    case Mistake::NoScale:
-      // Unscaled scores grow like sqrt(d_k): at d_k = 32 the missing factor is 5.7.
+    case Mistake::NoScale: {
+      // Unscaled scores are sqrt(d_k) times too large: at d_k = 32, 5.7 times.
       c.d_model = 32 * c.n_heads;
-      std::snprintf(change, sizeof change,
-                    "d_model = %lld with %lld heads: d_k = 32, so the missing 1/sqrt(d_k) is a "
-                    "factor of 5.7",
-                    (long long)c.d_model, (long long)c.n_heads);
-      break;
+      return ShowcaseConfig{
+          c, "d_model = " + std::to_string(c.d_model) + " (d_k = 32)",
+          format("the missing 1/sqrt(d_k) is then a factor of 5.7 instead of %.2g",
+                 std::sqrt(double(config.head_dim_k())))};
+    }
     case Mistake::ScaleDModel:
-      // sqrt(d_model) / sqrt(d_k) = sqrt(h): 16 heads divide the scores by 4 too much.
-      c.n_heads = 16;
-      c.d_model = 16 * 8;
-      std::snprintf(change, sizeof change,
-                    "d_model = 128 with 16 heads of d_k = 8: sqrt(d_model) is sqrt(h) = 4 times "
-                    "sqrt(d_k)");
-      break;
+      // sqrt(d_model) / sqrt(d_k) = sqrt(h): 8 heads divide the scores 2.8 times too much.
+      c.n_heads = 8;
+      c.d_model = 8 * 4;
+      return ShowcaseConfig{c, "8 heads, d_model = 32",
+                            format("sqrt(d_model) is then sqrt(h) = 2.8 times sqrt(d_k), not %.2g",
+                                   std::sqrt(double(config.n_heads)))};
     case Mistake::MaskZero:
     case Mistake::MaskAfterSoftmax:
       if (config.mask.any()) return std::nullopt;
       c = config;
       c.mask.causal = true;
-      std::snprintf(change, sizeof change,
-                    "the causal mask on: this mistake only changes masked keys");
-      break;
+      return ShowcaseConfig{c, "the causal mask on",
+                            "without a mask this mistake has nothing to get wrong"};
     case Mistake::ConcatNoTranspose:
     case Mistake::ViewNoContiguous:
       if (config.n_heads > 1) return std::nullopt;
       c.n_heads = 2;
       c.d_model += c.d_model % 2;
-      std::snprintf(change, sizeof change,
-                    "2 heads (d_model = %lld): with one head the transpose moves nothing",
-                    (long long)c.d_model);
-      break;
+      return ShowcaseConfig{c, "2 heads", "with one head the transpose moves nothing"};
     default:
       return std::nullopt;
   }
-  return ShowcaseConfig{c, change};
 }
 
 }  // namespace attnlab

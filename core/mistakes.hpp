@@ -37,17 +37,19 @@ std::string mistake_names();  // "forget-transpose, concat-no-transpose, ..."
 // would otherwise change nothing).
 double dropout_on_output_p(const Config& config);
 
-// A change smaller than this fraction of the compared record's colour scale is too small to see.
-constexpr double kVisibleChange = 0.05;
+// A record whose largest change is under this fraction of its colour scale looks the same correct
+// and buggy: a quarter of the scale is the least a difference map shows plainly.
+constexpr double kVisibleChange = 0.25;
 
 // The consequence of a mistake, measured against the correct run of the same config and inputs.
 struct MistakeReport {
-  std::string record;          // the record compared (MistakeInfo::lands_in)
+  std::string record;  // the record compared (MistakeInfo::lands_in)
   // Largest |buggy - correct| over the whole record, as a fraction of its largest |value| (the
   // colour scale its maps share); 1 when the shapes differ or the buggy run failed.
   double visible_change = 0;
-  bool too_small_to_see = false;  // visible_change < kVisibleChange
-  std::string layout;             // view-no-contiguous: the non-contiguous tensor's strides
+  bool too_small_to_see = false;    // visible_change < kVisibleChange
+  std::string effect;               // "the largest change in weights is 12% of its colour scale"
+  std::string layout;               // view-no-contiguous: the non-contiguous tensor's strides
   bool outputs_comparable = false;  // same output shape, both computed
   double out_max_abs_error = 0;     // max |buggy out - correct out|
   double entropy_correct_bits = 0;  // mean over heads
@@ -60,12 +62,12 @@ struct MistakeReport {
 
 MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy);
 
-// A config like `config` (same mistake) on which the mistake's harm is plain to see, and what was
-// changed, e.g. "d_model = 64 with 2 heads: d_k = 32, so the missing 1/sqrt(d_k) is 5.7x".
-// None when the mistake always shows (or nothing simple makes it show more).
+// A config like `config` (same mistake) on which the mistake's harm is plain to see: what changes
+// ("d_model = 64 (d_k = 32)") and why it helps. None when the mistake always shows.
 struct ShowcaseConfig {
   Config config;
   std::string change;
+  std::string why;
 };
 std::optional<ShowcaseConfig> config_where_it_shows(const Config& config);
 

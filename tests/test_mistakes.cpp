@@ -185,11 +185,11 @@ TEST(Mistakes, EachIsComparedOnTheRecordWhereItLands) {
     const char* record;
   };
   const Case cases[] = {
-      {Mistake::ForgetTranspose, "scores"},      {Mistake::ConcatNoTranspose, "concat"},
-      {Mistake::ViewNoContiguous, "concat"},     {Mistake::ScaleDModel, "weights"},
-      {Mistake::NoScale, "weights"},             {Mistake::SoftmaxWrongAxis, "weights"},
-      {Mistake::MaskAfterSoftmax, "weights"},    {Mistake::MaskZero, "weights"},
-      {Mistake::DropoutOnOutput, "context"},     {Mistake::SharedQkProjection, "scaled"},
+      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
+      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
+      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
+      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
+      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
   };
   ASSERT_EQ(std::size(cases), all_mistakes().size());
   const Trace correct = run(seed003(Mistake::None));
@@ -201,8 +201,8 @@ TEST(Mistakes, EachIsComparedOnTheRecordWhereItLands) {
     const TensorRecord* wrong = buggy.find(c.record);
     if (c.mistake == Mistake::ViewNoContiguous || c.mistake == Mistake::ForgetTranspose) continue;
     ASSERT_NE(wrong, nullptr) << c.record;
-    EXPECT_NEAR(report.visible_change, change_on_scale(correct.find(c.record)->tensor, wrong->tensor),
-                1e-6)
+    EXPECT_NEAR(report.visible_change,
+                change_on_scale(correct.find(c.record)->tensor, wrong->tensor), 1e-6)
         << mistake_info(c.mistake).name;
   }
 }
@@ -245,8 +245,8 @@ TEST(Mistakes, ConcatWithoutTransposeAndOutputDropoutChangeWhatTheyLandIn) {
 TEST(Mistakes, ViewWithoutContiguousNamesTheStridesThatForbidTheView) {
   const Trace buggy = run(seed003(Mistake::ViewNoContiguous));
   const MistakeReport report = compare_with_correct(run(seed003(Mistake::None)), buggy);
-  // context (1, 2, 11, 2) is contiguous with strides (44, 22, 2, 1); transposed to (1, 11, 2, 2) its
-  // strides are (44, 2, 22, 1): h (stride 22) and d_v (2 of stride 1) are not adjacent.
+  // context (1, 2, 11, 2) is contiguous with strides (44, 22, 2, 1); transposed to (1, 11, 2, 2)
+  // its strides are (44, 2, 22, 1): h (stride 22) and d_v (2 of stride 1) are not adjacent.
   EXPECT_NE(report.layout.find("(1, 11, 2, 2)"), std::string::npos) << report.layout;
   EXPECT_NE(report.layout.find("strides (44, 2, 22, 1)"), std::string::npos) << report.layout;
   EXPECT_FALSE(report.too_small_to_see);
@@ -296,7 +296,7 @@ TEST(Mistakes, EverySuggestedConfigShowsItsMistake) {
       const MistakeReport report =
           compare_with_correct(run(without_mistake(there->config)), run(there->config));
       EXPECT_FALSE(report.too_small_to_see)
-          << info.name << " on " << there->change << ": " << report.visible_change;
+          << info.name << " with " << there->change << ": " << report.visible_change;
     }
   }
 }

@@ -137,8 +137,7 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
   const TensorRecord* record = trace.find(kViews[int(view)].record);
   if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
   if (!record) return {};
-  return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index,
-                 stretch_weights);
+  return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index, stretch_weights);
 }
 
 HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index) {

@@ -5,8 +5,8 @@
 namespace attnlab::gui {
 
 std::array<HeatmapSet, 3> build_mistake_maps(const Trace& correct, const Trace& buggy,
-                                             const std::string& record, int64_t head,
-                                             int64_t token, int64_t batch_index) {
+                                             const std::string& record, int64_t head, int64_t token,
+                                             int64_t batch_index) {
   std::array<HeatmapSet, 3> maps;
   const HeatmapSet right = record_heatmaps(correct, record, batch_index);
   const HeatmapSet wrong = record_heatmaps(buggy, record, batch_index);

@@ -24,8 +24,8 @@ struct MistakeMaps {
 // token `token` when its maps are per token, as with forget-transpose's (B, T, h, h)), and their
 // |difference| when the two are the same size; one colour scale for all three.
 std::array<HeatmapSet, 3> build_mistake_maps(const Trace& correct, const Trace& buggy,
-                                             const std::string& record, int64_t head,
-                                             int64_t token, int64_t batch_index);
+                                             const std::string& record, int64_t head, int64_t token,
+                                             int64_t batch_index);
 
 // Those of state.mistake_map / mistake_token for the shown mistake; empty sets without one.
 const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state);

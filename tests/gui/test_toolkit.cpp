@@ -84,11 +84,11 @@ TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
     const char* record;
   };
   const Case cases[] = {
-      {Mistake::ForgetTranspose, "scores"},      {Mistake::ConcatNoTranspose, "concat"},
-      {Mistake::ViewNoContiguous, "concat"},     {Mistake::ScaleDModel, "weights"},
-      {Mistake::NoScale, "weights"},             {Mistake::SoftmaxWrongAxis, "weights"},
-      {Mistake::MaskAfterSoftmax, "weights"},    {Mistake::MaskZero, "weights"},
-      {Mistake::DropoutOnOutput, "context"},     {Mistake::SharedQkProjection, "scaled"},
+      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
+      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
+      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
+      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
+      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
   };
   ASSERT_EQ(std::size(cases), all_mistakes().size());
   start_on("seed003");
