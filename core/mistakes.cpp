@@ -107,12 +107,13 @@ double mean_self_weight(const Trace& trace) {
   return sum / double(maps * T);
 }
 
-// Largest finite |buggy - correct| over a record, over the largest finite |value| of either: how
-// much of the shared colour scale the change spans. 1 when the two cannot be compared.
-double visible_change(const TensorRecord* correct, const TensorRecord* buggy) {
+// Fills record_change (largest finite |buggy - correct| over the record) and visible_change (that
+// over the largest finite |value| of either; 1 when the two cannot be compared).
+void measure_change(const TensorRecord* correct, const TensorRecord* buggy, MistakeReport& r) {
+  r.visible_change = 1;
   if (!correct || !buggy || !correct->tensor.has_values() || !buggy->tensor.has_values() ||
       correct->tensor.shape() != buggy->tensor.shape())
-    return 1;
+    return;
   const std::vector<Scalar> a = correct->tensor.to_vector(), b = buggy->tensor.to_vector();
   double largest = 0, change = 0;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -121,7 +122,8 @@ double visible_change(const TensorRecord* correct, const TensorRecord* buggy) {
     const double d = std::abs(double(b[i]) - double(a[i]));
     if (std::isfinite(d)) change = std::max(change, d);
   }
-  return largest > 0 ? change / largest : (change > 0 ? 1 : 0);
+  r.record_change = change;
+  r.visible_change = largest > 0 ? change / largest : (change > 0 ? 1 : 0);
 }
 
 // How large the change in the compared record is, in words.
@@ -132,7 +134,7 @@ std::string describe_change(const MistakeReport& r, const TensorRecord* correct,
     return r.record + " is " + shape_to_string(buggy->tensor.shape()) + " " + buggy->axes +
            " instead of " + shape_to_string(correct->tensor.shape()) + " " + correct->axes;
   return "the largest change in " + r.record +
-         format(" is %.0f%% of its colour scale", 100 * r.visible_change);
+         format(" is %.3g, %.0f%% of its largest value", r.record_change, 100 * r.visible_change);
 }
 
 // Why view() refused: the transposed context's strides do not let h and d_v merge.
@@ -162,8 +164,7 @@ MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy) {
   r.failure = buggy.failure.message;
   if (buggy.config.mistake != Mistake::None) {
     r.record = mistake_info(buggy.config.mistake).lands_in;
-    r.visible_change =
-        buggy.failure.failed ? 1 : visible_change(correct.find(r.record), buggy.find(r.record));
+    measure_change(correct.find(r.record), buggy.find(r.record), r);
     r.too_small_to_see = r.visible_change < kVisibleChange;
     r.effect = describe_change(r, correct.find(r.record), buggy.find(r.record));
   }

@@ -37,19 +37,20 @@ std::string mistake_names();  // "forget-transpose, concat-no-transpose, ..."
 // would otherwise change nothing).
 double dropout_on_output_p(const Config& config);
 
-// A record whose largest change is under this fraction of its colour scale looks the same correct
-// and buggy: a quarter of the scale is the least a difference map shows plainly.
+// A record whose largest change is under this fraction of its largest value looks the same correct
+// and buggy: a quarter of the colour scale is the least a difference map shows plainly.
 constexpr double kVisibleChange = 0.25;
 
 // The consequence of a mistake, measured against the correct run of the same config and inputs.
 struct MistakeReport {
-  std::string record;  // the record compared (MistakeInfo::lands_in)
-  // Largest |buggy - correct| over the whole record, as a fraction of its largest |value| (the
-  // colour scale its maps share); 1 when the shapes differ or the buggy run failed.
+  std::string record;        // the record compared (MistakeInfo::lands_in)
+  double record_change = 0;  // largest |buggy - correct| over the whole record
+  // That over the record's largest |value| (which bounds the colour scale its maps share); 1 when
+  // the shapes differ or the buggy run failed.
   double visible_change = 0;
-  bool too_small_to_see = false;    // visible_change < kVisibleChange
-  std::string effect;               // "the largest change in weights is 12% of its colour scale"
-  std::string layout;               // view-no-contiguous: the non-contiguous tensor's strides
+  bool too_small_to_see = false;  // visible_change < kVisibleChange
+  std::string effect;  // "the largest change in weights is 0.122, 12% of its largest value"
+  std::string layout;  // view-no-contiguous: the non-contiguous tensor's strides
   bool outputs_comparable = false;  // same output shape, both computed
   double out_max_abs_error = 0;     // max |buggy out - correct out|
   double entropy_correct_bits = 0;  // mean over heads

@@ -169,6 +169,8 @@ HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy) {
   diff.heads = 1;
   diff.rows = buggy.rows;
   diff.cols = buggy.cols;
+  diff.row_axis = buggy.row_axis;
+  diff.col_axis = buggy.col_axis;
   diff.colormap = ColormapKind::Sequential;
   diff.values.resize(size_t(diff.rows * diff.cols));
   float largest = 0;

@@ -73,16 +73,11 @@ void failure_text(const AppState& state, const Trace& buggy) {
     ImGui::TextWrapped("Why: %s.", state.mistake_report->layout.c_str());
 }
 
-// "Too small to see here" and, when the core knows one, a button to the config where it shows
+// When the change is too small to see: says so, with the core's config where it shows as a button
 // (`chosen` when clicked: applied after the tab is drawn, as it replaces the trace).
-void visibility_text(const AppState& state, const MistakeReport& report,
-                     std::optional<Config>& chosen) {
-  const Palette& colours = palette(state.ui.theme);
-  if (!report.too_small_to_see) {
-    ImGui::TextWrapped("Compared: %s (%s).", report.record.c_str(), report.effect.c_str());
-    return;
-  }
-  ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+void too_small_line(const AppState& state, const MistakeReport& report,
+                    std::optional<Config>& chosen) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
   ImGui::TextWrapped("Effect too small to see here: %s (entropy %.2f \u2192 %.2f bits).",
                      report.effect.c_str(), report.entropy_correct_bits, report.entropy_buggy_bits);
   ImGui::PopStyleColor();
@@ -91,7 +86,6 @@ void visibility_text(const AppState& state, const MistakeReport& report,
   const std::string label = "Show it on " + there->change;
   if (ImGui::Button(label.c_str())) chosen = there->config;
   tooltip(there->why.c_str());
-  ImGui::TextWrapped("(%s)", there->why.c_str());
 }
 
 void description(const AppState& state, const MistakeInfo& info, std::optional<Config>& chosen) {
@@ -107,8 +101,7 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
     if (buggy.config.dropout > 0)
       ImGui::TextWrapped("p = %.2g, the dropout setting.", p);
     else
-      ImGui::TextWrapped("p = %.2g: the dropout slider is 0, so the buggy code uses p = %.2g.", p,
-                         p);
+      ImGui::TextWrapped("The dropout slider is 0, so the buggy code drops with p = %.2g.", p);
   }
   ImGui::Separator();
   if (buggy.failure.failed) {
@@ -117,8 +110,8 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
   }
   if (!state.mistake_report) return;
   const MistakeReport& report = *state.mistake_report;
+  if (report.too_small_to_see) too_small_line(state, report, chosen);
   ImGui::TextWrapped("%s", report.symptom.c_str());
-  visibility_text(state, report, chosen);
   if (report.max_future_weight > 0)
     ImGui::Text("largest weight on a masked key: %.3g (correct: 0)", report.max_future_weight);
   if (report.max_row_sum_error > 1e-4)
@@ -127,23 +120,36 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
 
 // [SECTION] the three maps
 
+// In place of a buggy map the run never made: why, with the strides that made view() refuse.
+std::string empty_buggy_note(const Trace& buggy) {
+  if (!buggy.failure.failed) return "no map";
+  const TensorRecord* back = buggy.find("context_t");  // the non-contiguous (B, T, h, d_v) view
+  if (!back) return "never made: the run stopped";
+  return "never made: view() raised. " + back->name + " " + back->axes + " has strides " +
+         shape_to_string(back->tensor.strides()) + ": not contiguous";
+}
+
 void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   const std::string record = state.mistake_report ? state.mistake_report->record : "";
-  const std::string titles[3] = {"correct " + record, "buggy " + record, "|buggy \u2212 correct|"};
+  static constexpr const char* kTitles[3] = {"correct", "buggy", "|buggy \u2212 correct|"};
   if (maps[1].maps_are_tokens)
     ImGui::TextWrapped(
-        "The buggy scores are (B, T, h, h): each token's heads attend to its heads, so there is "
-        "no T \u00D7 T map to subtract. Middle: token %lld's h \u00D7 h map.",
+        "Buggy scores are (B, T, h, h): heads attend to heads, no T \u00D7 T map to subtract. "
+        "Middle: token %lld's h \u00D7 h map.",
         (long long)state.mistake_token);
   const HeatmapSet* scaled = nullptr;  // any drawn map: they share one colour scale
   for (const HeatmapSet& set : maps)
     if (!set.empty()) scaled = &set;
-  if (scaled) {
-    ImGui::Text("one colour scale for all three: %.3g .. %.3g", double(scaled->value_min),
-                double(scaled->value_max));
+  if (scaled && !maps[2].empty() && state.mistake_report) {
+    ImGui::TextWrapped("%s, one colour scale %.3g .. %.3g; largest change %.3g", record.c_str(),
+                       double(scaled->value_min), double(scaled->value_max),
+                       state.mistake_report->record_change);
+  } else if (scaled) {
+    ImGui::TextWrapped("%s, one colour scale %.3g .. %.3g", record.c_str(),
+                       double(scaled->value_min), double(scaled->value_max));
   }
 
   const ImVec2 room = ImGui::GetContentRegionAvail();
@@ -156,12 +162,15 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   for (int i = 0; i < 3; ++i) {
     const HeatmapSet& set = maps[size_t(i)];
     const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
-    list->AddText(ImVec2(at.x, start.y), colours.text, titles[i].c_str());
+    const ImVec4 title_clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
+    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, kTitles[i], nullptr, 0,
+                  &title_clip);
     if (set.empty()) {
-      const char* why = state.trace->failure.failed && i > 0 ? "never made: view() raised"
-                        : i == 2                             ? "shapes differ"
-                                                             : "no map";
-      list->AddText(ImVec2(at.x, at.y + font), colours.text_dim, why);
+      const std::string why = i == 1 ? empty_buggy_note(*state.trace)
+                              : i == 2 && !state.trace->failure.failed ? "shapes differ"
+                                                                       : "nothing to subtract";
+      list->AddText(nullptr, 0, ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why.c_str(),
+                    nullptr, side);
       continue;
     }
     const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
@@ -201,7 +210,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     for (int i = 0; i < 3; ++i) {
       const HeatmapSet& m = maps[size_t(i)];
       if (m.empty() || m.rows != set.rows || m.cols != set.cols) continue;
-      ImGui::Text("%s: %.4f", titles[i].c_str(), double(m.shown[size_t(row * m.cols + col)]));
+      ImGui::Text("%s: %.4f", kTitles[i], double(m.shown[size_t(row * m.cols + col)]));
     }
     ImGui::EndTooltip();
   }
