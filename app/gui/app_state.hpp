@@ -112,11 +112,12 @@ struct AppState {
   int64_t mistake_token = 0;  // forget-transpose: the token whose (h, h) map is shown
   MistakeMaps mistake_maps;   // correct, buggy, |difference| (current_mistake_maps)
   std::vector<HeatmapPlacement> mistake_placements;  // head = 0 correct, 1 buggy, 2 difference
-  char memory_tensor = 'q';                          // which of q, k, v the memory panel follows
-  MemoryHover memory_hover;                          // storage cell under the mouse
-  std::vector<MemoryGridPlacement> memory_grids;     // where logical tensors were drawn this frame
-  int code_highlight = -1;                           // first highlighted line of the code view
-  BackgroundTask<std::vector<double>> importance;    // head_importance, per head
+
+  char memory_tensor = 'q';                        // which of q, k, v the memory panel follows
+  MemoryHover memory_hover;                        // storage cell under the mouse
+  std::vector<MemoryGridPlacement> memory_grids;   // where logical tensors were drawn this frame
+  int code_highlight = -1;                         // first highlighted line of the code view
+  BackgroundTask<std::vector<double>> importance;  // head_importance, per head
   BackgroundTask<PathComparison> paths;
   BackgroundTask<HeadCountComparison> head_counts;
 

@@ -1,5 +1,6 @@
-// The numbers behind the heads panel: one (T, T) map per head for one sequence of the batch,
-// read from the trace (never recomputed), plus the range and colour map to draw them with.
+// The numbers behind the heatmaps: one (T, T) map per head (or one map of any recorded tensor) for
+// one sequence of the batch, read from the trace (never recomputed), plus the range and colour map
+// to draw them with.
 #pragma once
 
 #include <cstdint>

@@ -144,12 +144,12 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   for (const HeatmapSet& set : maps)
     if (!set.empty()) scaled = &set;
   if (scaled && !maps[2].empty() && state.mistake_report) {
-    ImGui::TextWrapped("%s, one colour scale %.3g .. %.3g; largest change %.3g", record.c_str(),
+    ImGui::TextWrapped("%s: colours %.3g .. %.3g; largest change %.3g", record.c_str(),
                        double(scaled->value_min), double(scaled->value_max),
                        state.mistake_report->record_change);
   } else if (scaled) {
-    ImGui::TextWrapped("%s, one colour scale %.3g .. %.3g", record.c_str(),
-                       double(scaled->value_min), double(scaled->value_max));
+    ImGui::TextWrapped("%s: colours %.3g .. %.3g", record.c_str(), double(scaled->value_min),
+                       double(scaled->value_max));
   }
 
   const ImVec2 room = ImGui::GetContentRegionAvail();

@@ -160,6 +160,31 @@ TEST_F(Toolkit, SharedProjectionIsSymmetricOnTheScaledScoresDespiteTheCausalMask
   EXPECT_GT(largest, 0.01) << "a symmetric map of zeros would prove nothing";
 }
 
+TEST_F(Toolkit, NoScaleIsTooSmallOnSeed003AndItsSuggestedConfigShowsIt) {
+  start_on("seed003");
+  set_mistake(state, Mistake::NoScale);
+  ASSERT_TRUE(open_tab(state, "mistakes"));
+  frame();
+  ASSERT_TRUE(state.mistake_report.has_value());
+  EXPECT_TRUE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.trace->config);
+  ASSERT_TRUE(there.has_value());
+  set_config(state, there->config);  // what the "Show it on ..." button does
+  frame();
+  EXPECT_EQ(state.trace->config.mistake, Mistake::NoScale);
+  EXPECT_FALSE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
+  const HeatmapSet& diff = current_mistake_maps(state)[2];
+  float largest = 0;  // over every head, as the report measures it
+  const Tensor& good = state.correct_trace->find("weights")->tensor;
+  const Tensor& bad = state.trace->find("weights")->tensor;
+  for (int64_t h = 0; h < good.size(1); ++h)
+    for (int64_t i = 0; i < good.size(2); ++i)
+      for (int64_t j = 0; j < good.size(3); ++j)
+        largest = std::max(largest, std::abs(bad.at({0, h, i, j}) - good.at({0, h, i, j})));
+  EXPECT_GT(largest, kVisibleChange);
+  EXPECT_FALSE(diff.empty());
+}
+
 TEST_F(Toolkit, TogglingAHeadOffRunsAgainWithoutIt) {
   start_on("seed003");
   const std::shared_ptr<const Trace> before = state.trace;
