@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/linear.hpp"
 #include "core/masks.hpp"
+#include "core/mistakes.hpp"
 #include "core/parallel.hpp"
 #include "core/tokenizer.hpp"
 #include "core/trace_builder.hpp"
@@ -158,7 +159,7 @@ class BatchedRun {
     const Tensor attended = Tensor::uninitialized("context", context_shape, compute_);
     const Tensor context =
         plan.drop_context ? Tensor::uninitialized("context", context_shape, compute_) : attended;
-    const double context_dropout = c_.dropout > 0 ? c_.dropout : kDefaultBugDropout;
+    const double context_dropout = dropout_on_output_p(c_);
 
     if (compute_) {
       const std::vector<uint8_t> visible =
@@ -282,7 +283,9 @@ class BatchedRun {
                   2.0 * map_elements * dv_},
                  attended);
     if (plan.drop_context) {
-      if (c_.dropout <= 0) notice("dropout-on-output: dropout is off, so p = 0.1 is used");
+      if (c_.dropout <= 0)
+        notice("dropout-on-output: dropout is off, so p = " + format_number(context_dropout) +
+               " is used");
       builder_.add(Stage::Attend,
                    {"context", "dropout", context_axes,
                     "dropout on the context instead of the weights (bug), p = " +
@@ -392,8 +395,6 @@ class BatchedRun {
     check_cancel();
     control_.report(double(stages_done) / kStageCount);
   }
-
-  static constexpr double kDefaultBugDropout = 0.1;
 
   const Config& c_;
   const Inputs& in_;

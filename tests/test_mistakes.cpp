@@ -1,11 +1,14 @@
 // Each injected mistake produces the symptom the seeds document; head ablation zeroes a head.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/ablation.hpp"
 #include "core/mha.hpp"
 #include "core/mistakes.hpp"
+#include "core/preset.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
@@ -155,6 +158,147 @@ TEST(Mistakes, SharedProjectionMakesScoresSymmetric) {
   const Tensor& s = tensor(t, "scores");
   for (int64_t i = 0; i < 6; ++i)
     for (int64_t j = 0; j < 6; ++j) EXPECT_FLOAT_EQ(s.at({1, 0, i, j}), s.at({1, 0, j, i}));
+}
+
+// seed 003: the artist sentence, 11 tokens, d_in 8, d_model 4, 2 heads of d_k 2, causal mask, no
+// output projection.
+Config seed003(Mistake mistake) {
+  Config c = find_preset("seed003").config;
+  c.mistake = mistake;
+  return c;
+}
+
+// Largest |b - a| over the largest |value| of either, both read through at() from the two records.
+double change_on_scale(const Tensor& a, const Tensor& b) {
+  const std::vector<Scalar> x = a.to_vector(), y = b.to_vector();
+  double largest = 0, change = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    largest = std::max({largest, double(std::abs(x[i])), double(std::abs(y[i]))});
+    change = std::max(change, double(std::abs(y[i] - x[i])));
+  }
+  return change / largest;
+}
+
+TEST(Mistakes, EachIsComparedOnTheRecordWhereItLands) {
+  struct Case {
+    Mistake mistake;
+    const char* record;
+  };
+  const Case cases[] = {
+      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
+      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
+      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
+      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
+      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
+  };
+  ASSERT_EQ(std::size(cases), all_mistakes().size());
+  const Trace correct = run(seed003(Mistake::None));
+  for (const Case& c : cases) {
+    const Trace buggy = run(seed003(c.mistake));
+    const MistakeReport report = compare_with_correct(correct, buggy);
+    EXPECT_EQ(report.record, c.record) << mistake_info(c.mistake).name;
+    EXPECT_EQ(std::string(mistake_info(c.mistake).lands_in), c.record);
+    const TensorRecord* wrong = buggy.find(c.record);
+    if (c.mistake == Mistake::ViewNoContiguous || c.mistake == Mistake::ForgetTranspose) continue;
+    ASSERT_NE(wrong, nullptr) << c.record;
+    EXPECT_NEAR(report.visible_change,
+                change_on_scale(correct.find(c.record)->tensor, wrong->tensor), 1e-6)
+        << mistake_info(c.mistake).name;
+  }
+}
+
+TEST(Mistakes, ConcatWithoutTransposeAndOutputDropoutChangeWhatTheyLandIn) {
+  const Trace correct = run(seed003(Mistake::None));
+  // The buggy concat reads the (B, h, T, d_v) context in its own order: concat row t, column c is
+  // context element t * h*d_v + c of head-major storage, not head c / d_v of token t.
+  const Trace scrambled = run(seed003(Mistake::ConcatNoTranspose));
+  const Tensor& context = scrambled.find("context")->tensor;  // (1, 2, 11, 2)
+  const Tensor& concat = scrambled.find("concat")->tensor;    // (1, 11, 4)
+  EXPECT_EQ(concat.at({0, 3, 1}), context.at({0, 0, 6, 1}));  // flat 13 = head 0, token 6, e 1
+  EXPECT_EQ(correct.find("concat")->tensor.at({0, 3, 1}), context.at({0, 0, 3, 1}));
+  const MistakeReport scrambled_report = compare_with_correct(correct, scrambled);
+  EXPECT_FALSE(scrambled_report.too_small_to_see) << scrambled_report.visible_change;
+
+  // Dropout slider at 0: the bug drops the context with p = dropout_on_output_p = 0.1.
+  ASSERT_EQ(correct.config.dropout, 0.0);
+  EXPECT_EQ(dropout_on_output_p(correct.config), 0.1);
+  const Trace dropped = run(seed003(Mistake::DropoutOnOutput));
+  const std::vector<Scalar> raw = dropped.find("context_before_dropout")->tensor.to_vector();
+  const std::vector<Scalar> out = dropped.find("context")->tensor.to_vector();
+  EXPECT_EQ(raw, correct.find("context")->tensor.to_vector());
+  int zeros = 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (out[i] == 0.0f && raw[i] != 0.0f) {
+      ++zeros;
+    } else {
+      EXPECT_NEAR(out[i], raw[i] / 0.9f, 1e-6) << i;
+    }
+  }
+  EXPECT_GT(zeros, 0);
+  const MistakeReport dropped_report = compare_with_correct(correct, dropped);
+  EXPECT_FALSE(dropped_report.too_small_to_see) << dropped_report.visible_change;
+  EXPECT_NE(std::find(dropped.diagnostics.notices.begin(), dropped.diagnostics.notices.end(),
+                      "dropout-on-output: dropout is off, so p = 0.1 is used"),
+            dropped.diagnostics.notices.end());
+}
+
+TEST(Mistakes, ViewWithoutContiguousNamesTheStridesThatForbidTheView) {
+  const Trace buggy = run(seed003(Mistake::ViewNoContiguous));
+  const MistakeReport report = compare_with_correct(run(seed003(Mistake::None)), buggy);
+  // context (1, 2, 11, 2) is contiguous with strides (44, 22, 2, 1); transposed to (1, 11, 2, 2)
+  // its strides are (44, 2, 22, 1): h (stride 22) and d_v (2 of stride 1) are not adjacent.
+  EXPECT_NE(report.layout.find("(1, 11, 2, 2)"), std::string::npos) << report.layout;
+  EXPECT_NE(report.layout.find("strides (44, 2, 22, 1)"), std::string::npos) << report.layout;
+  EXPECT_FALSE(report.too_small_to_see);
+}
+
+TEST(Mistakes, SharedProjectionIsSymmetricOnTheScaledScoresUnderTheCausalMask) {
+  const Trace t = run(seed003(Mistake::SharedQkProjection));
+  ASSERT_TRUE(t.config.mask.causal);
+  const Tensor& scaled = tensor(t, "scaled");  // (1, 2, 11, 11), before the mask
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t i = 0; i < 11; ++i)
+      for (int64_t j = 0; j < i; ++j)
+        EXPECT_FLOAT_EQ(scaled.at({0, h, i, j}), scaled.at({0, h, j, i}));
+  EXPECT_TRUE(std::isinf(tensor(t, "masked").at({0, 0, 0, 1})))  // after it, half is hidden
+      << "the masked scores cannot show the symmetry";
+}
+
+TEST(Mistakes, NoScaleIsTooSmallToSeeOnSeed003AndTheSuggestedConfigShowsIt) {
+  const Config c = seed003(Mistake::NoScale);
+  const MistakeReport here = compare_with_correct(run(without_mistake(c)), run(c));
+  EXPECT_NEAR(here.entropy_correct_bits, 2.22, 0.005);
+  EXPECT_NEAR(here.entropy_buggy_bits, 2.15, 0.005);
+  EXPECT_TRUE(here.too_small_to_see) << here.visible_change;
+
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(c);
+  ASSERT_TRUE(there.has_value());
+  EXPECT_EQ(there->config.mistake, Mistake::NoScale);
+  EXPECT_GE(there->config.head_dim_k(), 16) << "a large d_k makes the missing 1/sqrt(d_k) large";
+  EXPECT_TRUE(validate(there->config).empty());
+  const Trace good = run(without_mistake(there->config)), bad = run(there->config);
+  const double change = change_on_scale(good.find("weights")->tensor, bad.find("weights")->tensor);
+  EXPECT_GT(change, kVisibleChange) << there->change;
+  EXPECT_FALSE(compare_with_correct(good, bad).too_small_to_see);
+}
+
+TEST(Mistakes, EverySuggestedConfigShowsItsMistake) {
+  // Configs on which a mistake changes nothing or little: no mask, one head, d_k = 2.
+  Config quiet = seed003(Mistake::None);
+  quiet.mask = {};
+  for (int64_t heads : {1, 2}) {
+    quiet.n_heads = heads;
+    for (const MistakeInfo& info : all_mistakes()) {
+      Config c = quiet;
+      c.mistake = info.id;
+      const std::optional<ShowcaseConfig> there = config_where_it_shows(c);
+      if (!there) continue;
+      const MistakeReport report =
+          compare_with_correct(run(without_mistake(there->config)), run(there->config));
+      EXPECT_FALSE(report.too_small_to_see)
+          << info.name << " with " << there->change << ": " << report.visible_change;
+    }
+  }
 }
 
 TEST(Ablation, AllHeadsOffLeavesOnlyTheBias) {

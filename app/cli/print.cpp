@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include "core/code_view.hpp"
@@ -183,7 +184,13 @@ void print_mistake_report(std::ostream& out, const Trace& correct, const Trace& 
   const MistakeReport report = compare_with_correct(correct, buggy);
   out << "\nMistake: " << info.title << " (" << info.name << ", " << stage_name(info.stage)
       << " stage)\n  wrong: " << info.wrong << "\n  right: " << info.right
-      << "\n  symptom: " << report.symptom << "\n";
+      << "\n  symptom: " << report.symptom << "\n  compared: " << report.effect << "\n";
+  if (!report.layout.empty()) out << "  why: " << report.layout << "\n";
+  if (!report.too_small_to_see) return;
+  out << "  too small to see on this config";
+  if (const std::optional<ShowcaseConfig> there = config_where_it_shows(buggy.config))
+    out << "; it shows with " << there->change << " (" << there->why << ")";
+  out << "\n";
 }
 
 void print_importance(std::ostream& out, const std::vector<double>& importance) {

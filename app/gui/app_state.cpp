@@ -362,29 +362,3 @@ void set_heatmap_view(AppState& state, HeatmapView view) {
 }
 
 }  // namespace attnlab::gui
-
-namespace attnlab::gui {
-
-const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state) {
-  const std::shared_ptr<const Trace> buggy = state.correct_trace ? state.trace : nullptr;
-  const std::array<int64_t, 3> key = {state.mistake_map, state.mistake_token, state.batch_shown};
-  if (same_trace(state.mistake_maps_of, buggy) && state.mistake_maps_for == key)
-    return state.mistake_maps;
-  state.mistake_maps = {};
-  state.mistake_maps_of = buggy;
-  state.mistake_maps_for = key;
-  ++state.mistake_maps_version;
-  if (!buggy) return state.mistake_maps;
-  const HeatmapSet correct =
-      build_heatmaps(*state.correct_trace, HeatmapView::Weights, state.batch_shown, false);
-  const HeatmapSet wrong = build_heatmaps(*buggy, HeatmapView::Weights, state.batch_shown, false);
-  if (!correct.empty()) state.mistake_maps[0] = single_map(correct, state.mistake_map);
-  if (!wrong.empty())
-    state.mistake_maps[1] =
-        single_map(wrong, wrong.maps_are_tokens ? state.mistake_token : state.mistake_map);
-  if (!wrong.maps_are_tokens)
-    state.mistake_maps[2] = difference_map(state.mistake_maps[0], state.mistake_maps[1]);
-  return state.mistake_maps;
-}
-
-}  // namespace attnlab::gui

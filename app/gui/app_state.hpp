@@ -16,6 +16,7 @@
 #include "app/gui/background_task.hpp"
 #include "app/gui/heatmap_data.hpp"
 #include "app/gui/memory_layout.hpp"
+#include "app/gui/mistake_maps.hpp"
 #include "app/gui/pipeline_steps.hpp"
 #include "app/gui/toolkit_tabs.hpp"
 #include "app/gui/trace_worker.hpp"
@@ -108,15 +109,13 @@ struct AppState {
   InfoTab info_tab = InfoTab::Code;
   std::optional<ToolTab> requested_tool_tab;  // selected on the next frames (keys, --tab)
   std::optional<InfoTab> requested_info_tab;
-  int64_t mistake_map = 0;                 // the head the mistakes panel compares
-  int64_t mistake_token = 0;               // forget-transpose: the token whose (h, h) map is shown
-  std::array<HeatmapSet, 3> mistake_maps;  // correct, buggy, |difference|
-  uint64_t mistake_maps_version = 0;
-  std::weak_ptr<const Trace> mistake_maps_of;           // the buggy trace they were built from,
-  std::array<int64_t, 3> mistake_maps_for{-1, -1, -1};  // for this (head, token, batch item)
-  std::vector<HeatmapPlacement> mistake_placements;     // head = 0 correct, 1 buggy, 2 difference
-  char memory_tensor = 'q';                             // which of q, k, v the memory panel follows
-  MemoryHover memory_hover;                             // storage cell under the mouse
+  int64_t mistake_map = 0;    // the head the mistakes panel compares
+  int64_t mistake_token = 0;  // forget-transpose: the token whose (h, h) map is shown
+  MistakeMaps mistake_maps;   // correct, buggy, |difference| (current_mistake_maps)
+  std::vector<HeatmapPlacement> mistake_placements;  // head = 0 correct, 1 buggy, 2 difference
+
+  char memory_tensor = 'q';                        // which of q, k, v the memory panel follows
+  MemoryHover memory_hover;                        // storage cell under the mouse
   std::vector<MemoryGridPlacement> memory_grids;   // where logical tensors were drawn this frame
   int code_highlight = -1;                         // first highlighted line of the code view
   BackgroundTask<std::vector<double>> importance;  // head_importance, per head
@@ -216,10 +215,6 @@ void cancel_all_jobs(AppState& state);
 
 // [SECTION] heatmaps
 const HeatmapSet& current_heatmaps(AppState& state);
-// Correct, buggy and |difference| maps of state.mistake_map (the buggy one of mistake_token when
-// its maps are per token); empty sets when there is no mistake
-// (the difference is empty when the shapes differ, as with forget-transpose).
-const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state);
 void set_heatmap_view(AppState& state, HeatmapView view);
 
 }  // namespace attnlab::gui

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "core/masks.hpp"
 
@@ -42,42 +44,64 @@ bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
   return false;
 }
 
-HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
-                          bool stretch_weights) {
-  HeatmapSet set;
-  const TensorRecord* record = trace.find(kViews[int(view)].record);
-  if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
-  if (!record || !record->tensor.has_values()) return set;
+namespace {
 
-  const Tensor& maps = record->tensor;  // (B, h, T, T); forget-transpose: (B, T, h, h)
+// The last two names of a record's axes: "(B, T, h*d_v)" -> {"T", "h*d_v"}.
+std::pair<std::string, std::string> last_two_axes(const std::string& axes) {
+  std::vector<std::string> names;
+  std::string name;
+  for (char c : axes) {
+    if (c == '(' || c == ' ') continue;
+    if (c == ',' || c == ')') {
+      names.push_back(name);
+      name.clear();
+    } else {
+      name += c;
+    }
+  }
+  if (names.size() < 2) return {"row", "column"};
+  return {names[names.size() - 2], names.back()};
+}
+
+// The maps of a (B, A, R, C) record, one per index of A, or the one map of a (B, R, C) record.
+// `weights`: sequential 0 .. 1 (or the largest weight with stretch) with masked keys hidden;
+// otherwise diverging, symmetric around 0.
+HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView view, bool weights,
+                   int64_t batch_index, bool stretch_weights) {
+  HeatmapSet set;
+  const Tensor& maps = record.tensor;
+  const bool per_head = maps.dim() == 4;
+  if (!maps.has_values() || (!per_head && maps.dim() != 3)) return set;
   const int64_t B = maps.size(0);
-  set.maps_are_tokens = record->axes == "(B, T, h, h)";
+  set.maps_are_tokens = record.axes == "(B, T, h, h)";
+  std::tie(set.row_axis, set.col_axis) = last_two_axes(record.axes);
   set.view = view;
   set.batch_index = std::clamp<int64_t>(batch_index, 0, B - 1);
-  set.heads = maps.size(1);
-  set.rows = maps.size(2);
-  set.cols = maps.size(3);
+  set.heads = per_head ? maps.size(1) : 1;
+  set.rows = maps.size(per_head ? 2 : 1);
+  set.cols = maps.size(per_head ? 3 : 2);
   const size_t count = size_t(set.heads * set.rows * set.cols);
   set.values.resize(count);
   set.shown.resize(count);
 
   // Weights hide masked keys explicitly: their weight is 0, which must not look like a small one.
   // (The masks are over (T, T): heads attending to heads have nothing to hide.)
-  const bool weights = view == HeatmapView::Weights;
   const bool hide_masked = weights && !set.maps_are_tokens;
   const std::vector<uint8_t> visible =
       hide_masked ? visibility(trace.config.mask, B, set.rows) : std::vector<uint8_t>();
 
   // Walk the strides directly: at() per cell would allocate an index vector each time.
   const Scalar* base = maps.data();
-  const Shape& stride = maps.strides();
+  const Shape& s = maps.strides();
+  const int64_t head_stride = per_head ? s[1] : 0, row_stride = s[per_head ? 2 : 1],
+                col_stride = s[per_head ? 3 : 2];
   float largest = 0;
   size_t at = 0;
   for (int64_t h = 0; h < set.heads; ++h) {
     for (int64_t i = 0; i < set.rows; ++i) {
       for (int64_t j = 0; j < set.cols; ++j, ++at) {
         const float value =
-            base[set.batch_index * stride[0] + h * stride[1] + i * stride[2] + j * stride[3]];
+            base[set.batch_index * s[0] + h * head_stride + i * row_stride + j * col_stride];
         set.shown[at] = value;
         // A masked key with weight is a leak (the mask-zero mistake): shown, not hatched.
         const bool hidden =
@@ -106,6 +130,24 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
   return set;
 }
 
+}  // namespace
+
+HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
+                          bool stretch_weights) {
+  const TensorRecord* record = trace.find(kViews[int(view)].record);
+  if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
+  if (!record) return {};
+  return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index, stretch_weights);
+}
+
+HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index) {
+  const TensorRecord* found = trace.find(record);
+  if (!found) return {};
+  const bool weights = record == kViews[int(HeatmapView::Weights)].record;
+  return maps_of(trace, *found, weights ? HeatmapView::Weights : HeatmapView::Scores, weights,
+                 batch_index, false);
+}
+
 HeatmapSet single_map(const HeatmapSet& set, int64_t map) {
   HeatmapSet one = set;
   one.heads = 1;
@@ -127,6 +169,8 @@ HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy) {
   diff.heads = 1;
   diff.rows = buggy.rows;
   diff.cols = buggy.cols;
+  diff.row_axis = buggy.row_axis;
+  diff.col_axis = buggy.col_axis;
   diff.colormap = ColormapKind::Sequential;
   diff.values.resize(size_t(diff.rows * diff.cols));
   float largest = 0;
@@ -139,6 +183,27 @@ HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy) {
   diff.value_min = 0;
   diff.value_max = largest > 0 ? largest : 1.0f;
   return diff;
+}
+
+void share_colour_scale(std::span<HeatmapSet> maps) {
+  float low = 0, high = 0;
+  bool diverging = false;
+  for (const HeatmapSet& set : maps) {
+    if (set.empty()) continue;
+    low = std::min(low, set.value_min);
+    high = std::max(high, set.value_max);
+    diverging = diverging || set.colormap == ColormapKind::Diverging;
+  }
+  if (diverging) {
+    high = std::max(high, -low);
+    low = -high;
+  }
+  for (HeatmapSet& set : maps) {
+    if (set.empty()) continue;
+    set.value_min = low;
+    set.value_max = high;
+    set.colormap = diverging ? ColormapKind::Diverging : ColormapKind::Sequential;
+  }
 }
 
 }  // namespace attnlab::gui

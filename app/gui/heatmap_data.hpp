@@ -1,9 +1,12 @@
-// The numbers behind the heads panel: one (T, T) map per head for one sequence of the batch,
-// read from the trace (never recomputed), plus the range and colour map to draw them with.
+// The numbers behind the heatmaps: one (T, T) map per head (or one map of any recorded tensor) for
+// one sequence of the batch, read from the trace (never recomputed), plus the range and colour map
+// to draw them with.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "app/gui/colormap.hpp"
@@ -29,6 +32,7 @@ struct HeatmapSet {
   // The forget-transpose mistake's (B, T, h, h) maps: one h x h map per token, heads attending to
   // heads; rows and columns are heads, not tokens.
   bool maps_are_tokens = false;
+  std::string row_axis = "T", col_axis = "T";  // what rows and columns index: "T", "h*d_v", "h"
   std::vector<float> values;  // (heads, rows, cols) row-major; kMaskedValue where masked
   std::vector<float> shown;   // same layout: the value hover prints (0 for a masked weight)
   float value_min = 0;        // the first colour of the map
@@ -51,6 +55,11 @@ struct HeatmapSet {
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
                           bool stretch_weights);
 
+// The maps of any recorded (B, A, R, C) tensor (one per index of A) or (B, R, C) tensor (one map,
+// e.g. the (T, h*d_v) concat): "weights" as build_heatmaps draws them, any other record on the
+// diverging map around 0. Empty when the record is missing or has no values.
+HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index);
+
 // One map of the set (same range and colour map), for side-by-side comparisons.
 HeatmapSet single_map(const HeatmapSet& set, int64_t map);
 
@@ -58,5 +67,9 @@ HeatmapSet single_map(const HeatmapSet& set, int64_t map);
 // weight counts as 0, so weight leaking onto masked keys shows up). Sequential, 0 .. largest
 // difference. Empty when the sizes differ.
 HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy);
+
+// Gives the (non-empty) maps one colour scale covering all of them, diverging and symmetric around
+// 0 if any of them is diverging: the same colour is the same number in each.
+void share_colour_scale(std::span<HeatmapSet> maps);
 
 }  // namespace attnlab::gui

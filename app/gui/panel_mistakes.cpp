@@ -1,14 +1,17 @@
 // The mistakes simulator: pick one classic bug; the core runs the buggy config and the correct one
 // side by side. Shows the wrong and the right line, the symptom in words with the core's numbers,
-// the framework's error for a run that stops, and the correct, buggy and |difference| weights of
-// one head.
+// the framework's error for a run that stops, and the correct, buggy and |difference| maps of the
+// record where the bug lands (one head of it), on one colour scale; when the change is too small
+// to see on this config, says so and offers the core's config where it shows.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "app/gui/mistake_maps.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 
@@ -57,7 +60,35 @@ void mono_line(const AppState& state, const char* prefix, const char* code, ImU3
   if (state.mono_font) ImGui::PopFont();
 }
 
-void description(const AppState& state, const MistakeInfo& info) {
+void failure_text(const AppState& state, const Trace& buggy) {
+  const Palette& colours = palette(state.ui.theme);
+  ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+  ImGui::TextWrapped("The run stops in the %s stage with the framework's error:",
+                     stage_name(buggy.failure.stage));
+  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  ImGui::TextWrapped("%s", buggy.failure.message.c_str());
+  if (state.mono_font) ImGui::PopFont();
+  ImGui::PopStyleColor();
+  if (state.mistake_report && !state.mistake_report->layout.empty())
+    ImGui::TextWrapped("Why: %s.", state.mistake_report->layout.c_str());
+}
+
+// When the change is too small to see: says so, with the core's config where it shows as a button
+// (`chosen` when clicked: applied after the tab is drawn, as it replaces the trace).
+void too_small_line(const AppState& state, const MistakeReport& report,
+                    std::optional<Config>& chosen) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  ImGui::TextWrapped("Effect too small to see here: %s (entropy %.2f \u2192 %.2f bits).",
+                     report.effect.c_str(), report.entropy_correct_bits, report.entropy_buggy_bits);
+  ImGui::PopStyleColor();
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.trace->config);
+  if (!there) return;
+  const std::string label = "Show it on " + there->change;
+  if (ImGui::Button(label.c_str())) chosen = there->config;
+  tooltip(there->why.c_str());
+}
+
+void description(const AppState& state, const MistakeInfo& info, std::optional<Config>& chosen) {
   const Palette& colours = palette(state.ui.theme);
   const Trace& buggy = *state.trace;
   ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
@@ -65,24 +96,22 @@ void description(const AppState& state, const MistakeInfo& info) {
   ImGui::PopStyleColor();
   mono_line(state, "wrong:", info.wrong, colours.error);
   mono_line(state, "right:", info.right, IM_COL32(0, 140, 70, 255));
+  if (info.id == Mistake::DropoutOnOutput) {
+    const double p = dropout_on_output_p(buggy.config);
+    if (buggy.config.dropout > 0)
+      ImGui::TextWrapped("p = %.2g, the dropout setting.", p);
+    else
+      ImGui::TextWrapped("The dropout slider is 0, so the buggy code drops with p = %.2g.", p);
+  }
   ImGui::Separator();
   if (buggy.failure.failed) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-    ImGui::TextWrapped("The run stops in the %s stage with the framework's error:",
-                       stage_name(buggy.failure.stage));
-    if (state.mono_font) ImGui::PushFont(state.mono_font);
-    ImGui::TextWrapped("%s", buggy.failure.message.c_str());
-    if (state.mono_font) ImGui::PopFont();
-    ImGui::PopStyleColor();
+    failure_text(state, buggy);
     return;
   }
   if (!state.mistake_report) return;
   const MistakeReport& report = *state.mistake_report;
+  if (report.too_small_to_see) too_small_line(state, report, chosen);
   ImGui::TextWrapped("%s", report.symptom.c_str());
-  if (report.outputs_comparable)
-    ImGui::Text("output max |buggy \u2212 correct| = %.3g", report.out_max_abs_error);
-  ImGui::Text("mean entropy: %.2f bits correct \u2192 %.2f bits buggy", report.entropy_correct_bits,
-              report.entropy_buggy_bits);
   if (report.max_future_weight > 0)
     ImGui::Text("largest weight on a masked key: %.3g (correct: 0)", report.max_future_weight);
   if (report.max_row_sum_error > 1e-4)
@@ -91,17 +120,37 @@ void description(const AppState& state, const MistakeInfo& info) {
 
 // [SECTION] the three maps
 
+// In place of a buggy map the run never made: why, with the strides that made view() refuse.
+std::string empty_buggy_note(const Trace& buggy) {
+  if (!buggy.failure.failed) return "no map";
+  const TensorRecord* back = buggy.find("context_t");  // the non-contiguous (B, T, h, d_v) view
+  if (!back) return "never made: the run stopped";
+  return "never made: view() raised. " + back->name + " " + back->axes + " has strides " +
+         shape_to_string(back->tensor.strides()) + ": not contiguous";
+}
+
 void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
-  const bool per_token = maps[1].maps_are_tokens;
+  const std::string record = state.mistake_report ? state.mistake_report->record : "";
   static constexpr const char* kTitles[3] = {"correct", "buggy", "|buggy \u2212 correct|"};
-  if (per_token)
+  if (maps[1].maps_are_tokens)
     ImGui::TextWrapped(
-        "The buggy weights are (B, T, h, h): each token's heads attend to its heads, so there is "
-        "no T \u00D7 T map to subtract. Right: token %lld's h \u00D7 h map.",
+        "Buggy scores are (B, T, h, h): heads attend to heads, no T \u00D7 T map to subtract. "
+        "Middle: token %lld's h \u00D7 h map.",
         (long long)state.mistake_token);
+  const HeatmapSet* scaled = nullptr;  // any drawn map: they share one colour scale
+  for (const HeatmapSet& set : maps)
+    if (!set.empty()) scaled = &set;
+  if (scaled && !maps[2].empty() && state.mistake_report) {
+    ImGui::TextWrapped("%s: colours %.3g .. %.3g; largest change %.3g", record.c_str(),
+                       double(scaled->value_min), double(scaled->value_max),
+                       state.mistake_report->record_change);
+  } else if (scaled) {
+    ImGui::TextWrapped("%s: colours %.3g .. %.3g", record.c_str(), double(scaled->value_min),
+                       double(scaled->value_max));
+  }
 
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
@@ -113,9 +162,15 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   for (int i = 0; i < 3; ++i) {
     const HeatmapSet& set = maps[size_t(i)];
     const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
-    list->AddText(ImVec2(at.x, start.y), colours.text, kTitles[i]);
+    const ImVec4 title_clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
+    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, kTitles[i], nullptr, 0,
+                  &title_clip);
     if (set.empty()) {
-      list->AddText(ImVec2(at.x, at.y + font), colours.text_dim, "no map");
+      const std::string why = i == 1 ? empty_buggy_note(*state.trace)
+                              : i == 2 && !state.trace->failure.failed ? "shapes differ"
+                                                                       : "nothing to subtract";
+      list->AddText(nullptr, 0, ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why.c_str(),
+                    nullptr, side);
       continue;
     }
     const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
@@ -124,13 +179,13 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     state.mistake_placements.push_back(placement);
     const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
     if (drawer && drawer->error().empty()) {
-      drawer->prepare(set, state.mistake_maps_version, slot);
+      drawer->prepare(set, state.mistake_maps.version, slot);
       drawer->draw(list, set, {HeatmapPlacement{0, placement.min, placement.max}}, slot);
     }
     list->AddRect(placement.min, placement.max, colours.block_border);
-    char range[48];
-    std::snprintf(range, sizeof range, "colours 0 .. %.2g", double(set.value_max));
-    list->AddText(ImVec2(at.x, placement.max.y + font * 0.2f), colours.text_dim, range);
+    char axes[64];
+    std::snprintf(axes, sizeof axes, "%s \u00D7 %s", set.row_axis.c_str(), set.col_axis.c_str());
+    list->AddText(ImVec2(at.x, placement.max.y + font * 0.2f), colours.text_dim, axes);
   }
   ImGui::Dummy(ImVec2(room.x, side + 2 * title_h));
 
@@ -150,8 +205,8 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     const ImVec2 a(p.min.x + float(col) * cell_w, p.min.y + float(row) * cell_h);
     list->AddRect(a, ImVec2(a.x + cell_w, a.y + cell_h), colours.error, 0, 0, 2.0f);
     ImGui::BeginTooltip();
-    const char* unit = set.maps_are_tokens ? "head" : "token";
-    ImGui::Text("query %s %lld, key %s %lld", unit, (long long)row, unit, (long long)col);
+    ImGui::Text("row %lld (%s), column %lld (%s)", (long long)row, set.row_axis.c_str(),
+                (long long)col, set.col_axis.c_str());
     for (int i = 0; i < 3; ++i) {
       const HeatmapSet& m = maps[size_t(i)];
       if (m.empty() || m.rows != set.rows || m.cols != set.cols) continue;
@@ -169,17 +224,22 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
   if (trace.config.mistake == Mistake::None) {
     ImGui::TextWrapped(
         "Pick a mistake: the same config then runs twice, with the bug and without, and this "
-        "tab shows the changed line, the symptom and the weights side by side.");
+        "tab shows the changed line, the symptom and the tensor where it lands side by side.");
     return;
   }
   const HeatmapSet& buggy = current_mistake_maps(state)[1];
-  index_slider("head", state.mistake_map, trace.config.n_heads, "Which head's weights to compare.");
+  const TensorRecord* compared = state.mistake_report && state.correct_trace
+                                     ? state.correct_trace->find(state.mistake_report->record)
+                                     : nullptr;
+  if (compared && compared->tensor.dim() == 4)  // (B, h, ., .): one map per head
+    index_slider("head", state.mistake_map, trace.config.n_heads, "Which head's maps to compare.");
   if (buggy.maps_are_tokens)
     index_slider("token", state.mistake_token, int64_t(trace.tokens.size()),
                  "Whose (h, h) map to show: with this bug every token has one.");
   const float text_w = std::floor(ImGui::GetContentRegionAvail().x * 0.46f);
   ImGui::BeginChild("mistake_text", ImVec2(text_w, 0), false, ImGuiWindowFlags_NoBackground);
-  description(state, mistake_info(trace.config.mistake));
+  std::optional<Config> chosen;
+  description(state, mistake_info(trace.config.mistake), chosen);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("mistake_maps", ImVec2(0, 0), false,
@@ -190,6 +250,7 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
     draw_maps(state, drawer);
   }
   ImGui::EndChild();
+  if (chosen) set_config(state, *chosen);
 }
 
 }  // namespace attnlab::gui

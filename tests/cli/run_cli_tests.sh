@@ -54,6 +54,8 @@ expect 0 "wrote" -- --sentence $'caf\xe9 ok' --export "$work/latin1"
 expect 0 "shared-qk-projection" -- --list-mistakes
 expect 0 "saturated softmax: entropy drops" -- --d-model 64 --heads 8 --seq-len 12 --mistake no-scale
 expect 0 "masked tokens leak" -- --preset seed003 --mistake mask-zero
+expect 0 "too small to see on this config; it shows with d_model = 64 (d_k = 32)" -- --preset seed003 --mistake no-scale
+expect 3 "needs h's stride to be d_v = 2, it is 22" -- --preset seed003 --mistake view-no-contiguous
 expect 3 "concat stage: RuntimeError: view size is not compatible" -- --preset seed003 --mistake view-no-contiguous
 expect 0 "Head importance" -- --preset cat --importance --ablate 1
 expect 0 "GPT-3 175B           12288      96   128" -- --model-table

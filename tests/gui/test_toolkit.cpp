@@ -1,6 +1,10 @@
 // The teaching toolkit in headless ImGui frames: a mistake runs buggy and correct with the core's
 // report, ablation re-runs with the head off, memory hover links a logical cell to its storage
 // cell, the code view's highlight follows the walk, tabs open by key and by name.
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
 #include "app/gui/keyboard.hpp"
 #include "headless_imgui.hpp"
 
@@ -26,7 +30,7 @@ TEST_F(Toolkit, ChoosingAMistakeRunsBuggyAndCorrectWithAReport) {
   frame();
   EXPECT_EQ(state.tool_tab, ToolTab::Mistakes);
   ASSERT_EQ(state.mistake_placements.size(), 3u) << "correct, buggy and difference maps";
-  const HeatmapSet& diff = state.mistake_maps[2];
+  const HeatmapSet& diff = current_mistake_maps(state)[2];
   EXPECT_GT(diff.value_max, 0.0f);
 
   set_mistake(state, Mistake::None);
@@ -65,6 +69,120 @@ TEST_F(Toolkit, ForgetTransposeGivesOneHeadsByHeadsMapPerToken) {
   EXPECT_EQ(set.rows, state.trace->config.n_heads);
   EXPECT_EQ(state.heatmap_placements.size(), state.trace->tokens.size());
   EXPECT_TRUE(current_mistake_maps(state)[2].empty()) << "no T x T map to subtract";
+}
+
+// Cell (row, col) of map `head` of batch item 0 of a (B, A, R, C) or (B, R, C) record, read with
+// the tensor's own at().
+float record_cell(const Trace& trace, const char* record, int64_t head, int64_t row, int64_t col) {
+  const Tensor& t = trace.find(record)->tensor;
+  return t.dim() == 4 ? t.at({0, head, row, col}) : t.at({0, row, col});
+}
+
+TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
+  struct Case {
+    Mistake mistake;
+    const char* record;
+  };
+  const Case cases[] = {
+      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
+      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
+      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
+      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
+      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
+  };
+  ASSERT_EQ(std::size(cases), all_mistakes().size());
+  start_on("seed003");
+  state.mistake_map = 1;
+  for (const Case& c : cases) {
+    set_mistake(state, c.mistake);
+    frame();
+    const char* name = mistake_info(c.mistake).name;
+    const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
+    const Tensor& correct = state.correct_trace->find(c.record)->tensor;
+    ASSERT_EQ(maps[0].rows, correct.size(correct.dim() - 2)) << name;
+    ASSERT_EQ(maps[0].cols, correct.size(correct.dim() - 1)) << name;
+    for (int64_t i = 0; i < maps[0].rows; ++i)
+      for (int64_t j = 0; j < maps[0].cols; ++j)
+        ASSERT_EQ(maps[0].shown[size_t(i * maps[0].cols + j)],
+                  record_cell(*state.correct_trace, c.record, 1, i, j))
+            << name << " correct " << i << "," << j;
+    // One colour scale: the same number is the same colour in all three maps.
+    for (const HeatmapSet& map : maps) {
+      if (map.empty()) continue;
+      EXPECT_EQ(map.value_min, maps[0].value_min) << name;
+      EXPECT_EQ(map.value_max, maps[0].value_max) << name;
+    }
+    if (state.trace->failure.failed) {
+      EXPECT_TRUE(maps[1].empty()) << name << ": the buggy run never made it";
+      continue;
+    }
+    const HeatmapSet& buggy = maps[1];
+    if (buggy.maps_are_tokens) continue;  // forget-transpose: (h, h) maps, checked elsewhere
+    for (int64_t i = 0; i < buggy.rows; ++i) {
+      for (int64_t j = 0; j < buggy.cols; ++j) {
+        const size_t at = size_t(i * buggy.cols + j);
+        ASSERT_EQ(buggy.shown[at], record_cell(*state.trace, c.record, 1, i, j)) << name;
+        EXPECT_FLOAT_EQ(maps[2].shown[at], std::abs(buggy.shown[at] - maps[0].shown[at])) << name;
+      }
+    }
+  }
+}
+
+TEST_F(Toolkit, ConcatAndOutputDropoutShowADifferenceOnSeed003) {
+  start_on("seed003");
+  for (Mistake mistake : {Mistake::ConcatNoTranspose, Mistake::DropoutOnOutput}) {
+    set_mistake(state, mistake);
+    frame();
+    const HeatmapSet& diff = current_mistake_maps(state)[2];
+    ASSERT_FALSE(diff.empty()) << mistake_info(mistake).name;
+    EXPECT_GT(*std::max_element(diff.shown.begin(), diff.shown.end()), 0.01f)
+        << mistake_info(mistake).name << ": the difference map is all zero";
+  }
+}
+
+TEST_F(Toolkit, SharedProjectionIsSymmetricOnTheScaledScoresDespiteTheCausalMask) {
+  start_on("seed003");
+  ASSERT_TRUE(state.config.mask.causal);
+  set_mistake(state, Mistake::SharedQkProjection);
+  frame();
+  const HeatmapSet& buggy = current_mistake_maps(state)[1];
+  ASSERT_EQ(buggy.rows, 11);
+  ASSERT_EQ(buggy.cols, 11);
+  EXPECT_EQ(buggy.masked_cells, 0) << "shown before the mask";
+  double largest = 0;
+  for (int64_t i = 0; i < 11; ++i) {
+    for (int64_t j = 0; j < i; ++j) {
+      EXPECT_FLOAT_EQ(buggy.shown[size_t(i * 11 + j)], buggy.shown[size_t(j * 11 + i)])
+          << i << "," << j;
+      largest = std::max(largest, double(std::abs(buggy.shown[size_t(i * 11 + j)])));
+    }
+  }
+  EXPECT_GT(largest, 0.01) << "a symmetric map of zeros would prove nothing";
+}
+
+TEST_F(Toolkit, NoScaleIsTooSmallOnSeed003AndItsSuggestedConfigShowsIt) {
+  start_on("seed003");
+  set_mistake(state, Mistake::NoScale);
+  ASSERT_TRUE(open_tab(state, "mistakes"));
+  frame();
+  ASSERT_TRUE(state.mistake_report.has_value());
+  EXPECT_TRUE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.trace->config);
+  ASSERT_TRUE(there.has_value());
+  set_config(state, there->config);  // what the "Show it on ..." button does
+  frame();
+  EXPECT_EQ(state.trace->config.mistake, Mistake::NoScale);
+  EXPECT_FALSE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
+  const HeatmapSet& diff = current_mistake_maps(state)[2];
+  float largest = 0;  // over every head, as the report measures it
+  const Tensor& good = state.correct_trace->find("weights")->tensor;
+  const Tensor& bad = state.trace->find("weights")->tensor;
+  for (int64_t h = 0; h < good.size(1); ++h)
+    for (int64_t i = 0; i < good.size(2); ++i)
+      for (int64_t j = 0; j < good.size(3); ++j)
+        largest = std::max(largest, std::abs(bad.at({0, h, i, j}) - good.at({0, h, i, j})));
+  EXPECT_GT(largest, kVisibleChange);
+  EXPECT_FALSE(diff.empty());
 }
 
 TEST_F(Toolkit, TogglingAHeadOffRunsAgainWithoutIt) {
