@@ -153,10 +153,11 @@ std::vector<int64_t> grid_index(const LogicalGrid& grid, int64_t row_key, int64_
 
 std::string block_row_label(const LogicalGrid& grid, int64_t row_key) {
   const int64_t b = row_key / grid.rows, row = row_key % grid.rows;
-  std::string label = grid.batch > 1 ? "b" + std::to_string(b) + " " : "";
+  std::string label;
+  if (grid.batch > 1) label.append("b").append(std::to_string(b)).append(" ");
   if (grid.kind == LogicalGrid::Kind::HeadBlocks)
-    label += "h" + std::to_string(row / grid.tokens) + " ";
-  return label + "t" + std::to_string(row % grid.tokens);
+    label.append("h").append(std::to_string(row / grid.tokens)).append(" ");
+  return label.append("t").append(std::to_string(row % grid.tokens));
 }
 
 // [SECTION] the storage window
@@ -177,25 +178,44 @@ int64_t strip_per_row(const MemoryFit& fit) {
   return std::max<int64_t>(1, int64_t(fit.width / fit.cell));
 }
 
-int64_t block_rows_bound(const LogicalGrid& grid, int64_t size) {
+namespace {
+
+// Runs a window of `size` touches: it crosses at most ceil((size - 1) / run) run boundaries.
+int64_t runs_bound(const LogicalGrid& grid, int64_t size) {
   const int64_t run = std::max<int64_t>(1, grid.run);
-  const int64_t runs = (std::max<int64_t>(0, size - 1) + run - 1) / run + 1;
-  return std::min(grid.row_keys(), runs);
+  return (std::max<int64_t>(0, size - 1) + run - 1) / run + 1;
+}
+
+}  // namespace
+
+int64_t block_rows_bound(const LogicalGrid& grid, int64_t size) {
+  return std::min(grid.row_keys(), runs_bound(grid, size));
+}
+
+int64_t block_cols_bound(const LogicalGrid& grid, int64_t size) {
+  return std::min(grid.cols, size);
+}
+
+int64_t block_col_gaps_bound(const LogicalGrid& grid, int64_t size) {
+  // Each run is one interval of columns: the jumps between intervals, and the head groups that
+  // start inside them.
+  const int64_t cols = block_cols_bound(grid, size), runs = runs_bound(grid, size);
+  const int64_t groups = grid.group_rows ? 0 : cols / std::max<int64_t>(1, grid.group) + runs;
+  return std::max<int64_t>(0, std::min(cols - 1, runs - 1 + groups));
 }
 
 int64_t memory_window_size(const LogicalGrid& grid, int64_t total, const MemoryFit& fit) {
   const int64_t per_row = strip_per_row(fit);
-  const int64_t block_cols = std::max<int64_t>(1, int64_t(fit.block_width / (fit.cell + fit.gap)));
-  // Any window's columns are at most its size and at most the grid's.
-  const int64_t largest = grid.cols <= block_cols ? total : std::min(total, block_cols);
   const auto fits = [&](int64_t size) {
     const int64_t strip_rows = (size + per_row - 1) / per_row;
-    return float(strip_rows) * fit.cell +
-               float(block_rows_bound(grid, size)) * (fit.cell + fit.gap) <=
-           fit.height;
+    const int64_t rows = block_rows_bound(grid, size);
+    const float width = float(block_cols_bound(grid, size)) * fit.cell +
+                        float(block_col_gaps_bound(grid, size)) * fit.gap;
+    const float height = float(strip_rows + rows) * fit.cell + float(rows - 1) * fit.gap;
+    return width <= fit.block_width && height <= fit.height;
   };
-  // Both heights grow with the size: the largest that fits, by bisection.
-  int64_t lo = 1, hi = std::max<int64_t>(1, largest);
+  // Both grow with the size: the largest that fits, by bisection.
+  int64_t lo = 1, hi = std::max<int64_t>(1, total);
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
     if (fits(mid))

@@ -66,12 +66,13 @@ struct MemoryFit {
 };
 // Storage cells per strip row.
 int64_t strip_per_row(const MemoryFit& fit);
-// At most this many grid rows hold the elements of any window of `size`: a window crosses at most
-// ceil((size - 1) / run) run boundaries, and each run lies in one row.
+// Bounds on the logical block of any window of `size`, wherever it sits. A run (grid.run
+// consecutive storage elements in one grid row) is one interval of columns in one row.
 int64_t block_rows_bound(const LogicalGrid& grid, int64_t size);
-// The largest window whose strip and logical block, wherever the window sits, fit `fit`: the
-// whole storage when it fits, one strip row or less when the grid's rows are wider than the
-// space (at least 1 element).
+int64_t block_cols_bound(const LogicalGrid& grid, int64_t size);
+int64_t block_col_gaps_bound(const LogicalGrid& grid, int64_t size);
+// The largest window whose strip and logical block fit `fit` wherever the window sits (from
+// those bounds): the whole storage when it fits, else a part of it, at least 1 element.
 int64_t memory_window_size(const LogicalGrid& grid, int64_t total, const MemoryFit& fit);
 
 // The storage window's elements in storage order, coloured through the record that allocated

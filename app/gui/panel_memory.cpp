@@ -6,9 +6,11 @@
 // Hovering a logical cell lights its storage cell, and back. The window scrolls with the wheel
 // or a drag on the strip, the slider, a click on the minimap, and ↑/↓ when the panel has focus.
 #include <imgui.h>
+#include <imgui_internal.h>  // SetItemUsingMouseWheel
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -46,27 +48,69 @@ bool step_pair(const AppState& state, const PipelineStep& step, Pair& pair) {
 
 // [SECTION] sizes
 
-// One tensor's picture: its grid and the space it may take.
+// Windows smaller than this are worth smaller cells (down to kMinMemoryCellPx).
+constexpr int64_t kFewCells = 8;
+
+// One tensor's picture: its text, its grid and the space it may take.
 struct Picture {
   const TensorRecord* record = nullptr;
+  std::string title, details;  // name and shape; strides, contiguity and storage
   LogicalGrid grid;
   MemoryFit fit;
   float label_width = 0;  // the block's row labels
 };
 
-Picture fit_picture(const Trace& trace, const TensorRecord& record, float width, float height) {
-  Picture picture{&record, logical_grid(trace, record), {}, 0};
-  const float font = ImGui::GetFontSize();
-  picture.fit.cell = std::max(kMinMemoryCellPx, std::round(font));
-  picture.fit.gap = std::round(picture.fit.cell * 0.3f);
+Picture describe(const Trace& trace, const TensorRecord& record, bool same_storage_as_before) {
+  const Tensor& t = record.tensor;
+  Picture picture;
+  picture.record = &record;
+  picture.title = record.name + " " + record.axes + " = " + shape_to_string(t.shape());
+  picture.details =
+      "strides " + shape_to_string(t.strides()) + " \u00B7 offset " + std::to_string(t.offset()) +
+      " \u00B7 " + (t.is_contiguous() ? "contiguous" : "not contiguous") + " \u00B7 storage \"" +
+      t.storage()->name + "\"" +
+      (same_storage_as_before ? ", the same: no copy" : (record.is_view ? "" : ", new: a copy"));
+  picture.grid = logical_grid(trace, record);
+  return picture;
+}
+
+// The space under the picture's text in a column `width` wide and `height` high.
+void fit_picture(Picture& picture, float width, float height, float cell) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float text_height = ImGui::CalcTextSize(picture.title.c_str(), nullptr, false, width).y +
+                            ImGui::CalcTextSize(picture.details.c_str(), nullptr, false, width).y +
+                            2 * style.ItemSpacing.y;
+  const float minimap = std::max(8.0f, std::round(ImGui::GetFontSize() * 0.45f));
+  picture.fit.cell = cell;
+  picture.fit.gap = std::round(cell * 0.25f);
   if (picture.grid.kind != LogicalGrid::Kind::None)
     picture.label_width =
         ImGui::CalcTextSize(block_row_label(picture.grid, picture.grid.row_keys() - 1).c_str()).x +
-        font * 0.5f;
+        ImGui::GetFontSize() * 0.5f;
   picture.fit.width = width;
   picture.fit.block_width = width - picture.label_width;
-  picture.fit.height = height;
-  return picture;
+  picture.fit.height = height - text_height - minimap - 3 * style.ItemSpacing.y;
+}
+
+// One window size for both pictures: cells as large as the font, or smaller (never under
+// kMinMemoryCellPx) when only a few would fit; when even those do not fit the height, a few
+// cells anyway and the columns scroll.
+int64_t fit_window(Picture (&pictures)[2], float width, float height) {
+  const auto fitted = [&](float cell, float room) {
+    int64_t size = std::numeric_limits<int64_t>::max();
+    for (Picture& picture : pictures) {
+      fit_picture(picture, width, room, cell);
+      size = std::min(
+          size,
+          memory_window_size(picture.grid, picture.record->tensor.storage()->numel, picture.fit));
+    }
+    return size;
+  };
+  const int64_t size = fitted(std::max(kMinMemoryCellPx, std::round(ImGui::GetFontSize())), height);
+  if (size >= kFewCells) return size;
+  const int64_t small = fitted(kMinMemoryCellPx, height);
+  if (small >= kFewCells) return small;
+  return std::min(kFewCells, fitted(kMinMemoryCellPx, std::numeric_limits<float>::max()));
 }
 
 // [SECTION] drawing
@@ -103,6 +147,7 @@ void draw_strip(AppState& state, MemoryHover& next, MemoryStripPlacement& strip,
   const int64_t rows = (strip.cells + strip.per_row - 1) / strip.per_row;
   ImGui::InvisibleButton("strip", ImVec2(float(std::min(strip.cells, strip.per_row)) * strip.cell,
                                          float(std::max<int64_t>(1, rows)) * strip.cell));
+  ImGui::SetItemUsingMouseWheel();  // the wheel moves the window, not the column, over the strip
   const bool hovered = ImGui::IsItemHovered();
   const float wheel = ImGui::GetIO().MouseWheel;
   if (hovered && wheel != 0)  // a window per notch; up goes back
@@ -203,34 +248,26 @@ void draw_block(AppState& state, MemoryHover& next, const Picture& picture,
 }
 
 // One tensor: name and layout, its storage window and minimap, its logical block.
-void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int64_t window_size,
-                 bool same_storage_as_before) {
+void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int64_t window_size) {
   const Trace& trace = *state.trace;
-  const Palette& colours = palette(state.ui.theme);
   const TensorRecord& record = *picture.record;
-  const Tensor& t = record.tensor;
   const int64_t tokens = int64_t(trace.tokens.size());
-  ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
-  ImGui::Text("%s %s = %s", record.name.c_str(), record.axes.c_str(),
-              shape_to_string(t.shape()).c_str());
+  ImGui::PushTextWrapPos(0);
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+  ImGui::TextUnformatted(picture.title.c_str());
   ImGui::PopStyleColor();
-  ImGui::Text("strides %s \u00B7 offset %lld \u00B7 %s", shape_to_string(t.strides()).c_str(),
-              (long long)t.offset(), t.is_contiguous() ? "contiguous" : "not contiguous");
+  ImGui::TextUnformatted(picture.details.c_str());
+  ImGui::PopTextWrapPos();
   if (picture.grid.kind == LogicalGrid::Kind::None) {
     ImGui::TextWrapped("No memory picture for this shape.");
     return;
   }
   MemoryStripPlacement strip;
   strip.record = record.name;
-  strip.window = clamp_window(state.memory_window_start, window_size, t.storage()->numel);
+  strip.window =
+      clamp_window(state.memory_window_start, window_size, record.tensor.storage()->numel);
   strip.cell = picture.fit.cell;
   strip.per_row = strip_per_row(picture.fit);
-  const std::string storage_line =
-      std::string("storage \"") + t.storage()->name + "\" [" + std::to_string(strip.window.start) +
-      ", " + std::to_string(strip.window.end()) + ") of " + std::to_string(strip.window.total) +
-      (same_storage_as_before ? " \u2014 the same storage: no copy"
-                              : (record.is_view ? "" : " \u2014 new storage (a copy)"));
-  ImGui::TextUnformatted(storage_line.c_str());
   ImGui::PushID(record.name.c_str());
   draw_strip(state, next, strip, record, tokens);
   draw_minimap(state, strip, picture.grid, picture.fit.width);
@@ -283,21 +320,15 @@ void draw_memory_tab(AppState& state) {
   }
   const TensorRecord& before = *state.trace->find(pair.before);
   const TensorRecord& after = *state.trace->find(pair.after);
-  // Two columns; under the controls line, three text lines, the minimap and spacing in each.
+  const bool shared = after.tensor.shares_storage_with(before.tensor);
+  // Two columns under the controls line.
   const float font = ImGui::GetFontSize();
-  const ImGuiStyle& style = ImGui::GetStyle();
   const float column_w = std::floor(ImGui::GetContentRegionAvail().x * 0.5f - font);
-  const float picture_h = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() -
-                          3 * ImGui::GetTextLineHeightWithSpacing() - font * 0.45f -
-                          3 * style.ItemSpacing.y;
-  const Picture pictures[2] = {fit_picture(*state.trace, before, column_w - font, picture_h),
-                               fit_picture(*state.trace, after, column_w - font, picture_h)};
+  const float column_h = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
+  Picture pictures[2] = {describe(*state.trace, before, false),
+                         describe(*state.trace, after, shared)};
+  const int64_t window_size = fit_window(pictures, column_w - font, column_h);
   const int64_t total = after.tensor.storage()->numel;
-  int64_t window_size = total;
-  for (const Picture& picture : pictures)
-    window_size = std::min(
-        window_size,
-        memory_window_size(picture.grid, picture.record->tensor.storage()->numel, picture.fit));
 
   if (step->stage == Stage::Split || step->stage == Stage::Transpose) {
     for (const char which : {'q', 'k', 'v'}) {
@@ -310,15 +341,14 @@ void draw_memory_tab(AppState& state) {
   }
   draw_window_controls(state, window_size, total);
 
-  const bool shared = after.tensor.shares_storage_with(before.tensor);
   MemoryHover next;
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollWithMouse;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoBackground;
   ImGui::BeginChild("memory_before", ImVec2(column_w, 0), false, flags);
-  draw_tensor(state, next, pictures[0], window_size, false);
+  draw_tensor(state, next, pictures[0], window_size);
   ImGui::EndChild();
   ImGui::SameLine(0, font * 2);
   ImGui::BeginChild("memory_after", ImVec2(0, 0), false, flags);
-  draw_tensor(state, next, pictures[1], window_size, shared);
+  draw_tensor(state, next, pictures[1], window_size);
   ImGui::EndChild();
   state.memory_window_start = clamp_window(state.memory_window_start, window_size, total).start;
   state.memory_hover = next;

@@ -19,26 +19,40 @@ TEST(MemoryLayout, WindowFitsTheSpaceOrIsTheWholeStorage) {
   heads.rows = 8 * 128;
   heads.cols = heads.inner = heads.run = 64;
   heads.tokens = heads.group = 128;
+  heads.group_rows = true;
   MemoryFit fit{600, 540, 100, 20, 6};
-  // 540 / (20 + 6) = 20 block columns < 64: one strip row of 20; any window of 20 lies in at most
-  // 2 runs, so 20 + 2 * 26 = 72 <= 100 px.
+  // Any window of 2..65 lies in at most 2 runs: 2 rows, one jump between column intervals, no
+  // head groups among the columns. 26 columns: 26 * 20 + 6 = 526 <= 540 px; one strip row and 2
+  // block rows: 20 + 2 * 20 + 6 = 66 <= 100 px.
   EXPECT_EQ(strip_per_row(fit), 30);
   EXPECT_EQ(block_rows_bound(heads, 20), 2);
   EXPECT_EQ(block_rows_bound(heads, 65), 2);
   EXPECT_EQ(block_rows_bound(heads, 66), 3);
-  EXPECT_EQ(memory_window_size(heads, 32 * 128 * 512, fit), 20);
-  // 60 px: only a window that cannot cross a run (1 element, 20 + 26 = 46 px) fits.
+  EXPECT_EQ(block_cols_bound(heads, 100), 64);
+  EXPECT_EQ(block_col_gaps_bound(heads, 26), 1);
+  EXPECT_EQ(memory_window_size(heads, 32 * 128 * 512, fit), 26);
+  // 60 px: only a window that cannot cross a run (1 element, 20 + 20 = 40 px) fits.
   fit.height = 60;
   EXPECT_EQ(memory_window_size(heads, 32 * 128 * 512, fit), 1);
+
+  LogicalGrid split = heads;  // base's q_split (B, T, h, d_k): 512 columns in groups of 64
+  split.kind = LogicalGrid::Kind::Tokens;
+  split.rows = split.tokens = 128;
+  split.cols = split.run = 512;
+  split.group = split.inner = 64;
+  split.group_rows = false;
+  // 100 columns in at most 2 runs: 1 jump, at most 100 / 64 + 2 groups starting among them.
+  EXPECT_EQ(block_col_gaps_bound(split, 100), 4);
+  EXPECT_EQ(block_col_gaps_bound(split, 3), 2) << "never more than columns - 1";
 
   LogicalGrid small = heads;  // seed003's q_heads (1, 2, 11, 2): 44 floats
   small.batch = 1;
   small.rows = 22;
   small.cols = small.inner = small.run = 2;
   small.tokens = small.group = 11;
-  fit.height = 1000;  // 2 strip rows (40) + 22 rows (572)
+  fit.height = 1000;  // 2 strip rows (40) + 22 rows with 21 gaps (566)
   EXPECT_EQ(memory_window_size(small, 44, fit), 44);
-  fit.height = 20 + 5 * 26;  // one strip row and 5 block rows: windows crossing at most 4 runs
+  fit.height = 20 + 5 * 20 + 4 * 6;  // one strip row, 5 block rows: windows crossing at most 4 runs
   EXPECT_EQ(memory_window_size(small, 44, fit), 9);
 }
 
