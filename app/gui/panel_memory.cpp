@@ -58,6 +58,7 @@ struct Picture {
   LogicalGrid grid;
   MemoryFit fit;
   float label_width = 0;  // the block's row labels
+  bool compact = false;   // one line each for title and details, cut at the column's edge
 };
 
 Picture describe(const Trace& trace, const TensorRecord& record, bool same_storage_as_before) {
@@ -74,43 +75,57 @@ Picture describe(const Trace& trace, const TensorRecord& record, bool same_stora
   return picture;
 }
 
+// Row labels are as tall as a cell at most, so they never overlap.
+float label_font_size(float cell) {
+  return std::min(ImGui::GetFontSize(), cell);
+}
+ImVec2 label_size(float cell, const std::string& text) {
+  return ImGui::GetFont()->CalcTextSizeA(label_font_size(cell), FLT_MAX, 0, text.c_str());
+}
+
 // The space under the picture's text in a column `width` wide and `height` high.
-void fit_picture(Picture& picture, float width, float height, float cell) {
+void fit_picture(Picture& picture, float width, float height, float cell, bool compact) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float text_height = ImGui::CalcTextSize(picture.title.c_str(), nullptr, false, width).y +
-                            ImGui::CalcTextSize(picture.details.c_str(), nullptr, false, width).y +
-                            2 * style.ItemSpacing.y;
+  const auto lines = [&](const std::string& text) {
+    return compact ? ImGui::GetTextLineHeight()
+                   : ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
+  };
+  const float text_height = lines(picture.title) + lines(picture.details) + 2 * style.ItemSpacing.y;
+  picture.compact = compact;
   const float minimap = std::max(8.0f, std::round(ImGui::GetFontSize() * 0.45f));
   picture.fit.cell = cell;
   picture.fit.gap = std::round(cell * 0.25f);
-  if (picture.grid.kind != LogicalGrid::Kind::None)
-    picture.label_width =
-        ImGui::CalcTextSize(block_row_label(picture.grid, picture.grid.row_keys() - 1).c_str()).x +
-        ImGui::GetFontSize() * 0.5f;
+  if (picture.grid.kind != LogicalGrid::Kind::None) {
+    const std::string longest = block_row_label(picture.grid, picture.grid.row_keys() - 1);
+    picture.label_width = label_size(cell, longest).x + ImGui::GetFontSize() * 0.5f;
+  }
   picture.fit.width = width;
   picture.fit.block_width = width - picture.label_width;
   picture.fit.height = height - text_height - minimap - 3 * style.ItemSpacing.y;
 }
 
-// One window size for both pictures: cells as large as the font, or smaller (never under
-// kMinMemoryCellPx) when only a few would fit; when even those do not fit the height, a few
-// cells anyway and the columns scroll.
+// One window size for both pictures: cells as large as the font and the text wrapped, else
+// smaller cells (never under kMinMemoryCellPx), else the text cut to a line each, as long as that
+// leaves room for a few cells; else a few cells anyway, and the columns scroll.
 int64_t fit_window(Picture (&pictures)[2], float width, float height) {
-  const auto fitted = [&](float cell, float room) {
+  const auto fitted = [&](float cell, bool compact, float room) {
     int64_t size = std::numeric_limits<int64_t>::max();
     for (Picture& picture : pictures) {
-      fit_picture(picture, width, room, cell);
+      fit_picture(picture, width, room, cell, compact);
       size = std::min(
           size,
           memory_window_size(picture.grid, picture.record->tensor.storage()->numel, picture.fit));
     }
     return size;
   };
-  const int64_t size = fitted(std::max(kMinMemoryCellPx, std::round(ImGui::GetFontSize())), height);
-  if (size >= kFewCells) return size;
-  const int64_t small = fitted(kMinMemoryCellPx, height);
-  if (small >= kFewCells) return small;
-  return std::min(kFewCells, fitted(kMinMemoryCellPx, std::numeric_limits<float>::max()));
+  const float font_cell = std::max(kMinMemoryCellPx, std::round(ImGui::GetFontSize()));
+  for (const auto& [cell, compact] :
+       {std::pair{font_cell, false}, std::pair{kMinMemoryCellPx, false},
+        std::pair{kMinMemoryCellPx, true}}) {
+    const int64_t size = fitted(cell, compact, height);
+    if (size >= kFewCells) return size;
+  }
+  return std::min(kFewCells, fitted(kMinMemoryCellPx, true, std::numeric_limits<float>::max()));
 }
 
 // [SECTION] drawing
@@ -219,10 +234,11 @@ void draw_block(AppState& state, MemoryHover& next, const Picture& picture,
   const MemoryGridPlacement grid =
       place_block(record.name, picture.grid, block, min, picture.fit.cell, picture.fit.gap);
   const std::string& storage = record.tensor.storage()->name;
-  const float text_dy = 0.5f * (picture.fit.cell - ImGui::GetFontSize());
+  const float label_font = label_font_size(picture.fit.cell);
+  const float text_dy = 0.5f * (picture.fit.cell - label_font);
   for (size_t i = 0; i < grid.rows.size(); ++i) {
     const float y = min.y + grid.row_y[i];
-    list->AddText(ImVec2(origin.x, y + text_dy), colours.text_dim,
+    list->AddText(ImGui::GetFont(), label_font, ImVec2(origin.x, y + text_dy), colours.text_dim,
                   block_row_label(picture.grid, grid.rows[i]).c_str());
     for (size_t j = 0; j < grid.cols.size(); ++j) {
       const MemoryCell& cell = block.cells[i * grid.cols.size() + j];
@@ -252,12 +268,15 @@ void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int
   const Trace& trace = *state.trace;
   const TensorRecord& record = *picture.record;
   const int64_t tokens = int64_t(trace.tokens.size());
-  ImGui::PushTextWrapPos(0);
+  ImGui::PushTextWrapPos(picture.compact ? -1.0f : 0.0f);  // compact: cut at the column's edge
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
   ImGui::TextUnformatted(picture.title.c_str());
   ImGui::PopStyleColor();
+  const bool title_hovered = ImGui::IsItemHovered();
   ImGui::TextUnformatted(picture.details.c_str());
   ImGui::PopTextWrapPos();
+  if (picture.compact && (title_hovered || ImGui::IsItemHovered()))
+    ImGui::SetTooltip("%s\n%s", picture.title.c_str(), picture.details.c_str());
   if (picture.grid.kind == LogicalGrid::Kind::None) {
     ImGui::TextWrapped("No memory picture for this shape.");
     return;
