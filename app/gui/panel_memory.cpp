@@ -9,6 +9,7 @@
 #include <imgui_internal.h>  // SetItemUsingMouseWheel
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <string>
