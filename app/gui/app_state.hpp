@@ -117,6 +117,8 @@ struct AppState {
   char memory_tensor = 'q';                        // which of q, k, v the memory panel follows
   MemoryHover memory_hover;                        // storage cell under the mouse
   std::vector<MemoryGridPlacement> memory_grids;   // where logical tensors were drawn this frame
+  std::vector<MemoryStripPlacement> memory_strips;  // where storage windows were drawn this frame
+  int64_t memory_window_start = 0;  // first storage element of the memory tab's window
   int code_highlight = -1;                         // first highlighted line of the code view
   BackgroundTask<std::vector<double>> importance;  // head_importance, per head
   BackgroundTask<PathComparison> paths;

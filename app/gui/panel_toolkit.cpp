@@ -47,6 +47,7 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   state.mistake_placements.clear();
   state.memory_grids.clear();
+  state.memory_strips.clear();
   if (begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags) && state.trace &&
       ImGui::BeginTabBar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {

@@ -219,6 +219,7 @@ TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
   start_on("seed003");
   ASSERT_TRUE(go_to_named_step(state, "transpose"));
   ASSERT_TRUE(open_tab(state, "memory"));
+  state.memory_window_start = 8;  // q[0, 2, :]: token 2 of both heads
   frame();
   frame();
   ASSERT_EQ(state.tool_tab, ToolTab::Memory);
@@ -226,7 +227,11 @@ TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
   const MemoryGridPlacement grid = state.memory_grids[1];  // q_heads (B, h, T, d_k)
   ASSERT_EQ(grid.record, "q_heads");
   // Row 13 of the h blocks of T rows = head 1, token 2; column 1.
-  const ImVec2 at = memory_cell_min(grid, 13, 1);
+  const auto row = std::find(grid.rows.begin(), grid.rows.end(), 13);
+  const auto col = std::find(grid.cols.begin(), grid.cols.end(), 1);
+  ASSERT_TRUE(row != grid.rows.end() && col != grid.cols.end());
+  const ImVec2 at =
+      memory_cell_min(grid, size_t(row - grid.rows.begin()), size_t(col - grid.cols.begin()));
   ImGui::GetIO().MousePos = ImVec2(at.x + grid.cell * 0.5f, at.y + grid.cell * 0.5f);
   frame();
   frame();
@@ -239,18 +244,43 @@ TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
 TEST_F(Toolkit, MemoryPictureFollowsTheStrides) {
   start_on("seed003");
   const Trace& trace = *state.trace;
-  const MemoryPicture split = memory_picture(trace, *trace.find("q_split"), 0);
-  const MemoryPicture heads = memory_picture(trace, *trace.find("q_heads"), 0);
-  EXPECT_EQ(split.rows, 11);
-  EXPECT_EQ(split.cols, 4);
-  EXPECT_EQ(heads.rows, 22);
-  EXPECT_TRUE(heads.group_rows);
+  const TensorRecord& q_split = *trace.find("q_split");
+  const TensorRecord& q_heads = *trace.find("q_heads");
+  const LogicalGrid split_grid = logical_grid(trace, q_split);
+  const LogicalGrid heads_grid = logical_grid(trace, q_heads);
+  EXPECT_EQ(split_grid.rows, 11);
+  EXPECT_EQ(split_grid.cols, 4);
+  EXPECT_EQ(split_grid.run, 4) << "a token's h*d_k floats lie one after another";
+  EXPECT_EQ(heads_grid.rows, 22);
+  EXPECT_EQ(heads_grid.run, 2) << "after the transpose only d_k do";
+  EXPECT_TRUE(heads_grid.group_rows);
   // Same storage strip, different logical order.
-  ASSERT_EQ(split.storage.size(), heads.storage.size());
-  for (size_t i = 0; i < split.storage.size(); ++i)
-    EXPECT_EQ(split.storage[i].head, heads.storage[i].head);
+  const StorageWindow all = clamp_window(0, 44, 44);
+  const std::vector<MemoryCell> split_strip = storage_cells(trace, q_split, all);
+  const std::vector<MemoryCell> heads_strip = storage_cells(trace, q_heads, all);
+  ASSERT_EQ(split_strip.size(), heads_strip.size());
+  for (size_t i = 0; i < split_strip.size(); ++i)
+    EXPECT_EQ(split_strip[i].head, heads_strip[i].head);
+  const LogicalBlock heads = logical_block(trace, q_heads, heads_grid, all);
+  ASSERT_EQ(heads.rows.size(), 22u);
+  ASSERT_EQ(heads.cols.size(), 2u);
   EXPECT_EQ(heads.cells[size_t(11 * 2)].storage, 2) << "head 1's first row starts at q[0, 2]";
   EXPECT_EQ(heads.cells[size_t(11 * 2)].head, 1);
+  // Elements 2..5 of q: head 1 of token 0, head 0 of token 1; the rest of those rows is outside.
+  const LogicalBlock part = logical_block(trace, q_heads, heads_grid, clamp_window(2, 4, 44));
+  EXPECT_EQ(part.rows, (std::vector<int64_t>{1, 11}));
+  EXPECT_EQ(part.cols, (std::vector<int64_t>{0, 1}));
+  for (const MemoryCell& cell : part.cells) EXPECT_TRUE(cell.in_window) << cell.storage;
+  const LogicalBlock odd = logical_block(trace, q_heads, heads_grid, clamp_window(3, 2, 44));
+  EXPECT_EQ(odd.rows, (std::vector<int64_t>{1, 11}));
+  ASSERT_EQ(odd.cells.size(), 4u);
+  // Row-major (row 1, col 0), (1, 1), (11, 0), (11, 1): offsets 4, 5, 2, 3.
+  const int64_t offsets[] = {4, 5, 2, 3};
+  const bool inside[] = {true, false, false, true};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(odd.cells[i].storage, offsets[i]);
+    EXPECT_EQ(odd.cells[i].in_window, inside[i]) << odd.cells[i].storage;
+  }
 }
 
 TEST_F(Toolkit, CodeHighlightFollowsTheArrows) {
