@@ -118,7 +118,9 @@ struct AppState {
   MemoryHover memory_hover;                        // storage cell under the mouse
   std::vector<MemoryGridPlacement> memory_grids;   // where logical tensors were drawn this frame
   std::vector<MemoryStripPlacement> memory_strips;  // where storage windows were drawn this frame
-  int64_t memory_window_start = 0;  // first storage element of the memory tab's window
+  // First storage element of the memory tab's window; -1 until the tab first draws, which
+  // places it across the first head boundary.
+  int64_t memory_window_start = -1;
   int code_highlight = -1;                         // first highlighted line of the code view
   BackgroundTask<std::vector<double>> importance;  // head_importance, per head
   BackgroundTask<PathComparison> paths;

@@ -349,6 +349,13 @@ void draw_memory_tab(AppState& state) {
                          describe(*state.trace, after, shared)};
   const int64_t window_size = fit_window(pictures, column_w - font, column_h);
   const int64_t total = after.tensor.storage()->numel;
+  // First look: a window across the first head boundary, where the split and the transposed
+  // views part ways (the rows of one token's storage run into the next head).
+  if (state.memory_window_start < 0) {
+    const int64_t head_width = state.memory_tensor == 'v' ? state.trace->config.head_dim_v()
+                                                          : state.trace->config.head_dim_k();
+    state.memory_window_start = std::max<int64_t>(0, head_width - window_size / 2);
+  }
 
   if (step->stage == Stage::Split || step->stage == Stage::Transpose) {
     for (const char which : {'q', 'k', 'v'}) {
