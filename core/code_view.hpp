@@ -1,5 +1,6 @@
-// The PyTorch reference forward of the seeds' MultiHeadAttention, written fresh, one line per
-// recorded step, with shapes as comments: the code view beside the pipeline.
+// The PyTorch reference forward of the seeds' MultiHeadAttention, one line per planned step
+// (core/plan.hpp), in the narration's words, with shapes as comments: the code view beside the
+// pipeline.
 #pragma once
 
 #include <string>
@@ -12,8 +13,8 @@ namespace attnlab {
 
 struct CodeLine {
   std::string text;      // "    q = q.view(B, T, h, d_k)        # (B, T, h, d_k)"
-  Stage stage;           // the stage this line runs in (Input for the def/return lines)
-  std::string substep;   // within attend or concat, as TensorRecord::substep; else ""
+  Stage stage;           // the stage this line runs in (Input for the def line)
+  Substep substep = Substep::None;  // as the record the line makes
   bool changed = false;  // this line is what the injected mistake changed
 };
 

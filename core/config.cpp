@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/plan.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attnlab {
@@ -25,8 +26,6 @@ constexpr int64_t kMaxWidth = 1 << 20;
 constexpr int64_t kMaxHeads = 4096;
 constexpr int64_t kMaxSeqLen = 1 << 20;
 constexpr int64_t kMaxBatch = 1 << 16;
-// Element counts stay below 2^50 so that sizes, bytes and FLOPs are exact in int64 and double.
-constexpr double kMaxCountableElements = 1125899906842624.0;
 
 std::string divisors_of(int64_t n) {
   std::string list;
@@ -44,32 +43,6 @@ void check_range(std::vector<ConfigIssue>& issues, const std::string& field, int
   issues.push_back({field, field + "=" + std::to_string(value) + " is out of range: " + meaning +
                                " must be between " + std::to_string(low) + " and " +
                                std::to_string(high)});
-}
-
-// Float32 elements of the parameters a run holds: W_q, W_k, W_v, [W_o], [biases].
-double parameter_elements(const Config& c) {
-  const double h = double(c.n_heads), dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
-  const double out = c.output_proj ? h * dv * double(c.d_model) : 0;
-  const double biases = c.bias ? h * (2 * dk + dv) + (c.output_proj ? double(c.d_model) : 0) : 0;
-  return double(c.input_dim()) * h * (2 * dk + dv) + out + biases;
-}
-
-// Float32 elements of every recorded tensor and every parameter, in floating point so that no
-// size can wrap around.
-double trace_elements(const Config& c) {
-  const double B = double(c.batch), T = double(c.tokens()), h = double(c.n_heads);
-  const double dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
-  const double attention_maps = 3 + (c.mask.any() ? 1 : 0) + (c.dropout > 0 ? 1 : 0);
-  // contiguous() copies the transposed context only when the transpose really moved strides
-  // (not when h == 1 or T == 1), as the tensor type decides in the run.
-  const bool concat_copies = c.n_heads > 1 && c.tokens() > 1;
-  return B * T * double(c.input_dim())           // x
-         + B * T * h * (2 * dk + dv)             // q, k, v (split/heads are views)
-         + attention_maps * B * h * T * T        // scores, scaled, [masked], weights, [dropped]
-         + B * h * T * dv                        // context
-         + (concat_copies ? B * T * h * dv : 0)  // concat's contiguous copy
-         + (c.output_proj ? B * T * double(c.out_dim()) : 0)  // out
-         + parameter_elements(c);
 }
 
 // "" when the trace fits the memory cap; else what it needs and how to fix it.
@@ -153,9 +126,9 @@ std::vector<ConfigIssue> validate(const Config& c) {
   if (c.memory_cap_bytes <= 0) {
     issues.push_back({"memory_cap", "the memory cap must be positive"});
   }
-  if (issues.empty() && trace_elements(c) > kMaxCountableElements) {
+  if (issues.empty() && element_bound(c) > kMaxCountableElements) {
     issues.push_back(
-        {"memory", "this configuration's tensors hold about " + format_number(trace_elements(c)) +
+        {"memory", "this configuration's tensors hold about " + format_number(element_bound(c)) +
                        " numbers, more than even shape-only mode can count exactly: lower B, T "
                        "or n_heads"});
   }
@@ -182,14 +155,6 @@ std::string describe(const std::vector<ConfigIssue>& issues) {
   std::string text;
   for (const ConfigIssue& issue : issues) text += (text.empty() ? "" : "; ") + issue.message;
   return text;
-}
-
-int64_t trace_bytes_needed(const Config& c) {
-  const double bytes = trace_elements(c) * sizeof(float);
-  // Saturate, never wrap; an invalid config (a negative size, asked before validate()) needs 0.
-  if (!(bytes < 9.2e18)) return std::numeric_limits<int64_t>::max();
-  if (bytes <= 0) return 0;
-  return static_cast<int64_t>(bytes);
 }
 
 std::string format_number(double value) {

@@ -84,8 +84,12 @@ void require_values(const Config& config, const std::string& what);
 // All issues joined into one line, for the CLI.
 std::string describe(const std::vector<ConfigIssue>& issues);
 
+// Element counts stay below 2^50 so that sizes, bytes and FLOPs are exact in int64 and double.
+constexpr double kMaxCountableElements = 1125899906842624.0;
+
 // Bytes of every tensor the trace would hold and of its parameters (float32), without
-// allocating anything; saturates at INT64_MAX.
+// allocating anything: a shape-only run of the config's plan (core/mha.cpp). 0 when a size is
+// not positive; INT64_MAX beyond what can be counted.
 int64_t trace_bytes_needed(const Config& config);
 
 // "1.5 MiB"

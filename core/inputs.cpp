@@ -142,6 +142,12 @@ Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, 
   return in;
 }
 
+std::vector<Shape> parameter_shapes(const Config& c) {
+  std::vector<Shape> shapes;
+  for (const ParameterSpec& p : parameter_specs(c)) shapes.push_back(p.shape);
+  return shapes;
+}
+
 Inputs shape_only_inputs(const Config& c) {
   Inputs in;
   in.x = Tensor::uninitialized("x", {c.batch, c.tokens(), c.input_dim()}, false);

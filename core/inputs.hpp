@@ -32,5 +32,7 @@ Inputs complete_inputs(const Config& config, const std::vector<std::string>& tok
 
 // The same shapes with no values allocated, for shape-only mode.
 Inputs shape_only_inputs(const Config& config);
+// The shapes of the parameters this config has (W_q, W_k, W_v, [W_o], [biases]).
+std::vector<Shape> parameter_shapes(const Config& config);
 
 }  // namespace attnlab

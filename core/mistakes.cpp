@@ -6,6 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/plan.hpp"
+
 namespace attnlab {
 
 const std::vector<MistakeInfo>& all_mistakes() {
@@ -81,7 +83,7 @@ std::string mistake_names() {
 }
 
 double dropout_on_output_p(const Config& config) {
-  return config.dropout > 0 ? config.dropout : 0.1;
+  return plan_for(config).context_dropout;
 }
 
 namespace {
@@ -131,8 +133,8 @@ std::string describe_change(const MistakeReport& r, const TensorRecord* correct,
                             const TensorRecord* buggy) {
   if (!correct || !buggy) return "the buggy run stops before it makes " + r.record;
   if (correct->tensor.shape() != buggy->tensor.shape())
-    return r.record + " is " + shape_to_string(buggy->tensor.shape()) + " " + buggy->axes +
-           " instead of " + shape_to_string(correct->tensor.shape()) + " " + correct->axes;
+    return r.record + " is " + shape_to_string(buggy->tensor.shape()) + " " + buggy->axes_text() +
+           " instead of " + shape_to_string(correct->tensor.shape()) + " " + correct->axes_text();
   return "the largest change in " + r.record +
          format(" is %.3g, %.0f%% of its largest value", r.record_change, 100 * r.visible_change);
 }
@@ -148,7 +150,7 @@ std::string view_failure_layout(const Trace& buggy) {
                 "(each token's heads lie %lld apart in memory)",
                 (long long)t.size(3), (long long)t.strides()[2], (long long)t.strides()[2]);
   return back->name + " = context.transpose(1, 2) is " + shape_to_string(t.shape()) + " " +
-         back->axes + " with strides " + shape_to_string(t.strides()) + why;
+         back->axes_text() + " with strides " + shape_to_string(t.strides()) + why;
 }
 
 }  // namespace

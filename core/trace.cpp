@@ -21,6 +21,43 @@ bool parse_stage(const std::string& text, Stage& stage) {
   return false;
 }
 
+namespace {
+constexpr const char* kSubstepNames[kSubstepCount] = {
+    "", "QK^T", "scale", "mask", "softmax", "dropout", "@V", "ablate", "transpose", "contiguous",
+    "view"};
+}
+
+const char* substep_name(Substep substep) {
+  return kSubstepNames[static_cast<int>(substep)];
+}
+
+bool parse_substep(const std::string& text, Substep& substep) {
+  for (int i = 0; i < kSubstepCount; ++i) {
+    if (text == kSubstepNames[i]) {
+      substep = static_cast<Substep>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* axis_kind_name(AxisKind kind) {
+  constexpr const char* kNames[] = {"batch", "token", "head", "key", "feature"};
+  return kNames[static_cast<int>(kind)];
+}
+
+std::string axes_label(const Axes& axes) {
+  std::string text = "(";
+  for (size_t i = 0; i < axes.size(); ++i) text += (i ? ", " : "") + axes[i].symbol;
+  return text + ")";
+}
+
+int find_axis(const Axes& axes, AxisKind kind) {
+  for (size_t i = 0; i < axes.size(); ++i)
+    if (axes[i].kind == kind) return int(i);
+  return -1;
+}
+
 const TensorRecord* Trace::find(const std::string& name) const {
   for (const TensorRecord& r : records)
     if (r.name == name) return &r;

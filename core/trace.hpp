@@ -21,12 +21,58 @@ const char* stage_name(Stage stage);
 // Parses a stage_name (or its index 0..6); false when unknown.
 bool parse_stage(const std::string& text, Stage& stage);
 
+// The steps within a stage: attend's six (and the mistakes' extra ones, ablation) and concat's
+// three. None for a stage of one step.
+enum class Substep {
+  None,
+  Scores,        // S = Q K^T
+  Scale,         // / sqrt(d_k)
+  Mask,          // masked keys to -inf (or, with mask-after-softmax, weights to 0)
+  Softmax,       // over the keys
+  Dropout,       // on the weights (or, with dropout-on-output, on the context)
+  AttendValues,  // A V
+  Ablate,        // switched-off heads' context set to 0
+  TransposeBack, // concat: (B, h, T, d_v) -> (B, T, h, d_v), a view
+  Contiguous,    // concat: the one copy
+  View,          // concat: (B, T, h*d_v)
+};
+constexpr int kSubstepCount = 11;
+// Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",
+// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view".
+const char* substep_name(Substep substep);
+bool parse_substep(const std::string& text, Substep& substep);
+
+// What an axis of a recorded tensor means: the label "(B, h, T, d_k)" is rendered from these.
+enum class AxisKind {
+  Batch,    // B: one sequence each
+  Token,    // T: the queries' positions
+  Head,     // h
+  Key,      // the axis softmax runs over: keys (T), or heads (h) when the transpose was forgotten
+  Feature,  // d_in, d_k, d_v, d_model, or h*d_k: heads side by side
+};
+
+// "batch", "token", "head", "key", "feature" (trace.json)
+const char* axis_kind_name(AxisKind kind);
+
+struct Axis {
+  AxisKind kind;
+  std::string symbol;  // the seeds' notation: "B", "T", "h", "d_k", "h*d_v", "d_model"
+  int64_t size = 0;
+  int64_t heads = 1;  // a feature axis holding this many heads side by side ("h*d_k"): h
+};
+using Axes = std::vector<Axis>;
+
+// "(B, T, h*d_k)"
+std::string axes_label(const Axes& axes);
+// Index of the first axis of this kind, or -1.
+int find_axis(const Axes& axes, AxisKind kind);
+
 struct TensorRecord {
   std::string name;  // export name, e.g. "q_split" (file q_split.npy)
   Stage stage;
-  std::string substep;        // within attend: "QK^T", "scale", "mask", "softmax", "dropout", "@V";
-                              // within concat: "transpose", "contiguous", "view"; else ""
-  std::string axes;           // the seeds' notation of its shape: "(B, T, h, d_k)"
+  Substep substep = Substep::None;
+  Axes axes;                        // what each axis of `tensor` means
+  std::vector<std::string> inputs;  // the records (or parameters) it was computed from
   Tensor tensor;              // shape, strides, offset, storage and (unless shape-only) values
   bool is_view = false;       // reads storage an earlier record allocated: no copy was made
   std::string storage_owner;  // name of the record that allocated its storage
@@ -34,6 +80,8 @@ struct TensorRecord {
   std::string pytorch;        // "q = x @ W_q"
   double flops = 0;           // floating-point operations to produce it
   int64_t bytes = 0;          // bytes of new storage it allocated (0 for views)
+
+  std::string axes_text() const { return axes_label(axes); }
 };
 
 struct Counters {

@@ -1,32 +1,35 @@
-// Appends records to a trace and works out, from the storages, which are views and which copies.
+// Appends records to a trace as the plan describes them (name, stage, sub-step, axes, inputs and
+// words), and works out from the storages which are views and which copies.
 #pragma once
 
 #include <string>
-#include <utility>
 
+#include "core/narration.hpp"
+#include "core/plan.hpp"
 #include "core/trace.hpp"
 
 namespace attnlab {
 
 class TraceBuilder {
  public:
-  explicit TraceBuilder(Trace& trace) : trace_(trace) {}
+  TraceBuilder(const Plan& plan, Trace& trace) : plan_(plan), trace_(trace) {}
 
-  struct Step {
-    std::string name, substep, axes, formula, pytorch;
-    double flops = 0;
-  };
-
-  Tensor add(Stage stage, Step step, const Tensor& tensor) {
+  // Records the planned step `name` holding `tensor`, which took `flops` to compute.
+  Tensor add(const std::string& name, const Tensor& tensor, double flops = 0) {
+    const PlannedStep& step = plan_.step(name);
+    const Words words = narrate(plan_, step);
     TensorRecord record;
-    record.name = std::move(step.name);
-    record.stage = stage;
-    record.substep = std::move(step.substep);
-    record.axes = std::move(step.axes);
+    record.name = step.name;
+    record.stage = step.stage;
+    record.substep = step.substep;
+    record.axes = step.axes;
+    for (size_t i = 0; i < record.axes.size() && i < tensor.shape().size(); ++i)
+      record.axes[i].size = tensor.shape()[i];
+    record.inputs = step.inputs;
     record.tensor = tensor;
-    record.formula = std::move(step.formula);
-    record.pytorch = std::move(step.pytorch);
-    record.flops = step.flops;
+    record.formula = words.formula;
+    record.pytorch = pytorch_line(plan_, step);
+    record.flops = flops;
     const TensorRecord* owner = owner_of(tensor);
     record.is_view = owner != nullptr;
     record.storage_owner = owner ? owner->name : record.name;
@@ -43,6 +46,7 @@ class TraceBuilder {
       if (r.tensor.shares_storage_with(tensor) && !r.is_view) return &r;
     return nullptr;
   }
+  const Plan& plan_;
   Trace& trace_;
 };
 

@@ -11,10 +11,14 @@ using nlohmann::json;
 namespace {
 
 json record_json(const TensorRecord& r) {
+  json kinds = json::array();
+  for (const Axis& axis : r.axes) kinds.push_back(axis_kind_name(axis.kind));
   return {{"name", r.name},
           {"stage", stage_name(r.stage)},
-          {"substep", r.substep},
-          {"axes", r.axes},
+          {"substep", substep_name(r.substep)},
+          {"axes", r.axes_text()},
+          {"axis_kinds", kinds},
+          {"inputs", r.inputs},
           {"shape", r.tensor.shape()},
           {"strides", r.tensor.strides()},
           {"offset", r.tensor.offset()},
