@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
     }
     for (const std::string& w : request.warnings)
       std::cerr << "attnlab-cli: warning: " << w << "\n";
+    for (const std::string& notice : request.notices)
+      std::cerr << "attnlab-cli: " << notice << "\n";
     const Trace trace = run(request.config, request.inputs);
     for (const std::string& name : request.show) {
       if (!trace.find(name)) {
