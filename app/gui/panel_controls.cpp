@@ -73,11 +73,13 @@ void preset_picker(AppState& state) {
 
 // The sentence box; when it gives no tokens, a line under it says the sample text is used.
 bool sentence_control(AppState& state, std::string& sentence) {
-  const bool changed = ImGui::InputText("sentence", &sentence);
+  // Empty, the box itself says what is used; blank (only spaces), a line under it does.
+  const bool changed =
+      ImGui::InputTextWithHint("sentence", "empty: the built-in sample text", &sentence);
   tooltip("The tokens of the input; empty uses the built-in sample text.");
   // New characters (another script) need their glyphs in the font atlas.
   if (changed && needs_new_glyphs(sentence, state.font_text)) state.fonts_dirty = true;
-  const std::string notice = sample_text_notice("the sentence", sentence);
+  const std::string notice = sentence.empty() ? "" : sample_text_notice("the sentence", sentence);
   if (notice.empty()) return changed;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
   ImGui::TextWrapped("%s", notice.c_str());
