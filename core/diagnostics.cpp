@@ -157,10 +157,10 @@ std::string describe_uniform_entropy(const Trace& t) {
 
 std::vector<std::string> notices_for(const Config& c) {
   std::vector<std::string> notices;
-  if (c.sentence.empty()) return notices;
+  if (c.sentence.empty()) return notices;  // no sentence asks for the sample text
   const auto n = static_cast<int64_t>(tokenize(c.sentence).size());
   if (n == 0) {
-    notices.push_back("the sentence has no words or punctuation; the sample text is used instead");
+    notices.push_back(sample_text_notice("the sentence", c.sentence));
   } else if (c.seq_len == 0 && n > kMaxTokens) {
     notices.push_back("the sentence has " + std::to_string(n) + " tokens; only the first " +
                       std::to_string(kMaxTokens) + " are used");

@@ -1,5 +1,7 @@
 #include "core/tokenizer.hpp"
 
+#include <algorithm>
+
 namespace attnlab {
 
 const char* const kSampleText =
@@ -44,6 +46,21 @@ std::vector<std::string> tokens_for(const std::string& sentence, int64_t count) 
   for (int64_t i = 0; i < count; ++i)
     tokens.push_back(source[static_cast<size_t>(i) % source.size()]);
   return tokens;
+}
+
+std::string sample_text_notice(const std::string& subject, const std::string& sentence) {
+  if (!tokenize(sentence).empty()) return "";
+  std::string why = "has no words or punctuation";
+  if (sentence.empty()) {
+    why = "is empty";
+  } else if (std::all_of(sentence.begin(), sentence.end(), [](char c) { return c == ' '; })) {
+    why = "has only spaces";
+  }
+  const std::vector<std::string> sample = tokenize(kSampleText);
+  std::string opening;
+  for (size_t i = 0; i < 5; ++i) opening += sample[i] + " ";
+  return subject + " " + why + ": using the built-in sample text (" +
+         std::to_string(sample.size()) + " tokens: \"" + opening + "\u2026\")";
 }
 
 }  // namespace attnlab

@@ -19,4 +19,8 @@ std::vector<std::string> tokenize(const std::string& text);
 // Exactly `count` tokens: the sentence's (or the sample text's) cycled or truncated.
 std::vector<std::string> tokens_for(const std::string& sentence, int64_t count);
 
+// When the sentence gives no tokens, one line saying why and what is used instead, starting with
+// `subject` ("--sentence is empty: using the built-in sample text (35 tokens: ...)"); else "".
+std::string sample_text_notice(const std::string& subject, const std::string& sentence);
+
 }  // namespace attnlab

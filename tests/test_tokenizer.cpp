@@ -32,5 +32,18 @@ TEST(Tokenizer, TokensForCyclesOrTruncates) {
   EXPECT_EQ(tokens_for("", 2), (Tokens{"The", "artist"}));  // the sample text
 }
 
+TEST(Tokenizer, SampleTextNoticeNamesWhyAndWhatIsUsed) {
+  // The sample text has 35 tokens: 11 + 9 + 7 + 8, counted by hand (seed sentences + full stops).
+  EXPECT_EQ(tokenize(kSampleText).size(), 35u);
+  EXPECT_EQ(sample_text_notice("--sentence", ""),
+            "--sentence is empty: using the built-in sample text (35 tokens: \"The artist "
+            "painted the portrait \u2026\")");
+  EXPECT_EQ(
+      sample_text_notice("the sentence", "   ").rfind("the sentence has only spaces: using", 0),
+      0u);
+  EXPECT_EQ(sample_text_notice("x", "\t\x01").rfind("x has no words or punctuation: using", 0), 0u);
+  EXPECT_EQ(sample_text_notice("x", " cat "), "");
+}
+
 }  // namespace
 }  // namespace attnlab

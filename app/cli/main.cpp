@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
     }
     for (const std::string& w : request.warnings)
       std::cerr << "attnlab-cli: warning: " << w << "\n";
+    for (const std::string& notice : request.notices)
+      std::cerr << "attnlab-cli: " << notice << "\n";
     // Measurements need values: refuse them up front, before any output, for a shape-only or
     // too-large config.
     const auto refuse_without_values = [&](bool asked, const char* flag) {

@@ -9,6 +9,7 @@
 #include "core/mistakes.hpp"
 #include "core/npy.hpp"
 #include "core/preset.hpp"
+#include "core/tokenizer.hpp"
 
 namespace attnlab::cli {
 
@@ -207,6 +208,8 @@ int parse(int argc, char** argv, Request& r) {
     Config& c = r.config;
     if (f.sentence) {
       c.sentence = *f.sentence;
+      if (std::string notice = sample_text_notice("--sentence", c.sentence); !notice.empty())
+        r.notices.push_back(std::move(notice));
       if (!f.seq_len) c.seq_len = 0;  // T follows the new sentence
       r.inputs.x = Tensor();          // the preset's X belonged to its own tokens
     }

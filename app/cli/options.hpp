@@ -23,6 +23,7 @@ struct Request {
   bool code = false;                  // --code: the PyTorch forward of this config
   std::vector<std::string> show;      // --show NAME: print these tensors' values
   std::vector<std::string> warnings;  // from the preset file (unknown keys)
+  std::vector<std::string> notices;   // how the options were read (an empty --sentence)
 };
 
 // Parses argv. Returns the exit code to stop with (0 for --help) or -1 to go on.

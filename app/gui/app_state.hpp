@@ -137,6 +137,7 @@ struct AppState {
 
   // [SECTION] requests for the window layer, handled between frames
   bool fonts_dirty = false;  // font scale changed: rebuild the atlas
+  std::string font_text;     // the atlas has glyphs for this text's characters (the sentence)
   bool toggle_fullscreen = false;
   std::optional<ExportRequest> export_request;
   std::string status;  // one line at the bottom: saved files, notices

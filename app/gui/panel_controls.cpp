@@ -8,6 +8,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "core/tokenizer.hpp"
 
 namespace attnlab::gui {
 
@@ -70,10 +71,26 @@ void preset_picker(AppState& state) {
   tooltip("Load a ready-made configuration: the seeds' examples and real model sizes.");
 }
 
+// The sentence box; when it gives no tokens, a line under it says the sample text is used.
+bool sentence_control(AppState& state, std::string& sentence) {
+  // Empty, the box itself says what is used; blank (only spaces), a line under it does.
+  const bool changed =
+      ImGui::InputTextWithHint("sentence", "empty: the built-in sample text", &sentence);
+  tooltip("The tokens of the input; empty uses the built-in sample text.");
+  // New characters (another script) need their glyphs in the font atlas.
+  if (changed && needs_new_glyphs(sentence, state.font_text)) state.fonts_dirty = true;
+  const std::string notice = sentence.empty() ? "" : sample_text_notice("the sentence", sentence);
+  if (notice.empty()) return changed;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
+  ImGui::TextWrapped("%s", notice.c_str());
+  ImGui::PopStyleColor();
+  state.explained.push_back("sentence");
+  return changed;
+}
+
 bool input_controls(AppState& state, Config& c) {
   bool changed = false;
-  changed |= ImGui::InputText("sentence", &c.sentence);
-  tooltip("The tokens of the input; empty uses the built-in sample text.");
+  changed |= sentence_control(state, c.sentence);
   changed |= slider(
       state, "seq_len", "T (tokens)", c.seq_len, 0, 256, c.seq_len == 0 ? "= sentence" : "%d",
       "Sequence length T: 0 takes as many tokens as the sentence has, more cycles it.");

@@ -9,9 +9,11 @@
 #include <cstdio>
 #include <string>
 
+#include "app/gui/axis_labels.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/stale_banner.hpp"
 #include "app/gui/theme.hpp"
+#include "app/gui/token_text.hpp"
 
 namespace attnlab::gui {
 
@@ -92,8 +94,10 @@ void legend(const HeatmapSet& set, const Palette& colours) {
   }
 }
 
+// The token as the font draws it (characters it lacks as "U+732B").
 std::string token_at(const Trace& trace, int64_t index) {
-  return index < int64_t(trace.tokens.size()) ? trace.tokens[size_t(index)] : "?";
+  if (index >= int64_t(trace.tokens.size())) return "?";
+  return display_text(trace.tokens[size_t(index)], *ImGui::GetFont());
 }
 
 // Rows and columns are tokens, or heads for the forget-transpose mistake's (h, h) maps.
@@ -128,29 +132,22 @@ void hover_tooltip(const AppState& state, const HeatmapSet& set, const HoverCell
   ImGui::EndTooltip();
 }
 
-// Token labels: every one when they fit, else every k-th.
-int64_t label_stride(float cell, float label_size, int64_t count) {
-  const int64_t stride = int64_t(std::ceil(label_size * 1.05f / std::max(cell, 0.01f)));
-  return std::clamp<int64_t>(stride, 1, std::max<int64_t>(1, count));
-}
-
-void axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set, const Grid& grid,
-                 ImVec2 origin, bool left, bool top, float size, ImU32 colour) {
+void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set, const Grid& grid,
+                      ImVec2 origin, bool left, bool top, float size, ImU32 colour) {
   const float cell = grid.map / float(set.rows);
-  const int64_t stride = label_stride(cell, size, set.rows);
   ImFont* font = ImGui::GetFont();
-  for (int64_t i = 0; i < set.rows; i += stride) {
-    const std::string token = axis_label(trace, set, i);
-    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, token.c_str());
-    const float middle = (float(i) + 0.5f) * cell;
+  const auto name = [&](int64_t i) { return axis_label(trace, set, i); };
+  for (const AxisLabel& label : axis_labels(set.rows, cell, size, name)) {
+    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
+    const float middle = (float(label.index) + 0.5f) * cell;
     if (left)
       list->AddText(font, size,
                     ImVec2(origin.x - text.x - size * 0.3f, origin.y + middle - text.y * 0.5f),
-                    colour, token.c_str());
+                    colour, label.text.c_str());
     if (top)
       add_vertical_text(list, font, size,
                         ImVec2(origin.x + middle - text.y * 0.5f, origin.y - size * 0.3f), colour,
-                        token.c_str());
+                        label.text.c_str());
   }
 }
 
@@ -184,14 +181,22 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   const float label_size = std::round(font * 0.75f);
+  ImFont* label_font = ImGui::GetFont();
   float label_w = 0;
-  for (const std::string& token : trace.tokens)
-    label_w =
-        std::max(label_w, ImGui::GetFont()->CalcTextSizeA(label_size, FLT_MAX, 0, token.c_str()).x);
+  for (int64_t i = 0; i < set.rows; ++i) {
+    const std::string label = axis_label(trace, set, i);
+    label_w = std::max(label_w, label_font->CalcTextSizeA(label_size, FLT_MAX, 0, label.c_str()).x);
+  }
   label_w += label_size * 0.6f;
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const Grid grid =
-      fit_grid(int(set.heads), ImGui::GetContentRegionAvail(), label_w, title_h, font * 0.8f);
+  const float gap = font * 0.8f;
+  Grid grid = fit_grid(int(set.heads), ImGui::GetContentRegionAvail(), label_w, title_h, gap);
+  if (label_stride(grid.map / float(set.rows), label_size, set.rows) > 1) {
+    // Thinned labels carry their position: make room for the widest one ("1023:").
+    const std::string position = std::to_string(set.rows - 1) + ":";
+    label_w += label_font->CalcTextSizeA(label_size, FLT_MAX, 0, position.c_str()).x;
+    grid = fit_grid(int(set.heads), ImGui::GetContentRegionAvail(), label_w, title_h, gap);
+  }
   if (grid.map < 4) {
     ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
                        (long long)set.heads);
@@ -234,7 +239,8 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
     list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
                         ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));
     list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title);
-    axis_labels(list, trace, set, grid, p.min, column == 0, row == 0, label_size, colours.text_dim);
+    draw_axis_labels(list, trace, set, grid, p.min, column == 0, row == 0, label_size,
+                     colours.text_dim);
   }
   if (drawer && drawer->error().empty()) {
     drawer->draw(list, set, state.heatmap_placements);

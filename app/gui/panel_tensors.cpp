@@ -14,6 +14,7 @@
 #include "app/gui/stale_banner.hpp"
 #include "app/gui/tensor_drawing.hpp"
 #include "app/gui/theme.hpp"
+#include "app/gui/token_text.hpp"
 
 namespace attnlab::gui {
 
@@ -220,7 +221,9 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   }
   DrawContext context;
   context.colours = &colours;
-  const std::vector<std::string>& tokens = trace.tokens;
+  std::vector<std::string> tokens;  // as the font draws them
+  for (const std::string& token : trace.tokens)
+    tokens.push_back(display_text(token, *ImGui::GetFont()));
   const ImVec2 room = ImGui::GetContentRegionAvail();
 
   // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never

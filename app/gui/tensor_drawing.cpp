@@ -106,21 +106,23 @@ void draw_part(ImDrawList* list, ImVec2 origin, const CellReader& read, int64_t 
         const ImVec2 a(origin.x + tj * tile_w, origin.y + ti * tile_h);
         const ImVec2 b(a.x + tile_w, a.y + tile_h);
         const float value = read(batch, k, i, j);
+        const CellColours colours =
+            faded_cell(value_colour(value, context), style.alpha, context.colours->background);
         if (std::isinf(value) && value < 0) {
           hatch(list, a, b, context, style.alpha);
         } else {
-          list->AddRectFilled(a, b, with_alpha(value_colour(value, context), style.alpha));
+          list->AddRectFilled(a, b, colours.fill);
         }
         if (!numbers) continue;
         char text[16];
         format_value(value, text, sizeof text);
         const ImVec2 size =
             ImGui::GetFont()->CalcTextSizeA(context.value_font_size, FLT_MAX, 0, text);
-        const ImU32 ink = std::isinf(value) ? context.colours->text
-                                            : text_colour_on(value_colour(value, context));
+        // -inf sits on the hatch: the theme's text colour reads on it.
+        const ImU32 ink = std::isinf(value) ? context.colours->text : colours.ink;
         list->AddText(ImGui::GetFont(), context.value_font_size,
-                      ImVec2(a.x + (tile_w - size.x) * 0.5f, a.y + (tile_h - size.y) * 0.5f),
-                      with_alpha(ink, style.alpha), text);
+                      ImVec2(a.x + (tile_w - size.x) * 0.5f, a.y + (tile_h - size.y) * 0.5f), ink,
+                      text);
       }
     }
     if (numbers || std::min(cell.w, cell.h) >= 6) {  // grid lines only where cells are visible
@@ -141,6 +143,16 @@ void draw_part(ImDrawList* list, ImVec2 origin, const CellReader& read, int64_t 
 }
 
 }  // namespace
+
+CellColours faded_cell(ImU32 colour, float alpha, ImU32 background) {
+  const ImVec4 over = ImGui::ColorConvertU32ToFloat4(colour);
+  const ImVec4 under = ImGui::ColorConvertU32ToFloat4(background);
+  const float a = std::clamp(alpha, 0.0f, 1.0f) * over.w;
+  const ImU32 fill = ImGui::ColorConvertFloat4ToU32(ImVec4(under.x + (over.x - under.x) * a,
+                                                           under.y + (over.y - under.y) * a,
+                                                           under.z + (over.z - under.z) * a, 1));
+  return {fill, text_colour_on(fill)};
+}
 
 BlockGeometry geometry_of(const TensorRecord& record, int64_t n_heads, bool bands) {
   const Shape& shape = record.tensor.shape();

@@ -54,6 +54,13 @@ struct DrawContext {
   float value_min_cell_width = 0;  // below this no numbers are printed
 };
 
+// A cell of a tensor drawn faded (alpha < 1), as opaque colours: its colour laid over the window
+// background, and the ink of its number chosen against that (WCAG's 4.5:1 holds when faded too).
+struct CellColours {
+  ImU32 fill = 0, ink = 0;
+};
+CellColours faded_cell(ImU32 colour, float alpha, ImU32 background);
+
 // A deck shows at most this many slices; the caption gives the full count.
 constexpr int64_t kMaxDeckSlices = 12;
 

@@ -50,6 +50,19 @@ if grep -q '"strides"' "$work/export/trace.json"; then ok; else bad "trace.json 
 expect 0 "attention-lab trace 1" -- --sentence $'caf\xe9 ok' --json
 expect 0 "wrote" -- --sentence $'caf\xe9 ok' --export "$work/latin1"
 
+# An empty or blank sentence: the sample text is used, and one line on stderr says so.
+for case in "|is empty" "   |has only spaces"; do
+  sentence=${case%%|*}
+  "$cli" --sentence "$sentence" >"$work/out" 2>"$work/err"
+  code=$?
+  if [ "$code" = 0 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+    grep -qF "attnlab-cli: --sentence ${case#*|}: using the built-in sample text (35 tokens" "$work/err"; then
+    ok
+  else
+    bad "--sentence '$sentence': exit $code, stderr: $(cat "$work/err")"
+  fi
+done
+
 # [SECTION] the mistakes simulator
 expect 0 "shared-qk-projection" -- --list-mistakes
 expect 0 "saturated softmax: entropy drops" -- --d-model 64 --heads 8 --seq-len 12 --mistake no-scale

@@ -89,7 +89,8 @@ void toggle_fullscreen(GLFWwindow* window, WindowedRect& saved) {
 // [SECTION] looks
 
 void rebuild_fonts(AppState& state) {
-  const Fonts fonts = load_fonts(state.ui.font_scale);
+  state.font_text = state.config.sentence;
+  const Fonts fonts = load_fonts(state.ui.font_scale, state.font_text);
   if (!fonts.from_files)
     state.status = "DejaVu Sans not found (install fonts-dejavu-core): using ImGui's own font.";
   state.mono_font = fonts.mono;
