@@ -12,10 +12,10 @@
 namespace attnlab {
 
 struct CodeLine {
-  std::string text;      // "    q = q.view(B, T, h, d_k)        # (B, T, h, d_k)"
-  Stage stage;           // the stage this line runs in (Input for the def line)
+  std::string text;                 // "    q = q.view(B, T, h, d_k)        # (B, T, h, d_k)"
+  Stage stage;                      // the stage this line runs in (Input for the def line)
   Substep substep = Substep::None;  // as the record the line makes
-  bool changed = false;  // this line is what the injected mistake changed
+  bool changed = false;             // this line is what the injected mistake changed
 };
 
 // The forward() for this config: mask and dropout lines only when they are on, the output

@@ -43,8 +43,8 @@ class BatchedRun {
     const Tensor x = builder_.add("x", in_.x);
     step_done(1);
     const Tensor q = project(x, in_.w_q, in_.b_q, "q");
-    const Tensor k = project(x, p_.shared_qk ? in_.w_q : in_.w_k,
-                             p_.shared_qk ? in_.b_q : in_.b_k, "k");
+    const Tensor k =
+        project(x, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k, "k");
     const Tensor v = project(x, in_.w_v, in_.b_v, "v");
     step_done(2);
     Tensor q_heads = builder_.add("q_split", q.view({B_, T_, h_, dk_}));
@@ -179,7 +179,7 @@ class BatchedRun {
     const Tensor back = builder_.add("context_t", context.transpose(1, 2));
     if (p_.concat == Plan::ConcatPath::ViewFails) {
       try {
-        back.view(concat_shape);
+        return builder_.add("concat", back.view(concat_shape));
       } catch (const ViewError& e) {
         trace_.failure = {true, Stage::Concat,
                           std::string("RuntimeError: ") + e.what() +

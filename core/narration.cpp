@@ -99,8 +99,8 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return {upper(n) + " viewed as h heads of " + d + " columns each",
               n + " = " + n + ".view(B, T, h, " + d + ")", ""};
     case Op::Transpose:
-      return {"swap the T and h axes: only the strides change",
-              n + " = " + n + ".transpose(1, 2)", s.left_out ? "<- forgotten" : ""};
+      return {"swap the T and h axes: only the strides change", n + " = " + n + ".transpose(1, 2)",
+              s.left_out ? "<- forgotten" : ""};
     case Op::Scores:
       return {"S = Q K^T  (per head)", "scores = q @ k.transpose(-2, -1)", ""};
     case Op::Scale:
@@ -111,8 +111,7 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return softmax(p);
     case Op::ZeroMasked:
       return {"masked weights zeroed AFTER the softmax (bug): rows no longer sum to 1",
-              "weights = weights.masked_fill(~visible, 0)", "<- after the softmax",
-              s.recorded};
+              "weights = weights.masked_fill(~visible, 0)", "<- after the softmax", s.recorded};
     case Op::DropWeights:
       return {"each weight zeroed with p = " + format_number(p.config.dropout) +
                   ", survivors scaled by 1/(1-p)",
@@ -129,11 +128,11 @@ Words narrate(const Plan& p, const PlannedStep& s) {
                   head_list(p.ablated) + "]] = 0",
               "", s.recorded};
     case Op::TransposeBack:
-      return {"swap axes 1 and 2 back: a non-contiguous view", "out = context.transpose(1, 2)",
-              "", s.recorded};
+      return {"swap axes 1 and 2 back: a non-contiguous view", "out = context.transpose(1, 2)", "",
+              s.recorded};
     case Op::Contiguous:
-      return {"copy into row-major order: each token's heads side by side", "out = out.contiguous()",
-              "copies", s.recorded};
+      return {"copy into row-major order: each token's heads side by side",
+              "out = out.contiguous()", "copies", s.recorded};
     case Op::ConcatView:
       return concat_view(p);
     case Op::OutputProject:

@@ -67,14 +67,34 @@ void add_head_steps(const Config& c, const Plan& p, const Sizes& s, char which,
   const std::string weight = shared ? "q" : n;
   std::vector<std::string> inputs = {"x", "w_" + weight};
   if (c.bias) inputs.push_back("b_" + weight);
-  steps.push_back({Op::Project, which, Stage::Project, Substep::None, n,
-                   {batch(s), tokens(s), feature("h*" + d, s.h * width, s.h)}, inputs, true,
+  steps.push_back({Op::Project,
+                   which,
+                   Stage::Project,
+                   Substep::None,
+                   n,
+                   {batch(s), tokens(s), feature("h*" + d, s.h * width, s.h)},
+                   inputs,
+                   true,
                    shared});
-  steps.push_back({Op::Split, which, Stage::Split, Substep::None, n + "_split",
-                   {batch(s), tokens(s), heads(s), feature(d, width)}, {n}, true, false});
-  steps.push_back({Op::Transpose, which, Stage::Transpose, Substep::None, n + "_heads",
-                   {batch(s), heads(s), tokens(s), feature(d, width)}, {n + "_split"},
-                   p.heads_transposed, !p.heads_transposed, !p.heads_transposed});
+  steps.push_back({Op::Split,
+                   which,
+                   Stage::Split,
+                   Substep::None,
+                   n + "_split",
+                   {batch(s), tokens(s), heads(s), feature(d, width)},
+                   {n},
+                   true,
+                   false});
+  steps.push_back({Op::Transpose,
+                   which,
+                   Stage::Transpose,
+                   Substep::None,
+                   n + "_heads",
+                   {batch(s), heads(s), tokens(s), feature(d, width)},
+                   {n + "_split"},
+                   p.heads_transposed,
+                   !p.heads_transposed,
+                   !p.heads_transposed});
 }
 
 void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& steps) {
@@ -101,15 +121,15 @@ void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& s
       p.mask_before_softmax && p.mask_fill_zero);
   const std::string softmaxed = p.mask_after_softmax ? "weights_before_mask" : "weights";
   add(Op::Softmax, Substep::Softmax, softmaxed, maps, {"masked"}, true, p.softmax_over_queries);
-  add(Op::ZeroMasked, Substep::Mask, "weights", maps, {"weights_before_mask"},
-      p.mask_after_softmax, true);
+  add(Op::ZeroMasked, Substep::Mask, "weights", maps, {"weights_before_mask"}, p.mask_after_softmax,
+      p.mask_after_softmax);
   add(Op::DropWeights, Substep::Dropout, "weights_dropout", maps, {"weights"}, p.drop_weights,
       false);
   add(Op::AttendValues, Substep::AttendValues,
       p.drop_context ? "context_before_dropout" : "context", context,
       {p.drop_weights ? "weights_dropout" : "weights", v}, true, false);
   add(Op::DropContext, Substep::Dropout, "context", context, {"context_before_dropout"},
-      p.drop_context, true);
+      p.drop_context, p.drop_context);
   add(Op::Ablate, Substep::Ablate, "context_ablated", context, {"context"}, !p.ablated.empty(),
       false);
 }
@@ -118,24 +138,54 @@ void add_concat_steps(const Config& c, const Plan& p, const Sizes& s,
                       std::vector<PlannedStep>& steps) {
   using Path = Plan::ConcatPath;
   const std::string context = p.ablated.empty() ? "context" : "context_ablated";
-  const Axes back = p.heads_transposed
-                        ? Axes{batch(s), tokens(s), heads(s), feature("d_v", s.dv)}
-                        : Axes{batch(s), heads(s), tokens(s), feature("d_v", s.dv)};
-  steps.push_back({Op::TransposeBack, 0, Stage::Concat, Substep::TransposeBack, "context_t", back,
-                   {context}, p.concat != Path::ViewOnly, false});
-  steps.push_back({Op::Contiguous, 0, Stage::Concat, Substep::Contiguous, "context_contiguous",
-                   back, {"context_t"}, p.concat == Path::TransposeCopyView, false});
-  steps.push_back({Op::ConcatView, 0, Stage::Concat, Substep::View, "concat",
+  const Axes back = p.heads_transposed ? Axes{batch(s), tokens(s), heads(s), feature("d_v", s.dv)}
+                                       : Axes{batch(s), heads(s), tokens(s), feature("d_v", s.dv)};
+  steps.push_back({Op::TransposeBack,
+                   0,
+                   Stage::Concat,
+                   Substep::TransposeBack,
+                   "context_t",
+                   back,
+                   {context},
+                   p.concat != Path::ViewOnly,
+                   false});
+  steps.push_back({Op::Contiguous,
+                   0,
+                   Stage::Concat,
+                   Substep::Contiguous,
+                   "context_contiguous",
+                   back,
+                   {"context_t"},
+                   p.concat == Path::TransposeCopyView,
+                   false});
+  // view-no-contiguous fails here unless the transposed context happens to be contiguous (one
+  // head, or one token): then the view goes through and the run carries on.
+  const std::string viewed = p.concat == Path::ViewOnly    ? context
+                             : p.concat == Path::ViewFails ? "context_t"
+                                                           : "context_contiguous";
+  steps.push_back({Op::ConcatView,
+                   0,
+                   Stage::Concat,
+                   Substep::View,
+                   "concat",
                    {batch(s), tokens(s), feature("h*d_v", s.h * s.dv, s.h)},
-                   {p.concat == Path::ViewOnly ? context : "context_contiguous"},
-                   p.concat != Path::ViewFails, p.concat != Path::TransposeCopyView});
+                   {viewed},
+                   true,
+                   p.concat != Path::TransposeCopyView});
   std::vector<std::string> inputs = {"concat"};
   if (c.output_proj) inputs.push_back("w_o");
   if (c.output_proj && c.bias) inputs.push_back("b_o");
-  const Axis width = c.output_proj ? feature("d_model", s.d_model)
-                                   : feature("h*d_v", s.h * s.dv, s.h);
-  steps.push_back({Op::OutputProject, 0, Stage::OutputProject, Substep::None, "out",
-                   {batch(s), tokens(s), width}, inputs, p.concat != Path::ViewFails, false});
+  const Axis width =
+      c.output_proj ? feature("d_model", s.d_model) : feature("h*d_v", s.h * s.dv, s.h);
+  steps.push_back({Op::OutputProject,
+                   0,
+                   Stage::OutputProject,
+                   Substep::None,
+                   "out",
+                   {batch(s), tokens(s), width},
+                   inputs,
+                   true,
+                   false});
 }
 
 }  // namespace
@@ -144,10 +194,17 @@ Plan plan_for(const Config& c) {
   Plan p;
   p.config = c;
   decide(c, p);
-  const Sizes s{c.batch,        c.tokens(),      c.n_heads,  c.head_dim_k(),
+  const Sizes s{c.batch,        c.tokens(),    c.n_heads, c.head_dim_k(),
                 c.head_dim_v(), c.input_dim(), c.d_model};
-  p.steps.push_back({Op::Input, 0, Stage::Input, Substep::None, "x",
-                     {batch(s), tokens(s), feature("d_in", s.d_in)}, {}, true, false});
+  p.steps.push_back({Op::Input,
+                     0,
+                     Stage::Input,
+                     Substep::None,
+                     "x",
+                     {batch(s), tokens(s), feature("d_in", s.d_in)},
+                     {},
+                     true,
+                     false});
   for (char which : {'q', 'k', 'v'}) add_head_steps(c, p, s, which, p.steps);
   // Project, split and transpose run q, k, v one stage at a time: order them by stage.
   std::stable_sort(p.steps.begin(), p.steps.end(), [](const PlannedStep& a, const PlannedStep& b) {
@@ -170,8 +227,8 @@ const std::string& Plan::input_of(const std::string& name, size_t i) const {
 }
 
 double element_bound(const Config& c) {
-  for (int64_t size : {c.batch, c.tokens(), c.n_heads, c.head_dim_k(), c.head_dim_v(),
-                       c.input_dim(), c.d_model}) {
+  for (int64_t size :
+       {c.batch, c.tokens(), c.n_heads, c.head_dim_k(), c.head_dim_v(), c.input_dim(), c.d_model}) {
     if (size <= 0) return 0;
     // Far beyond every limit validate() sets: no size product below may be formed in int64.
     if (size > (int64_t{1} << 30)) return std::numeric_limits<double>::infinity();

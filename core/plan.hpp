@@ -55,15 +55,18 @@ struct Plan {
   int64_t scale_by = 1;          // d_k, or d_model (scale-d-model)
   bool mask_fits = false;        // a mask exists and the maps are (T, T)
   bool mask_before_softmax = false;
-  bool mask_fill_zero = false;       // mask-zero: masked scores set to 0, not -inf
+  bool mask_fill_zero = false;        // mask-zero: masked scores set to 0, not -inf
   bool softmax_over_queries = false;  // softmax-wrong-axis
   bool mask_after_softmax = false;
-  bool drop_weights = false;  // dropout > 0, on the weights
-  bool drop_context = false;  // dropout-on-output
-  double context_dropout = 0;  // its p
+  bool drop_weights = false;     // dropout > 0, on the weights
+  bool drop_context = false;     // dropout-on-output
+  double context_dropout = 0;    // its p
   std::vector<int64_t> ablated;  // heads switched off, ascending
-  enum class ConcatPath { TransposeCopyView, ViewOnly, ViewFails } concat =
-      ConcatPath::TransposeCopyView;
+  enum class ConcatPath {
+    TransposeCopyView,
+    ViewOnly,
+    ViewFails
+  } concat = ConcatPath::TransposeCopyView;
   // [SECTION] the steps, in order: every record of the trace, and the lines a mistake removes
   std::vector<PlannedStep> steps;
 

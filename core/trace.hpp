@@ -25,16 +25,16 @@ bool parse_stage(const std::string& text, Stage& stage);
 // three. None for a stage of one step.
 enum class Substep {
   None,
-  Scores,        // S = Q K^T
-  Scale,         // / sqrt(d_k)
-  Mask,          // masked keys to -inf (or, with mask-after-softmax, weights to 0)
-  Softmax,       // over the keys
-  Dropout,       // on the weights (or, with dropout-on-output, on the context)
-  AttendValues,  // A V
-  Ablate,        // switched-off heads' context set to 0
-  TransposeBack, // concat: (B, h, T, d_v) -> (B, T, h, d_v), a view
-  Contiguous,    // concat: the one copy
-  View,          // concat: (B, T, h*d_v)
+  Scores,         // S = Q K^T
+  Scale,          // / sqrt(d_k)
+  Mask,           // masked keys to -inf (or, with mask-after-softmax, weights to 0)
+  Softmax,        // over the keys
+  Dropout,        // on the weights (or, with dropout-on-output, on the context)
+  AttendValues,   // A V
+  Ablate,         // switched-off heads' context set to 0
+  TransposeBack,  // concat: (B, h, T, d_v) -> (B, T, h, d_v), a view
+  Contiguous,     // concat: the one copy
+  View,           // concat: (B, T, h*d_v)
 };
 constexpr int kSubstepCount = 11;
 // Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",

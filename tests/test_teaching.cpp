@@ -119,7 +119,7 @@ TEST(CodeView, FollowsTheConfigAndMarksTheMistake) {
     ++changed;
     EXPECT_NE(l.text.find("dim=-2"), std::string::npos);
     EXPECT_EQ(l.stage, Stage::Attend);
-    EXPECT_EQ(l.substep, "softmax");
+    EXPECT_EQ(l.substep, Substep::Softmax);
   }
   EXPECT_EQ(changed, 1);
   // Every substep the trace records has a line to highlight.
@@ -129,7 +129,8 @@ TEST(CodeView, FollowsTheConfigAndMarksTheMistake) {
     if (r.stage != Stage::Attend) continue;
     bool found = false;
     for (const CodeLine& l : code) found = found || (l.stage == r.stage && l.substep == r.substep);
-    EXPECT_TRUE(found || r.substep == "mask") << r.substep;  // no mask line without a mask
+    // No mask line without a mask.
+    EXPECT_TRUE(found || r.substep == Substep::Mask) << substep_name(r.substep);
   }
 }
 

@@ -24,7 +24,7 @@ std::string code_of(const std::string& pytorch) {
 
 std::string notes_of(const TensorRecord& r) {
   std::string storage = r.is_view ? "view of " + r.storage_owner
-                                  : (r.substep == "contiguous" ? "copy" : "new") +
+                                  : (r.substep == Substep::Contiguous ? "copy" : "new") +
                                         std::string(" storage, ") + format_bytes(double(r.bytes));
   return storage + "; " + r.formula;
 }
@@ -81,7 +81,7 @@ void print_shape_journey(std::ostream& out, const Trace& t) {
   std::vector<Row> rows;
   for (const TensorRecord& p : t.parameters) {
     rows.push_back({p.name, shape_to_string(p.tensor.shape()), shape_to_string(p.tensor.strides()),
-                    "yes", "parameter " + p.axes});
+                    "yes", "parameter " + p.axes_text()});
   }
   Stage current = Stage::Input;
   bool first = true;
@@ -91,7 +91,7 @@ void print_shape_journey(std::ostream& out, const Trace& t) {
       current = r.stage;
       first = false;
     }
-    rows.push_back({code_of(r.pytorch), shape_to_string(r.tensor.shape()) + " " + r.axes,
+    rows.push_back({code_of(r.pytorch), shape_to_string(r.tensor.shape()) + " " + r.axes_text(),
                     shape_to_string(r.tensor.strides()), r.tensor.is_contiguous() ? "yes" : "no",
                     notes_of(r)});
   }
@@ -152,7 +152,8 @@ void print_diagnostics(std::ostream& out, const Trace& t) {
 }
 
 void print_values(std::ostream& out, const TensorRecord& r) {
-  out << "\n" << r.name << " " << shape_to_string(r.tensor.shape()) << " " << r.axes << ":\n";
+  out << "\n"
+      << r.name << " " << shape_to_string(r.tensor.shape()) << " " << r.axes_text() << ":\n";
   if (!r.tensor.has_values()) {
     out << "  (shape-only: no values)\n";
     return;

@@ -33,7 +33,7 @@ void adopt_trace(AppState& state, TraceBundle bundle) {
   // Stay on the same (stage, sub-step) across traces, so moving a slider keeps the view.
   const PipelineStep* before = current_step(state);
   const Stage stage = before ? before->stage : Stage::Input;
-  const std::string substep = before ? before->substep : "";
+  const Substep substep = before ? before->substep : Substep::None;
 
   state.trace = std::move(bundle.trace);
   state.record_magnitudes = std::move(bundle.magnitudes);
@@ -215,9 +215,10 @@ bool go_to_named_step(AppState& state, const std::string& text) {
   const size_t colon = text.find(':');
   Stage stage;
   if (!parse_stage(text.substr(0, colon), stage)) return false;
-  const int index = colon == std::string::npos
-                        ? first_step_of(state.steps, stage)
-                        : find_step(state.steps, stage, text.substr(colon + 1));
+  Substep substep = Substep::None;
+  if (colon != std::string::npos && !parse_substep(text.substr(colon + 1), substep)) return false;
+  const int index = colon == std::string::npos ? first_step_of(state.steps, stage)
+                                               : find_step(state.steps, stage, substep);
   if (index < 0) return false;
   go_to_step(state, index);
   state.transition_start = -1;  // arrive settled, without animation

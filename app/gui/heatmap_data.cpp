@@ -46,23 +46,6 @@ bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
 
 namespace {
 
-// The last two names of a record's axes: "(B, T, h*d_v)" -> {"T", "h*d_v"}.
-std::pair<std::string, std::string> last_two_axes(const std::string& axes) {
-  std::vector<std::string> names;
-  std::string name;
-  for (char c : axes) {
-    if (c == '(' || c == ' ') continue;
-    if (c == ',' || c == ')') {
-      names.push_back(name);
-      name.clear();
-    } else {
-      name += c;
-    }
-  }
-  if (names.size() < 2) return {"row", "column"};
-  return {names[names.size() - 2], names.back()};
-}
-
 // The maps of a (B, A, R, C) record, one per index of A, or the one map of a (B, R, C) record.
 // `weights`: sequential 0 .. 1 (or the largest weight with stretch) with masked keys hidden;
 // otherwise diverging, symmetric around 0.
@@ -73,8 +56,12 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
   const bool per_head = maps.dim() == 4;
   if (!maps.has_values() || (!per_head && maps.dim() != 3)) return set;
   const int64_t B = maps.size(0);
-  set.maps_are_tokens = record.axes == "(B, T, h, h)";
-  std::tie(set.row_axis, set.col_axis) = last_two_axes(record.axes);
+  // Forget-transpose: the maps are (h, h), one per token.
+  set.maps_are_tokens = per_head && find_axis(record.axes, AxisKind::Token) == 1;
+  if (record.axes.size() >= 2) {
+    set.row_axis = record.axes[record.axes.size() - 2].symbol;
+    set.col_axis = record.axes.back().symbol;
+  }
   set.view = view;
   set.batch_index = std::clamp<int64_t>(batch_index, 0, B - 1);
   set.heads = per_head ? maps.size(1) : 1;

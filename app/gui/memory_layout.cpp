@@ -8,26 +8,6 @@ namespace attnlab::gui {
 
 namespace {
 
-// "(B, T, h, d_k)" -> {"B", "T", "h", "d_k"}
-std::vector<std::string> axis_names(const std::string& axes) {
-  std::vector<std::string> names;
-  std::string current;
-  for (char c : axes) {
-    if (c == '(' || c == ' ') continue;
-    if (c == ',' || c == ')') {
-      names.push_back(current);
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  return names;
-}
-
-bool packed_heads(const std::string& axis) {
-  return axis.rfind("h*", 0) == 0;
-}
-
 // Which head and token a logical index of a record belongs to, from its axis names.
 struct AxisRoles {
   int token_axis = -1;
@@ -35,15 +15,15 @@ struct AxisRoles {
   int packed_head_axis = -1;  // an "h*d_k" axis: head = index / (size / h)
   int64_t packed_width = 1;   // size / h of that axis
 
-  AxisRoles(const TensorRecord& record, int64_t n_heads) {
-    const std::vector<std::string> names = axis_names(record.axes);
+  explicit AxisRoles(const TensorRecord& record) {
     const Shape& shape = record.tensor.shape();
-    for (int i = 0; i < int(names.size()) && i < int(shape.size()); ++i) {
-      if (names[size_t(i)] == "T" && token_axis < 0) token_axis = i;
-      if (names[size_t(i)] == "h" && head_axis < 0) head_axis = i;
-      if (packed_heads(names[size_t(i)])) {
+    token_axis = find_axis(record.axes, AxisKind::Token);
+    head_axis = find_axis(record.axes, AxisKind::Head);
+    for (int i = 0; i < int(record.axes.size()) && i < int(shape.size()); ++i) {
+      const Axis& axis = record.axes[size_t(i)];
+      if (axis.kind == AxisKind::Feature && axis.heads > 1) {
         packed_head_axis = i;
-        packed_width = std::max<int64_t>(1, shape[size_t(i)] / std::max<int64_t>(1, n_heads));
+        packed_width = std::max<int64_t>(1, shape[size_t(i)] / axis.heads);
       }
     }
   }
@@ -103,22 +83,21 @@ std::pair<int64_t, int64_t> grid_cell_of(const LogicalGrid& grid,
 
 // [SECTION] the logical grid
 
-LogicalGrid logical_grid(const Trace& trace, const TensorRecord& record) {
+LogicalGrid logical_grid(const TensorRecord& record) {
   LogicalGrid grid;
   const Tensor& t = record.tensor;
   if (t.dim() < 3 || t.dim() > 4 || !t.storage()) return grid;
   const Shape& s = t.shape();
   const Shape& strides = t.strides();
-  const std::vector<std::string> names = axis_names(record.axes);
   grid.dims = t.dim();
   grid.batch = s[0];
-  const bool token_first = t.dim() == 3 || (names.size() > 1 && names[1] == "T");
+  const bool token_first = t.dim() == 3 || find_axis(record.axes, AxisKind::Token) == 1;
   grid.kind = token_first ? LogicalGrid::Kind::Tokens : LogicalGrid::Kind::HeadBlocks;
   if (t.dim() == 3) {
     grid.rows = grid.tokens = s[1];
     grid.cols = grid.inner = s[2];
-    const int64_t h = std::max<int64_t>(1, trace.config.n_heads);
-    grid.group = names.size() > 2 && packed_heads(names[2]) ? std::max<int64_t>(1, s[2] / h) : s[2];
+    const int64_t heads = record.axes.size() > 2 ? record.axes[2].heads : 1;
+    grid.group = heads > 1 ? std::max<int64_t>(1, s[2] / heads) : s[2];
   } else if (token_first) {
     grid.rows = grid.tokens = s[1];
     grid.cols = s[2] * s[3];
@@ -230,7 +209,7 @@ std::vector<MemoryCell> storage_cells(const Trace& trace, const TensorRecord& re
                                       const StorageWindow& window) {
   const TensorRecord* owner = record.is_view ? trace.find(record.storage_owner) : &record;
   if (!owner || !owner->tensor.is_contiguous() || owner->tensor.offset() != 0) owner = &record;
-  const AxisRoles roles(*owner, trace.config.n_heads);
+  const AxisRoles roles(*owner);
   const Shape& shape = owner->tensor.shape();
   std::vector<MemoryCell> cells;
   for (int64_t i = window.start; i < window.end(); ++i)
@@ -240,7 +219,7 @@ std::vector<MemoryCell> storage_cells(const Trace& trace, const TensorRecord& re
 
 // [SECTION] the logical block of a window
 
-LogicalBlock logical_block(const Trace& trace, const TensorRecord& record, const LogicalGrid& grid,
+LogicalBlock logical_block(const TensorRecord& record, const LogicalGrid& grid,
                            const StorageWindow& window) {
   LogicalBlock block;
   if (grid.kind == LogicalGrid::Kind::None) return block;
@@ -256,7 +235,7 @@ LogicalBlock logical_block(const Trace& trace, const TensorRecord& record, const
     std::sort(keys->begin(), keys->end());
     keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
   }
-  const AxisRoles roles(record, trace.config.n_heads);
+  const AxisRoles roles(record);
   for (int64_t row_key : block.rows) {
     for (int64_t col : block.cols) {
       const std::vector<int64_t> cell_index = grid_index(grid, row_key, col);

@@ -42,7 +42,7 @@ struct LogicalGrid {
   int64_t row_keys() const { return batch * rows; }  // row key = b * rows + row
 };
 // The grid of a record; Kind::None for other ranks or a record without storage.
-LogicalGrid logical_grid(const Trace& trace, const TensorRecord& record);
+LogicalGrid logical_grid(const TensorRecord& record);
 // The logical tensor index of grid cell (row key, column).
 std::vector<int64_t> grid_index(const LogicalGrid& grid, int64_t row_key, int64_t col);
 
@@ -87,7 +87,7 @@ struct LogicalBlock {
   std::vector<int64_t> cols;      // grid columns, ascending
   std::vector<MemoryCell> cells;  // rows.size() x cols.size(), row-major
 };
-LogicalBlock logical_block(const Trace& trace, const TensorRecord& record, const LogicalGrid& grid,
+LogicalBlock logical_block(const TensorRecord& record, const LogicalGrid& grid,
                            const StorageWindow& window);
 // "t 5", "h 1 · t 5", with "b 3 · " in front when the batch has more than one item.
 std::string block_row_label(const LogicalGrid& grid, int64_t row_key);

@@ -92,8 +92,9 @@ void draw_code_tab(AppState& state) {
     }
     if (line_hovered) {
       ImGui::BeginTooltip();
-      ImGui::Text("%s stage%s%s", stage_name(code[i].stage), code[i].substep.empty() ? "" : ": ",
-                  code[i].substep.c_str());
+      const bool one_step = code[i].substep == Substep::None;
+      ImGui::Text("%s stage%s%s", stage_name(code[i].stage), one_step ? "" : ": ",
+                  substep_name(code[i].substep));
       if (!lines[i].comment.empty()) ImGui::Text("# %s", lines[i].comment.c_str());
       if (code[i].changed) ImGui::TextUnformatted("the injected mistake's line");
       ImGui::EndTooltip();

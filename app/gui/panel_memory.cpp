@@ -28,23 +28,25 @@ struct Pair {
   std::string before, after;
 };
 
-// The records before and after the current step, or false when it has no memory picture.
+// The records before and after the current step, or false when it has no memory picture: the
+// step's record (q, k or v as chosen at split and transpose) and the record it was made from.
 bool step_pair(const AppState& state, const PipelineStep& step, Pair& pair) {
   const std::string x(1, state.memory_tensor);
   if (step.stage == Stage::Split) {
-    pair = {x, x + "_split"};
+    pair.after = x + "_split";
   } else if (step.stage == Stage::Transpose) {
-    pair = {x + "_split", x + "_heads"};
-  } else if (step.stage == Stage::Concat && step.substep == "transpose") {
-    pair = {"context", "context_t"};
-  } else if (step.stage == Stage::Concat && step.substep == "contiguous") {
-    pair = {"context_t", "context_contiguous"};
-  } else if (step.stage == Stage::Concat && step.substep == "view") {
-    pair = {state.trace->find("context_contiguous") ? "context_contiguous" : "context", "concat"};
+    pair.after = x + "_heads";
+  } else if (step.stage == Stage::Concat) {
+    const std::vector<const TensorRecord*> records = step_records(*state.trace, step);
+    if (records.empty()) return false;
+    pair.after = records.front()->name;
   } else {
     return false;
   }
-  return state.trace->find(pair.before) && state.trace->find(pair.after);
+  const TensorRecord* after = state.trace->find(pair.after);
+  if (!after || after->inputs.empty()) return false;
+  pair.before = after->inputs.front();
+  return state.trace->find(pair.before) != nullptr;
 }
 
 // [SECTION] sizes
@@ -62,17 +64,20 @@ struct Picture {
   bool compact = false;   // one line each for title and details, cut at the column's edge
 };
 
-Picture describe(const Trace& trace, const TensorRecord& record, bool same_storage_as_before) {
+Picture describe(const TensorRecord& record, bool same_storage_as_before) {
   const Tensor& t = record.tensor;
   Picture picture;
   picture.record = &record;
-  picture.title = record.name + " " + record.axes + " = " + shape_to_string(t.shape());
-  picture.details =
-      "strides " + shape_to_string(t.strides()) + " \u00B7 offset " + std::to_string(t.offset()) +
-      " \u00B7 " + (t.is_contiguous() ? "contiguous" : "not contiguous") + " \u00B7 storage \"" +
-      t.storage()->name + "\"" +
-      (same_storage_as_before ? ", the same: no copy" : (record.is_view ? "" : ", new: a copy"));
-  picture.grid = logical_grid(trace, record);
+  picture.title = record.name + " " + record.axes_text() + " = " + shape_to_string(t.shape());
+  picture.details = "strides " + shape_to_string(t.strides()) + " \u00B7 offset " +
+                    std::to_string(t.offset()) + " \u00B7 " +
+                    (t.is_contiguous() ? "contiguous" : "not contiguous") + " \u00B7 storage \"" +
+                    t.storage()->name + "\"" +
+                    (same_storage_as_before                  ? ", the same: no copy"
+                     : record.is_view                        ? ""
+                     : record.substep == Substep::Contiguous ? ", new: a copy"
+                                                             : ", new storage");
+  picture.grid = logical_grid(record);
   return picture;
 }
 
@@ -229,7 +234,7 @@ void draw_block(AppState& state, MemoryHover& next, const Picture& picture,
   ImDrawList* list = ImGui::GetWindowDrawList();
   const Palette& colours = palette(state.ui.theme);
   const TensorRecord& record = *picture.record;
-  const LogicalBlock block = logical_block(*state.trace, record, picture.grid, window);
+  const LogicalBlock block = logical_block(record, picture.grid, window);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 min(origin.x + picture.label_width, origin.y);
   const MemoryGridPlacement grid =
@@ -345,8 +350,7 @@ void draw_memory_tab(AppState& state) {
   const float font = ImGui::GetFontSize();
   const float column_w = std::floor(ImGui::GetContentRegionAvail().x * 0.5f - font);
   const float column_h = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
-  Picture pictures[2] = {describe(*state.trace, before, false),
-                         describe(*state.trace, after, shared)};
+  Picture pictures[2] = {describe(before, false), describe(after, shared)};
   const int64_t window_size = fit_window(pictures, column_w - font, column_h);
   const int64_t total = after.tensor.storage()->numel;
   // First look: a window across the first head boundary, where the split and the transposed

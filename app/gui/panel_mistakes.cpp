@@ -125,7 +125,7 @@ std::string empty_buggy_note(const Trace& buggy) {
   if (!buggy.failure.failed) return "no map";
   const TensorRecord* back = buggy.find("context_t");  // the non-contiguous (B, T, h, d_v) view
   if (!back) return "never made: the run stopped";
-  return "never made: view() raised. " + back->name + " " + back->axes + " has strides " +
+  return "never made: view() raised. " + back->name + " " + back->axes_text() + " has strides " +
          shape_to_string(back->tensor.strides()) + ": not contiguous";
 }
 

@@ -99,7 +99,7 @@ void substep_row(AppState& state) {
   bool first = true;
   for (size_t i = 0; i < state.steps.size(); ++i) {
     const PipelineStep& s = state.steps[i];
-    if (!step || s.stage != step->stage || s.substep.empty()) continue;
+    if (!step || s.stage != step->stage || s.substep == Substep::None) continue;
     if (!first) ImGui::SameLine();
     first = false;
     const std::string label = s.label + "##sub" + std::to_string(i);

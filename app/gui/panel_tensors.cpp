@@ -44,17 +44,20 @@ std::vector<SceneItem> build_scene(const Trace& trace, const PipelineStep& step,
     for (const TensorRecord* record : step_records(trace, step))
       scene.push_back({record, geometry_of(*record, h, bands), style, false});
   };
+  auto add_inputs = [&](BlockStyle style, bool bands = false) {
+    for (const TensorRecord* input : step_inputs(trace, step))
+      add(input->name.c_str(), true, style, bands);
+  };
   const BlockStyle stacked{.deck = 1, .band_gap = gap, .band_tint = 1};
   const BlockStyle side_by_side{.deck = 0, .band_gap = gap, .band_tint = 1};
   const BlockStyle filling{.deck = 1, .band_gap = gap, .band_tint = 1, .reveal_rows = a};
-  const std::string& sub = step.substep;
 
   switch (step.stage) {
     case Stage::Input:
       outputs({});
       break;
     case Stage::Project:
-      add("x", true, {});
+      add_inputs({});
       outputs({.reveal_cols = a});
       break;
     case Stage::Split:
@@ -65,37 +68,23 @@ std::vector<SceneItem> build_scene(const Trace& trace, const PipelineStep& step,
       for (SceneItem& item : scene) item.moves_parts = true;
       break;
     case Stage::Attend:
-      if (sub == "QK^T") {
-        add("q_heads", true, stacked);
-        add("k_heads", true, stacked);
-      } else if (sub == "scale") {
-        add("scores", true, stacked);
-      } else if (sub == "mask") {
-        add("scaled", true, stacked);
-      } else if (sub == "softmax") {
-        add(trace.find("masked") ? "masked" : "scaled", true, stacked);
-      } else if (sub == "dropout") {
-        add("weights", true, stacked);
-      } else if (sub == "@V") {
-        add(trace.find("weights_dropout") ? "weights_dropout" : "weights", true, stacked);
-        add("v_heads", true, stacked);
-      }
+      add_inputs(stacked);
       outputs(filling);
       break;
     case Stage::Concat:
-      if (sub == "transpose") {
-        add("context", true, stacked);
+      if (step.substep == Substep::TransposeBack) {
+        add_inputs(stacked);
         outputs({.deck = 1 - a, .band_gap = gap, .band_tint = 1});
         scene.back().moves_parts = true;
-      } else if (sub == "contiguous") {
-        add("context_t", true, side_by_side);
+      } else if (step.substep == Substep::Contiguous) {
+        add_inputs(side_by_side);
         outputs({.band_gap = gap, .band_tint = 1, .fresh = 1 - 0.6f * a});
       } else {
         outputs({.band_gap = (1 - a) * gap, .band_tint = 1 - 0.7f * a}, true);
       }
       break;
     case Stage::OutputProject:
-      add("concat", true, {.band_tint = 0.3f}, true);
+      add_inputs({.band_tint = 0.3f}, true);
       outputs({.reveal_cols = trace.config.output_proj ? a : 1.0f});
       break;
   }
@@ -111,11 +100,11 @@ struct Captions {
 Captions captions_of(const TensorRecord& r) {
   const Tensor& t = r.tensor;
   Captions c;
-  c.above = {r.name + "  " + r.axes, "= " + shape_to_string(t.shape())};
+  c.above = {r.name + "  " + r.axes_text(), "= " + shape_to_string(t.shape())};
   std::string storage;
   if (r.is_view) {
     storage = "view of " + r.storage_owner;
-  } else if (r.substep == "contiguous") {
+  } else if (r.substep == Substep::Contiguous) {
     storage = "copy: new storage";
   } else {
     storage = "new storage";
@@ -289,7 +278,7 @@ void draw_tensors_tab(AppState& state) {
   if (!step || !state.trace) return;
   draw_stale_banner(state);
   std::string where = stage_name(step->stage);
-  if (!step->substep.empty()) where += " / " + step->label;
+  if (step->substep != Substep::None) where += " / " + step->label;
   ImGui::TextUnformatted(where.c_str());
   const std::vector<const TensorRecord*> records = step_records(*state.trace, *step);
   if (!records.empty()) {

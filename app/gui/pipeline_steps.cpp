@@ -1,14 +1,23 @@
 #include "app/gui/pipeline_steps.hpp"
 
+#include <algorithm>
+
 namespace attnlab::gui {
 
 namespace {
 
-std::string substep_label(const std::string& substep) {
-  if (substep == "QK^T") return "QK\u1D40";
-  if (substep == "scale") return "\u00F7\u221Ad_k";
-  if (substep == "@V") return "\u00B7V";
-  return substep;
+// The strip's label: "QKᵀ", "÷√d_k", "·V"; the others by their name.
+std::string substep_label(Substep substep) {
+  switch (substep) {
+    case Substep::Scores:
+      return "QK\u1D40";
+    case Substep::Scale:
+      return "\u00F7\u221Ad_k";
+    case Substep::AttendValues:
+      return "\u00B7V";
+    default:
+      return substep_name(substep);
+  }
 }
 
 }  // namespace
@@ -24,7 +33,7 @@ std::vector<PipelineStep> pipeline_steps(const Trace& trace) {
   return steps;
 }
 
-int find_step(const std::vector<PipelineStep>& steps, Stage stage, const std::string& substep) {
+int find_step(const std::vector<PipelineStep>& steps, Stage stage, Substep substep) {
   for (size_t i = 0; i < steps.size(); ++i)
     if (steps[i].stage == stage && steps[i].substep == substep) return int(i);
   return -1;
@@ -41,6 +50,22 @@ std::vector<const TensorRecord*> step_records(const Trace& trace, const Pipeline
   for (const TensorRecord& record : trace.records)
     if (record.stage == step.stage && record.substep == step.substep) out.push_back(&record);
   return out;
+}
+
+std::vector<const TensorRecord*> step_inputs(const Trace& trace, const PipelineStep& step) {
+  const std::vector<const TensorRecord*> made = step_records(trace, step);
+  std::vector<const TensorRecord*> inputs;
+  for (const TensorRecord* record : made) {
+    for (const std::string& name : record->inputs) {
+      const TensorRecord* input = nullptr;
+      for (const TensorRecord& r : trace.records)
+        if (r.name == name) input = &r;
+      const bool made_here = std::find(made.begin(), made.end(), input) != made.end();
+      const bool listed = std::find(inputs.begin(), inputs.end(), input) != inputs.end();
+      if (input && !made_here && !listed) inputs.push_back(input);
+    }
+  }
+  return inputs;
 }
 
 }  // namespace attnlab::gui

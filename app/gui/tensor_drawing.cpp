@@ -158,7 +158,7 @@ BlockGeometry geometry_of(const TensorRecord& record, int64_t n_heads, bool band
   const Shape& shape = record.tensor.shape();
   BlockGeometry g;
   if (shape.size() == 4) {
-    const bool leading = record.axes.rfind("(B, h,", 0) == 0;
+    const bool leading = find_axis(record.axes, AxisKind::Head) == 1;  // (B, h, T, d)
     g.axis = leading ? PartAxis::Leading : PartAxis::Columns;
     g.parts = leading ? shape[1] : shape[2];
     g.rows = leading ? shape[2] : shape[1];

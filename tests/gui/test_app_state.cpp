@@ -21,8 +21,9 @@ TEST(PipelineSteps, Seed003WalksEveryStageAndSubstep) {
   AppState state = started_on("seed003");
   std::vector<std::string> walk;
   for (const PipelineStep& step : state.steps)
-    walk.push_back(std::string(stage_name(step.stage)) +
-                   (step.substep.empty() ? "" : ":" + step.substep));
+    walk.push_back(
+        std::string(stage_name(step.stage)) +
+        (step.substep == Substep::None ? "" : std::string(":") + substep_name(step.substep)));
   const std::vector<std::string> expected = {"input",
                                              "project",
                                              "split",
@@ -46,16 +47,16 @@ TEST(PipelineSteps, DropoutAddsItsSubstepAndTheWalkKeepsItsPlace) {
   config.dropout = 0.1;
   set_config(state, config);
   EXPECT_EQ(state.steps.size(), 14u);
-  EXPECT_NE(find_step(state.steps, Stage::Attend, "dropout"), -1);
-  EXPECT_EQ(current_step(state)->substep, "softmax") << "a new trace keeps the current step";
+  EXPECT_NE(find_step(state.steps, Stage::Attend, Substep::Dropout), -1);
+  EXPECT_EQ(current_step(state)->substep, Substep::Softmax) << "a new trace keeps the current step";
 }
 
 TEST(PipelineSteps, NamedStepsAndUnknownOnes) {
   AppState state = started_on("seed003");
   EXPECT_TRUE(go_to_named_step(state, "concat"));
-  EXPECT_EQ(current_step(state)->substep, "transpose");
+  EXPECT_EQ(current_step(state)->substep, Substep::TransposeBack);
   EXPECT_TRUE(go_to_named_step(state, "attend:@V"));
-  EXPECT_EQ(current_step(state)->substep, "@V");
+  EXPECT_EQ(current_step(state)->substep, Substep::AttendValues);
   EXPECT_FALSE(go_to_named_step(state, "attend:dropout"));
   EXPECT_FALSE(go_to_named_step(state, "nowhere"));
 }
@@ -137,6 +138,40 @@ TEST(Worker, AnInvalidConfigStopsTheBackgroundRun) {
   poll_trace(state);
   EXPECT_EQ(state.trace, before);
   EXPECT_FALSE(issue_for(state, "n_heads").empty());
+}
+
+}  // namespace
+}  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+std::vector<std::string> input_names(const AppState& state, Stage stage, Substep substep) {
+  const int index = find_step(state.steps, stage, substep);
+  EXPECT_GE(index, 0) << stage_name(stage) << ":" << substep_name(substep);
+  std::vector<std::string> names;
+  if (index < 0) return names;
+  for (const TensorRecord* r : step_inputs(*state.trace, state.steps[size_t(index)]))
+    names.push_back(r->name);
+  return names;
+}
+
+TEST(PipelineSteps, ForgetTransposeWalkShowsTheSplitViewsAsInputs) {
+  AppState state = started_on("seed003");
+  set_mistake(state, Mistake::ForgetTranspose);
+  EXPECT_EQ(input_names(state, Stage::Attend, Substep::Scores),
+            (std::vector<std::string>{"q_split", "k_split"}));
+  EXPECT_EQ(input_names(state, Stage::Attend, Substep::AttendValues),
+            (std::vector<std::string>{"weights", "v_split"}));
+}
+
+TEST(PipelineSteps, AblationWalkShowsTheAblatedContextAsTheConcatInput) {
+  AppState state = started_on("seed003");
+  toggle_head_ablation(state, 1);
+  EXPECT_EQ(input_names(state, Stage::Attend, Substep::Ablate),
+            std::vector<std::string>{"context"});
+  EXPECT_EQ(input_names(state, Stage::Concat, Substep::TransposeBack),
+            std::vector<std::string>{"context_ablated"});
 }
 
 }  // namespace

@@ -17,9 +17,9 @@ TEST_F(Panels, ArrowsStepThroughStagesAndSubsteps) {
   EXPECT_EQ(current_step(state)->stage, Stage::Project);
   for (int i = 0; i < 3; ++i) press(kGlfwRight);
   EXPECT_EQ(current_step(state)->stage, Stage::Attend);
-  EXPECT_EQ(current_step(state)->substep, "QK^T");
+  EXPECT_EQ(current_step(state)->substep, Substep::Scores);
   press(kGlfwRight);
-  EXPECT_EQ(current_step(state)->substep, "scale");
+  EXPECT_EQ(current_step(state)->substep, Substep::Scale);
   press(kGlfwLeft);
   press(kGlfwLeft);
   EXPECT_EQ(current_step(state)->stage, Stage::Transpose);

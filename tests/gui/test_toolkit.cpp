@@ -246,8 +246,8 @@ TEST_F(Toolkit, MemoryPictureFollowsTheStrides) {
   const Trace& trace = *state.trace;
   const TensorRecord& q_split = *trace.find("q_split");
   const TensorRecord& q_heads = *trace.find("q_heads");
-  const LogicalGrid split_grid = logical_grid(trace, q_split);
-  const LogicalGrid heads_grid = logical_grid(trace, q_heads);
+  const LogicalGrid split_grid = logical_grid(q_split);
+  const LogicalGrid heads_grid = logical_grid(q_heads);
   EXPECT_EQ(split_grid.rows, 11);
   EXPECT_EQ(split_grid.cols, 4);
   EXPECT_EQ(split_grid.run, 4) << "a token's h*d_k floats lie one after another";
@@ -261,17 +261,17 @@ TEST_F(Toolkit, MemoryPictureFollowsTheStrides) {
   ASSERT_EQ(split_strip.size(), heads_strip.size());
   for (size_t i = 0; i < split_strip.size(); ++i)
     EXPECT_EQ(split_strip[i].head, heads_strip[i].head);
-  const LogicalBlock heads = logical_block(trace, q_heads, heads_grid, all);
+  const LogicalBlock heads = logical_block(q_heads, heads_grid, all);
   ASSERT_EQ(heads.rows.size(), 22u);
   ASSERT_EQ(heads.cols.size(), 2u);
   EXPECT_EQ(heads.cells[size_t(11 * 2)].storage, 2) << "head 1's first row starts at q[0, 2]";
   EXPECT_EQ(heads.cells[size_t(11 * 2)].head, 1);
   // Elements 2..5 of q: head 1 of token 0, head 0 of token 1; the rest of those rows is outside.
-  const LogicalBlock part = logical_block(trace, q_heads, heads_grid, clamp_window(2, 4, 44));
+  const LogicalBlock part = logical_block(q_heads, heads_grid, clamp_window(2, 4, 44));
   EXPECT_EQ(part.rows, (std::vector<int64_t>{1, 11}));
   EXPECT_EQ(part.cols, (std::vector<int64_t>{0, 1}));
   for (const MemoryCell& cell : part.cells) EXPECT_TRUE(cell.in_window) << cell.storage;
-  const LogicalBlock odd = logical_block(trace, q_heads, heads_grid, clamp_window(3, 2, 44));
+  const LogicalBlock odd = logical_block(q_heads, heads_grid, clamp_window(3, 2, 44));
   EXPECT_EQ(odd.rows, (std::vector<int64_t>{1, 11}));
   ASSERT_EQ(odd.cells.size(), 4u);
   // Row-major (row 1, col 0), (1, 1), (11, 0), (11, 1): offsets 4, 5, 2, 3.
