@@ -334,19 +334,9 @@ void check_data_size(const Shape& shape, FloatFormat format, size_t available,
   }
 }
 
-// The row-major index of element number `flat`.
-Shape unravel(int64_t flat, const Shape& shape) {
-  Shape index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
-}
-
 [[noreturn]] void reject_value(double value, int64_t flat, const Shape& shape,
                                const std::string& label) {
-  const std::string where = " at index " + shape_to_string(unravel(flat, shape));
+  const std::string where = " at index " + shape_to_string(unravel_index(flat, shape));
   const std::string finite_only = "; inputs must be finite numbers";
   if (std::isnan(value)) fail(label, "contains NaN" + where + finite_only);
   if (std::isinf(value)) {

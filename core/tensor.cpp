@@ -226,4 +226,13 @@ Tensor Tensor::contiguous(const std::string& storage_name) const {
   return copy;
 }
 
+Shape unravel_index(int64_t flat, const Shape& shape) {
+  Shape index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
+}
+
 }  // namespace attnlab

@@ -97,6 +97,8 @@ class Tensor {
 
 // Row-major strides for a shape: (d1*d2*..., ..., d_last, 1).
 Shape contiguous_strides(const Shape& shape);
+// The row-major index of element number `flat` of a tensor of this shape.
+Shape unravel_index(int64_t flat, const Shape& shape);
 // "(2, 3, 4)"
 std::string shape_to_string(const Shape& shape);
 

@@ -5,7 +5,8 @@
 in vec2 Frag_UV;
 in vec4 Frag_Color;
 
-uniform sampler2D Values;    // GL_R32F, rows = queries, columns = keys; below -1e30 = masked
+uniform sampler2D Values;    // GL_R32F, rows = queries, columns = keys
+uniform float MaskedBelow;   // a value below this is a masked cell (heatmap_data.hpp)
 uniform sampler2D Colormap;  // 256 x 1 RGBA8, sampled linearly between entries
 uniform vec2 ValueRange;     // values mapped to the first and last colour
 uniform vec3 MaskedColorA;   // masked cells are hatched with these two greys, so they never
@@ -16,7 +17,7 @@ layout(location = 0) out vec4 Out_Color;
 
 void main() {
   float value = texture(Values, Frag_UV).r;
-  if (value < -1.0e30) {
+  if (value < MaskedBelow) {
     float stripe = mod(floor((gl_FragCoord.x + gl_FragCoord.y) / HatchPeriod), 2.0);
     Out_Color = vec4(mix(MaskedColorA, MaskedColorB, stripe), Frag_Color.a);
     return;

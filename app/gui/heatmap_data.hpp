@@ -20,8 +20,10 @@ const char* heatmap_view_name(HeatmapView view);   // "weights", "scores", "scal
 const char* heatmap_view_title(HeatmapView view);  // "weights  softmax(S)", ...
 bool parse_heatmap_view(const std::string& text, HeatmapView& view);
 
-// Stored in `values` for a cell the masks hide; the shader hatches it (anything below -1e30).
+// Stored in `values` for a cell the masks hide. The shader hatches every value below
+// kMaskedBelow (passed to it as the uniform MaskedBelow): no finite score comes near it.
 constexpr float kMaskedValue = -std::numeric_limits<float>::infinity();
+constexpr float kMaskedBelow = -1.0e30f;
 
 struct HeatmapSet {
   HeatmapView view = HeatmapView::Weights;

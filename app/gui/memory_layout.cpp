@@ -38,16 +38,6 @@ struct AxisRoles {
   }
 };
 
-// Row-major position -> index of a contiguous shape.
-std::vector<int64_t> unravel(int64_t position, const Shape& shape) {
-  std::vector<int64_t> index(shape.size());
-  for (size_t i = shape.size(); i-- > 0;) {
-    index[i] = position % shape[i];
-    position /= shape[i];
-  }
-  return index;
-}
-
 // The logical index a view reads storage element `storage` at, or false when it reads none
 // there. Peels the axes off from the largest stride down, which inverts every view whose strides
 // do not overlap (views, transposes).
@@ -213,7 +203,7 @@ std::vector<MemoryCell> storage_cells(const Trace& trace, const TensorRecord& re
   const Shape& shape = owner->tensor.shape();
   std::vector<MemoryCell> cells;
   for (int64_t i = window.start; i < window.end(); ++i)
-    cells.push_back(roles.cell(unravel(i, shape), i));
+    cells.push_back(roles.cell(unravel_index(i, shape), i));
   return cells;
 }
 

@@ -60,6 +60,7 @@ GlHeatmapRenderer::GlHeatmapRenderer() {
   masked_a_ = glGetUniformLocation(program_, "MaskedColorA");
   masked_b_ = glGetUniformLocation(program_, "MaskedColorB");
   hatch_period_ = glGetUniformLocation(program_, "HatchPeriod");
+  masked_below_ = glGetUniformLocation(program_, "MaskedBelow");
   for (Slot& slot : slots_) slot.owner = this;
   GLint last_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
@@ -144,6 +145,7 @@ void GlHeatmapRenderer::use_program(const ImDrawList*, const ImDrawCmd* command)
   glUniform3f(self->masked_a_, a.x, a.y, a.z);
   glUniform3f(self->masked_b_, b.x, b.y, b.z);
   glUniform1f(self->hatch_period_, self->hatch_pixels_);
+  glUniform1f(self->masked_below_, kMaskedBelow);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, self->colormap_textures_[slot->colormap_index]);
   glActiveTexture(GL_TEXTURE0);
