@@ -46,7 +46,9 @@ std::string start_state(AppState& state, const StartOptions& options,
   } else {
     const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
     if (!apply_preset(state, name)) {
-      error = "attnlab: unknown preset \"" + name + "\" (attnlab-cli --list-presets lists them)";
+      error = state.presets.empty() ? "attnlab: " + state.preset_errors.front()
+                                    : "attnlab: unknown preset \"" + name +
+                                          "\" (attnlab-cli --list-presets lists them)";
       apply_preset(state, kDefaultPreset);
     }
   }
