@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 packages=(
   cmake g++ make pkg-config
   libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core
+  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev
   libgtest-dev libbenchmark-dev xvfb xauth python3-numpy
 )
 

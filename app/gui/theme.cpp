@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string>
 
+#include "app/gui/font_files.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -22,8 +24,8 @@ const ImWchar kGlyphRanges[] = {
 };
 
 ImFont* add_font(const char* file, float pixels) {
-  const std::string path = std::string(ATTNLAB_FONT_DIR) + "/" + file;
-  if (!std::filesystem::exists(path)) return nullptr;
+  const std::string path = find_font_file(file);
+  if (path.empty()) return nullptr;
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 1;
