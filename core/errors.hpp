@@ -1,4 +1,5 @@
-// Error tiers: assertions for programmer bugs; these exceptions for bad user input.
+// Error tiers: assertions for programmer bugs; UserError for bad user input; ViewError for the
+// framework error a mistake can raise.
 // Every message says what is wrong and how to fix it, in plain language.
 #pragma once
 
@@ -13,10 +14,11 @@ class UserError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// view() on a tensor whose strides cannot express the requested shape (PyTorch's RuntimeError).
-class ViewError : public UserError {
+// view() on a tensor whose strides cannot express the requested shape (PyTorch's RuntimeError):
+// a bug in the code (or an injected mistake, which the trace records), never bad user input.
+class ViewError : public std::runtime_error {
  public:
-  using UserError::UserError;
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace attnlab

@@ -27,7 +27,7 @@ struct MistakeInfo {
 
 // Every mistake, in the order of the seeds (None excluded).
 const std::vector<MistakeInfo>& all_mistakes();
-// Throws std::out_of_range for Mistake::None.
+// Mistake::None has an entry too: name "none", empty lines.
 const MistakeInfo& mistake_info(Mistake mistake);
 // By CLI name; false when unknown.
 bool parse_mistake(const std::string& name, Mistake& mistake);

@@ -1,11 +1,11 @@
 #include "core/preset.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/asset_paths.hpp"
 #include "core/config_json.hpp"
 #include "core/crafted_heads.hpp"
 #include "core/errors.hpp"
@@ -16,8 +16,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string presets_dir() {
-  if (const char* env = std::getenv("ATTNLAB_ASSETS")) return std::string(env) + "/presets";
-  return std::string(ATTNLAB_ASSETS_DIR) + "/presets";
+  return assets_dir() + "/presets";
 }
 
 namespace {

@@ -18,7 +18,8 @@ struct Preset {
   std::vector<std::string> warnings;  // e.g. unknown keys, ignored
 };
 
-// The folder the presets are read from: $ATTNLAB_ASSETS/presets if set, else the build's assets.
+// The folder the presets are read from: assets_dir()/presets (core/asset_paths.hpp). Throws
+// UserError naming the paths tried when there is none.
 std::string presets_dir();
 
 // Parses one preset file. Throws UserError naming the file and the problem (bad JSON with its
@@ -29,7 +30,7 @@ Preset load_preset_file(const std::string& path);
 Preset parse_preset(const std::string& json_text, const std::string& source);
 
 // Every preset in presets_dir(), sorted by name; files that fail to parse are skipped and their
-// messages appended to `errors` (if given).
+// messages appended to `errors` (if given). Throws UserError when there is no presets folder.
 std::vector<Preset> load_all_presets(std::vector<std::string>* errors = nullptr);
 
 // By name (file stem) from presets_dir(); throws UserError listing the known names if missing.

@@ -9,7 +9,6 @@
 
 #include "core/config.hpp"
 #include "core/inputs.hpp"
-#include "core/masks.hpp"
 
 namespace attnlab::testing {
 
@@ -18,6 +17,21 @@ struct Reference {
   std::vector<double> context;  // (B, h, T, d_v)
   std::vector<double> out;      // (B, T, d_out)
 };
+
+// Whether query i of sequence b sees key j, straight from MaskSpec's definitions: every mask in
+// force must allow it.
+inline bool reference_visible(const MaskSpec& m, int64_t b, int64_t i, int64_t j) {
+  const bool causal_allows = !m.causal || j <= i;
+  bool padding_allows = true;
+  if (!m.padding_lengths.empty()) {
+    const int64_t length =
+        m.padding_lengths.size() == 1 ? m.padding_lengths[0] : m.padding_lengths[size_t(b)];
+    padding_allows = j < length;
+  }
+  const bool global = i < m.global_tokens || j < m.global_tokens;
+  const bool window_allows = m.window == 0 || global || (i - j <= m.window && j - i <= m.window);
+  return causal_allows && padding_allows && window_allows;
+}
 
 // X (B,T,d_in) and W as completed by complete_inputs(); no dropout.
 inline Reference reference_mha(const Config& c, const Inputs& in) {
@@ -39,7 +53,7 @@ inline Reference reference_mha(const Config& c, const Inputs& in) {
         std::vector<double> logits(size_t(T), -std::numeric_limits<double>::infinity());
         double max_logit = -std::numeric_limits<double>::infinity();
         for (int64_t j = 0; j < T; ++j) {
-          if (!key_visible(c.mask, b, i, j)) continue;
+          if (!reference_visible(c.mask, b, i, j)) continue;
           double dot = 0;
           for (int64_t e = 0; e < dk; ++e)
             dot +=

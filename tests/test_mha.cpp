@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/forward.hpp"
+#include "core/masks.hpp"
 #include "core/mha.hpp"
 #include "core/tokenizer.hpp"
 #include "reference_mha.hpp"

@@ -334,5 +334,16 @@ TEST(Ablation, OneHeadOffZeroesItsColumnsAndImportanceMeasuresIt) {
   EXPECT_EQ(head_importance(c, in)[1], 0.0);  // an ablated head has nothing left to remove
 }
 
+// No mistake has an entry too, named as --mistake none: callers need no special case.
+TEST(Mistakes, NoneHasAnEntryNamedNone) {
+  const MistakeInfo& none = mistake_info(Mistake::None);
+  EXPECT_EQ(none.id, Mistake::None);
+  EXPECT_STREQ(none.name, "none");
+  Mistake parsed = Mistake::NoScale;
+  ASSERT_TRUE(parse_mistake(none.name, parsed));
+  EXPECT_EQ(parsed, Mistake::None);
+  for (const MistakeInfo& info : all_mistakes()) EXPECT_NE(info.id, Mistake::None) << info.name;
+}
+
 }  // namespace
 }  // namespace attnlab

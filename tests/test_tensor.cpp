@@ -54,6 +54,20 @@ TEST(Tensor, ViewAfterTransposeFailsWithTheExplanation) {
   }
 }
 
+// A failed view is the framework's RuntimeError (a bug in the code, or an injected mistake), not
+// bad user input: a handler for UserError must not swallow it.
+TEST(Tensor, ViewErrorIsNotAUserError) {
+  const Tensor heads = iota({2, 3, 5, 4}).transpose(1, 2);
+  try {
+    heads.view({2, 5, 12});
+    FAIL() << "view of a non-contiguous tensor must throw";
+  } catch (const UserError&) {
+    FAIL() << "ViewError was caught as a UserError";
+  } catch (const ViewError&) {
+    SUCCEED();
+  }
+}
+
 TEST(Tensor, ContiguousCopiesIntoLogicalOrder) {
   const Tensor heads = iota({1, 2, 3, 2}).transpose(1, 2);  // (1, 3, 2, 2)
   const Tensor copy = heads.contiguous("copy");

@@ -1,12 +1,10 @@
 #include "app/cli/options.hpp"
 
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <iostream>
-#include <optional>
 
+#include "app/common/config_flags.hpp"
 #include "core/errors.hpp"
-#include "core/mistakes.hpp"
 #include "core/npy.hpp"
 #include "core/preset.hpp"
 #include "core/tokenizer.hpp"
@@ -15,48 +13,12 @@ namespace attnlab::cli {
 
 namespace {
 
-int64_t parse_count(const std::string& text, const std::string& what) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || value < 0) {
-    throw UserError("--mask: " + what + " \"" + text + "\" is not a whole number >= 0");
-  }
-  return value;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t at = text.find(sep, start);
-    parts.push_back(text.substr(start, at - start));
-    if (at == std::string::npos) return parts;
-    start = at + 1;
-  }
-}
-
 // Everything given on the command line, before it is merged over the preset.
 struct Flags {
   std::string preset;
-  std::optional<std::string> sentence;
-  std::optional<int64_t> seq_len, batch, d_in, d_model, heads, d_k, d_v;
-  std::vector<std::string> masks;
-  bool bias = false, no_bias = false;
-  bool no_output_proj = false;
-  std::optional<double> dropout;
-  std::optional<uint64_t> seed, dropout_seed;
-  bool shape_only = false;
-  std::optional<double> memory_cap_mb;
-  std::string mistake;
-  std::vector<int64_t> ablate;
+  ConfigFlags config;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
 };
-
-template <typename T>
-void override_with(const std::optional<T>& flag, T& field) {
-  if (flag) field = *flag;
-}
 
 Tensor load_if_given(const std::string& path, const std::string& flag, const std::string& name) {
   if (path.empty()) return Tensor();
@@ -96,13 +58,14 @@ void load_files(const Flags& f, Request& r) {
   weights(f.bv, "--bv", "b_v", in.b_v);
   weights(f.bo, "--bo", "b_o", in.b_o);
   // The widths follow from the weight files unless given: d_model from W_o's columns (or W_q's).
-  if (!f.d_model) {
+  if (!f.config.d_model) {
     if (in.w_o.storage() && in.w_o.dim() == 2)
       c.d_model = in.w_o.size(1);
-    else if (in.w_q.storage() && in.w_q.dim() == 2 && !f.d_k)
+    else if (in.w_q.storage() && in.w_q.dim() == 2 && !f.config.d_k)
       c.d_model = in.w_q.size(1);
   }
-  if (!f.d_in && in.w_q.storage() && in.w_q.dim() == 2 && f.x.empty()) c.d_in = in.w_q.size(0);
+  if (!f.config.d_in && in.w_q.storage() && in.w_q.dim() == 2 && f.x.empty())
+    c.d_in = in.w_q.size(0);
   const bool any_bias = !f.bq.empty() || !f.bk.empty() || !f.bv.empty() || !f.bo.empty();
   if (any_bias) {
     const bool all =
@@ -118,28 +81,6 @@ void load_files(const Flags& f, Request& r) {
 
 }  // namespace
 
-void add_mask(const std::string& text, MaskSpec& mask) {
-  const std::vector<std::string> parts = split(text, ':');
-  const std::string& kind = parts[0];
-  if (kind == "none" && parts.size() == 1) {
-    mask = MaskSpec{};
-  } else if (kind == "causal" && parts.size() == 1) {
-    mask.causal = true;
-  } else if (kind == "padding" && parts.size() == 2) {
-    mask.padding_lengths.clear();
-    for (const std::string& length : split(parts[1], ','))
-      mask.padding_lengths.push_back(parse_count(length, "padding length"));
-  } else if (kind == "window" && (parts.size() == 2 || parts.size() == 3)) {
-    mask.window = parse_count(parts[1], "window width");
-    if (mask.window < 1)
-      throw UserError("--mask window:" + parts[1] + ": the window must be at least 1");
-    mask.global_tokens = parts.size() == 3 ? parse_count(parts[2], "global token count") : 0;
-  } else {
-    throw UserError("--mask \"" + text +
-                    "\" is not a mask: use none, causal, padding:L1,L2,... or window:W[:G]");
-  }
-}
-
 int parse(int argc, char** argv, Request& r) {
   CLI::App app{
       "attnlab-cli: multi-head attention, step by step. Prints the shape journey and "
@@ -148,28 +89,9 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--preset", f.preset,
                  "Start from a preset in assets/presets (see --list-presets)");
   app.add_flag("--list-presets", r.list_presets, "List the presets and exit");
-  app.add_option("--sentence", f.sentence, "Input text; tokens are words and punctuation");
-  app.add_option("--seq-len", f.seq_len, "T: number of tokens (the sentence is cut or repeated)");
-  app.add_option("--batch", f.batch, "B: number of sequences");
-  app.add_option("--d-in", f.d_in, "Embedding width (default: d_model)");
-  app.add_option("--d-model", f.d_model, "Model width; the output width with W_o");
-  app.add_option("--heads", f.heads, "n_heads");
-  app.add_option("--d-k", f.d_k, "Per-head query/key width (default: d_model / n_heads)");
-  app.add_option("--d-v", f.d_v, "Per-head value width (default: d_k)");
-  app.add_option("--mask", f.masks,
-                 "none | causal | padding:L1,L2,... | window:W[:G]; repeat to combine");
-  app.add_flag("--bias", f.bias, "Biases on the projections (random unless given)");
-  app.add_flag("--no-bias", f.no_bias, "No biases on the projections");
-  app.add_flag("--no-output-proj", f.no_output_proj, "No W_o: the output is the concat (seed 003)");
-  app.add_option("--dropout", f.dropout, "Dropout probability on the attention weights");
-  app.add_option("--seed", f.seed, "Seed of the weight initialisation");
-  app.add_option("--dropout-seed", f.dropout_seed, "Seed of the dropout mask");
-  app.add_flag("--shape-only", f.shape_only, "Shapes, strides and counters only (no values)");
-  app.add_option("--memory-cap-mb", f.memory_cap_mb, "Refuse to compute traces larger than this");
-  app.add_option("--mistake", f.mistake, "Inject a classic bug (see --list-mistakes)");
+  add_config_flags(app, f.config);
   app.add_flag("--list-mistakes", r.list_mistakes,
                "List the mistakes with their symptoms and exit");
-  app.add_option("--ablate", f.ablate, "Switch head H off (its context zeroed); repeat for more");
   app.add_flag("--importance", r.importance, "Print each head's ablation importance");
   app.add_flag("--model-table", r.model_table, "Print the hyperparameter table of real models");
   app.add_flag("--compare-heads", r.compare_heads, "Compare with one head of the same width");
@@ -205,49 +127,11 @@ int parse(int argc, char** argv, Request& r) {
       r.inputs = preset.inputs;
       r.warnings = preset.warnings;
     }
-    Config& c = r.config;
-    if (f.sentence) {
-      c.sentence = *f.sentence;
-      if (std::string notice = sample_text_notice("--sentence", c.sentence); !notice.empty())
+    apply_config_flags(f.config, r.config, r.inputs);
+    if (f.config.sentence) {
+      if (std::string notice = sample_text_notice("--sentence", *f.config.sentence);
+          !notice.empty())
         r.notices.push_back(std::move(notice));
-      if (!f.seq_len) c.seq_len = 0;  // T follows the new sentence
-      r.inputs.x = Tensor();          // the preset's X belonged to its own tokens
-    }
-    override_with(f.seq_len, c.seq_len);
-    override_with(f.batch, c.batch);
-    override_with(f.d_in, c.d_in);
-    override_with(f.d_model, c.d_model);
-    override_with(f.heads, c.n_heads);
-    override_with(f.d_k, c.d_k);
-    override_with(f.d_v, c.d_v);
-    for (const std::string& mask : f.masks) add_mask(mask, c.mask);
-    if (f.bias) c.bias = true;
-    if (f.no_bias) c.bias = false;
-    if (f.no_output_proj) c.output_proj = false;
-    override_with(f.dropout, c.dropout);
-    override_with(f.seed, c.seed);
-    override_with(f.dropout_seed, c.dropout_seed);
-    if (f.shape_only) c.shape_only = true;
-    if (f.memory_cap_mb) {
-      if (!(*f.memory_cap_mb > 0 && *f.memory_cap_mb < 1e9))
-        throw UserError("--memory-cap-mb must be a positive number of MiB");
-      c.memory_cap_bytes = static_cast<int64_t>(*f.memory_cap_mb * 1024 * 1024);
-    }
-    if (f.seed && !f.preset.empty()) {
-      // A new seed means new weights: drop the preset's explicit ones.
-      r.inputs.w_q = r.inputs.w_k = r.inputs.w_v = r.inputs.w_o = Tensor();
-      r.inputs.b_q = r.inputs.b_k = r.inputs.b_v = r.inputs.b_o = Tensor();
-    }
-    if (!f.mistake.empty() && !parse_mistake(f.mistake, c.mistake)) {
-      throw UserError("--mistake " + f.mistake + ": unknown; choose one of " + mistake_names());
-    }
-    for (int64_t head : f.ablate) {
-      if (head < 0 || head >= c.n_heads) {
-        throw UserError("--ablate " + std::to_string(head) + ": heads are numbered 0.." +
-                        std::to_string(c.n_heads - 1));
-      }
-      c.ablated_heads.resize(size_t(c.n_heads), false);
-      c.ablated_heads[size_t(head)] = true;
     }
     load_files(f, r);
   } catch (const UserError& e) {

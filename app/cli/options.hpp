@@ -30,7 +30,4 @@ struct Request {
 // Bad input prints one line on stderr and returns 2.
 int parse(int argc, char** argv, Request& request);
 
-// Parses one --mask value into `mask` ("none" clears it). Throws UserError.
-void add_mask(const std::string& text, MaskSpec& mask);
-
 }  // namespace attnlab::cli

@@ -1,11 +1,11 @@
 #include "app/cli/print.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <iomanip>
 #include <optional>
 #include <sstream>
 
+#include "app/common/format.hpp"
 #include "core/code_view.hpp"
 #include "core/config.hpp"
 #include "core/diagnostics.hpp"
@@ -27,17 +27,6 @@ std::string notes_of(const TensorRecord& r) {
                                   : (r.substep == Substep::Contiguous ? "copy" : "new") +
                                         std::string(" storage, ") + format_bytes(double(r.bytes));
   return storage + "; " + r.formula;
-}
-
-std::string flops_text(double flops) {
-  char text[32];
-  if (flops >= 1e9)
-    std::snprintf(text, sizeof text, "%.2f GFLOP", flops / 1e9);
-  else if (flops >= 1e6)
-    std::snprintf(text, sizeof text, "%.2f MFLOP", flops / 1e6);
-  else
-    std::snprintf(text, sizeof text, "%.0f FLOP", flops);
-  return text;
 }
 
 struct Row {
@@ -110,9 +99,9 @@ void print_counters(std::ostream& out, const Trace& t) {
   out << "\n  FLOPs per stage:";
   for (int s = 0; s < kStageCount; ++s) {
     const auto stage = static_cast<Stage>(s);
-    out << " " << stage_name(stage) << " " << flops_text(t.stage_flops(stage)) << ";";
+    out << " " << stage_name(stage) << " " << count_text(t.stage_flops(stage), "FLOP") << ";";
   }
-  out << " total " << flops_text(n.flops) << "\n  bytes per stage:";
+  out << " total " << count_text(n.flops, "FLOP") << "\n  bytes per stage:";
   for (int s = 0; s < kStageCount; ++s) {
     const auto stage = static_cast<Stage>(s);
     out << " " << stage_name(stage) << " " << format_bytes(double(t.stage_bytes(stage))) << ";";

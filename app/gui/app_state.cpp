@@ -80,7 +80,12 @@ bool parse_panel(const std::string& text, PanelId& panel) {
 
 void load_presets(AppState& state) {
   state.preset_errors.clear();
-  state.presets = load_all_presets(&state.preset_errors);
+  try {
+    state.presets = load_all_presets(&state.preset_errors);
+  } catch (const UserError& error) {  // no presets folder: no presets, and why
+    state.presets.clear();
+    state.preset_errors.push_back(error.what());
+  }
 }
 
 void set_config(AppState& state, const Config& config) {

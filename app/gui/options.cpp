@@ -17,12 +17,6 @@ std::string check_stage(const std::string& text) {
          "(optionally with a sub-step, e.g. attend:softmax)";
 }
 
-std::string check_mistake(const std::string& text) {
-  Mistake mistake;
-  if (parse_mistake(text, mistake)) return "";
-  return "unknown mistake \"" + text + "\": use one of " + mistake_names();
-}
-
 std::string check_tab(const std::string& text) {
   if (is_tab_name(text)) return "";
   return "unknown tab \"" + text + "\": use one of " + tab_names();
@@ -58,16 +52,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::IsMember({"light", "dark"}));
   app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
       ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
-  app.add_option("--mistake", o.mistake, "inject a classic bug (attnlab-cli --list-mistakes)")
-      ->check(CLI::Validator(check_mistake, "NAME"));
   app.add_option("--tab", o.tab, "open this tab: " + tab_names())
       ->check(CLI::Validator(check_tab, "NAME"));
-  app.add_option("--heads", o.heads, "override n_heads");
-  app.add_option("--d-model", o.d_model, "override d_model");
-  app.add_option("--d-k", o.d_k, "override d_k (per-head width)");
-  app.add_option("--seq-len", o.seq_len, "override T");
-  app.add_option("--batch", o.batch, "override B");
-  app.add_option("--sentence", o.sentence, "override the sentence");
+  add_config_flags(app, o.config);
   app.add_option("--width", o.width, "window width")->check(CLI::Range(320, 16384));
   app.add_option("--height", o.height, "window height")->check(CLI::Range(240, 16384));
   app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");

@@ -1,13 +1,13 @@
 // The command line of `attnlab`:
 //   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
-//           [--bench-frames N [--bench-drag EVERY]] [--font-scale X] [--theme light|dark] [--heads
-//           N] [--d-model N]
-//           [--mistake NAME] [--tab NAME] ...
+//           [--bench-frames N [--bench-drag EVERY]] [--font-scale X] [--theme light|dark]
+//           [--tab NAME] [the config flags of attnlab-cli: --heads N --mask causal ...]
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
+
+#include "app/common/config_flags.hpp"
 
 namespace attnlab::gui {
 
@@ -24,10 +24,8 @@ struct StartOptions {
   std::optional<float> font_scale;
   std::string theme;  // "light" / "dark" / "" (the saved one)
   std::string heatmap_view;
-  std::string mistake;  // inject this mistake (attnlab-cli --list-mistakes)
-  std::string tab;      // open this tab: tensors, mistakes, memory, ..., code, checks
-  std::optional<int64_t> heads, d_model, d_k, seq_len, batch;
-  std::string sentence;
+  std::string tab;     // open this tab: tensors, mistakes, memory, ..., code, checks
+  ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
   int width = 1600, height = 1000;
   bool fullscreen = false;
 

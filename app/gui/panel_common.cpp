@@ -1,26 +1,11 @@
 // Helpers every panel uses.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 
 namespace attnlab::gui {
-
-std::string count_text(double value, const char* unit) {
-  char text[48];
-  if (value >= 1e9) {
-    std::snprintf(text, sizeof text, "%.2f G%s", value / 1e9, unit);
-  } else if (value >= 1e6) {
-    std::snprintf(text, sizeof text, "%.2f M%s", value / 1e6, unit);
-  } else if (value >= 1e4) {
-    std::snprintf(text, sizeof text, "%.1f k%s", value / 1e3, unit);
-  } else {
-    std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f%s", value, unit);
-  }
-  return text;
-}
 
 void value_bar(float fraction, float width, ImU32 colour, const char* text) {
   const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/common/format.hpp"
 #include "app/gui/app_state.hpp"
 #include "app/gui/heatmap_drawer.hpp"
 
@@ -36,8 +37,6 @@ void tooltip(const char* text);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.explained.
 void issue_text(AppState& state, const char* field);
-// 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
-std::string count_text(double value, const char* unit);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);
 

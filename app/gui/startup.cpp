@@ -2,6 +2,7 @@
 
 #include "app/gui/config_fields.hpp"
 #include "core/config.hpp"
+#include "core/errors.hpp"
 
 namespace attnlab::gui {
 
@@ -46,19 +47,22 @@ std::string start_state(AppState& state, const StartOptions& options,
   } else {
     const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
     if (!apply_preset(state, name)) {
-      error = "attnlab: unknown preset \"" + name + "\" (attnlab-cli --list-presets lists them)";
+      error = state.presets.empty() ? "attnlab: " + state.preset_errors.front()
+                                    : "attnlab: unknown preset \"" + name +
+                                          "\" (attnlab-cli --list-presets lists them)";
       apply_preset(state, kDefaultPreset);
     }
   }
 
   Config config = state.config;
-  if (options.heads) config.n_heads = *options.heads;
-  if (options.d_model) config.d_model = *options.d_model;
-  if (options.d_k) config.d_k = *options.d_k;
-  if (options.seq_len) config.seq_len = *options.seq_len;
-  if (options.batch) config.batch = *options.batch;
-  if (!options.sentence.empty()) config.sentence = options.sentence;
-  if (!options.mistake.empty()) parse_mistake(options.mistake, config.mistake);
+  Inputs preset_inputs = state.preset_inputs;
+  try {
+    apply_config_flags(options.config, config, preset_inputs);
+    state.preset_inputs = preset_inputs;
+  } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
+    if (error.empty()) error = std::string("attnlab: ") + bad_flag.what();
+    config = state.config;
+  }
   if (!options.tab.empty()) open_tab(state, options.tab);
   set_config(state, config);
   sync_edit_buffers(state);

@@ -9,6 +9,8 @@
 #include "app/gui/fallback_fonts.hpp"
 #include "app/gui/token_text.hpp"
 
+#include "app/gui/font_files.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -47,13 +49,14 @@ std::vector<char32_t> sentence_code_points(const std::string& text) {
   return points;
 }
 
+// The font file's path, or "" when it is not installed.
 std::string font_path(const char* file) {
-  return std::string(ATTNLAB_FONT_DIR) + "/" + file;
+  return find_font_file(file);
 }
 
 ImFont* add_font(const std::string& path, float pixels, const ImWchar* ranges, int index = 0,
                  bool merge = false) {
-  if (!std::filesystem::exists(path)) return nullptr;
+  if (path.empty() || !std::filesystem::exists(path)) return nullptr;
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 1;

@@ -25,6 +25,10 @@ expect 0 "queries with no visible key" -- --seq-len 4 --batch 2 --mask padding:0
 expect 0 "uniform over each query's visible keys: 2.30 bits; each head's share of it: h0=98% h1=96%" -- --preset seed003
 expect 0 "uniform over T = 6 keys: 2.58 bits" -- --seq-len 6
 expect 0 "\"format\": \"attention-lab trace 1\"" -- --preset seed002 --json
+# FLOPs as the app writes them: project = 3 projections * 2*T*d_in*(h*d_k) = 3*2*16*32*32 = 98304,
+# output-project = 2*T*(h*d_v)*d_model = 32768.
+expect 0 "project 98.3 kFLOP" -- --seq-len 16 --d-model 32 --heads 2
+expect 0 "output-project 32.8 kFLOP" -- --seq-len 16 --d-model 32 --heads 2
 
 # [SECTION] seed 002: the printed output, through --show and through --export with .npy inputs
 "$cli" --preset seed002 --show out >"$work/show" 2>&1

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/gui/options.hpp"
+#include "app/gui/startup.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -23,8 +24,8 @@ TEST(Options, ScreenshotRun) {
   EXPECT_EQ(o.preset, "seed003");
   EXPECT_EQ(o.stage, "attend:softmax");
   EXPECT_EQ(o.frames, 4);
-  EXPECT_EQ(*o.heads, 4);
-  EXPECT_EQ(*o.d_model, 8);
+  EXPECT_EQ(*o.config.heads, 4);
+  EXPECT_EQ(*o.config.d_model, 8);
   EXPECT_EQ(o.theme, "dark");
   EXPECT_TRUE(o.scripted());
 }
@@ -58,6 +59,59 @@ TEST(Options, HelpExitsZero) {
   const ParseOutcome outcome = parse({"--help"}, o);
   EXPECT_EQ(outcome.exit_code, 0);
   EXPECT_NE(outcome.message.find("--screenshot"), std::string::npos);
+  // Every config flag of attnlab-cli, with the same help.
+  for (const char* flag :
+       {"--sentence", "--seq-len", "--batch", "--d-in", "--d-model", "--heads", "--d-k", "--d-v",
+        "--mask", "--bias", "--no-bias", "--no-output-proj", "--dropout", "--seed",
+        "--dropout-seed", "--shape-only", "--memory-cap-mb", "--mistake", "--ablate"})
+    EXPECT_NE(outcome.message.find(std::string(flag) + " "), std::string::npos) << flag;
+  EXPECT_NE(outcome.message.find("none | causal | padding:L1,L2,... | window:W[:G]"),
+            std::string::npos);
+}
+
+// The flags the app used to lack set the first config exactly as attnlab-cli's do.
+TEST(Options, ConfigFlagsOfTheCliSetTheFirstConfig) {
+  StartOptions o;
+  const ParseOutcome outcome =
+      parse({"--preset",  "seed003", "--mask",       "causal", "--mask",         "padding:5",
+             "--dropout", "0.25",    "--seed",       "7",      "--dropout-seed", "9",
+             "--d-in",    "6",       "--d-v",        "3",      "--bias",         "--no-output-proj",
+             "--ablate",  "1",       "--screenshot", "a.png"},
+            o);
+  ASSERT_EQ(outcome.exit_code, -1) << outcome.message;
+  AppState state;
+  EXPECT_EQ(start_state(state, o, nullptr), "");
+  const Config& c = state.config;
+  EXPECT_TRUE(c.mask.causal);
+  EXPECT_EQ(c.mask.padding_lengths, std::vector<int64_t>{5});
+  EXPECT_DOUBLE_EQ(c.dropout, 0.25);
+  EXPECT_EQ(c.seed, 7u);
+  EXPECT_EQ(c.dropout_seed, 9u);
+  EXPECT_EQ(c.d_in, 6);
+  EXPECT_EQ(c.d_v, 3);
+  EXPECT_TRUE(c.bias);
+  EXPECT_FALSE(c.output_proj);
+  EXPECT_EQ(c.ablated_heads, (std::vector<bool>{false, true}));
+  ASSERT_TRUE(state.trace);
+  EXPECT_EQ(state.trace->config, c);
+}
+
+// A bad value is the CLI's one-line message, with the app's name.
+TEST(Options, BadConfigFlagsSayWhatTheCliSays) {
+  for (const auto& [args, said] : std::vector<std::pair<std::vector<const char*>, std::string>>{
+           {{"--mask", "sideways"}, "attnlab: --mask \"sideways\" is not a mask: use none, causal"},
+           {{"--mistake", "sideways"}, "attnlab: --mistake sideways: unknown; choose one of"},
+           {{"--ablate", "5"}, "attnlab: --ablate 5: heads are numbered 0..1"},
+           {{"--memory-cap-mb", "0"}, "attnlab: --memory-cap-mb must be a positive number"}}) {
+    StartOptions o;
+    std::vector<const char*> with_preset = args;
+    with_preset.insert(with_preset.end(), {"--preset", "seed003", "--screenshot", "a.png"});
+    ASSERT_EQ(parse(with_preset, o).exit_code, -1) << args[0];
+    AppState state;
+    const std::string error = start_state(state, o, nullptr);
+    EXPECT_EQ(error.rfind(said, 0), 0u) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
 }
 
 }  // namespace
