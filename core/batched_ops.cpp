@@ -52,7 +52,11 @@ void multiply_into(const A& a, const Tensor& b, int64_t pair, MatrixView out) {
 
 }  // namespace
 
-Scalar* map_data(const Tensor& t, int64_t pair) {
+const Scalar* map_data(const Tensor& t, int64_t pair) {
+  return t.data() + pair * map_size(t);
+}
+
+Scalar* map_data(Tensor& t, int64_t pair) {
   return t.data() + pair * map_size(t);
 }
 
@@ -60,7 +64,7 @@ int64_t map_size(const Tensor& t) {
   return t.size(2) * t.size(3);
 }
 
-void matmul_map(const Tensor& a, const Tensor& b, const Tensor& out, int64_t pair) {
+void matmul_map(const Tensor& a, const Tensor& b, Tensor& out, int64_t pair) {
   const int64_t M = a.size(2), K = a.size(3), N = b.size(3);
   assert(b.size(2) == K && out.is_contiguous());
   const Layout a_layout = layout_of(a);

@@ -13,10 +13,12 @@ namespace attnlab {
 
 // out map = a map @ b map: (M, K) @ (K, N) -> (M, N). `b` may be a transposed view
 // (k.transpose(-2, -1)); `out` must be contiguous.
-void matmul_map(const Tensor& a, const Tensor& b, const Tensor& out, int64_t pair);
+void matmul_map(const Tensor& a, const Tensor& b, Tensor& out, int64_t pair);
 
-// Pointer to map `pair` of a contiguous 4-D tensor, and its element count.
-Scalar* map_data(const Tensor& t, int64_t pair);
+// Pointer to map `pair` of a contiguous 4-D tensor (writable only through a non-const one), and
+// its element count.
+const Scalar* map_data(const Tensor& t, int64_t pair);
+Scalar* map_data(Tensor& t, int64_t pair);
 int64_t map_size(const Tensor& t);
 
 // dst = src * factor over n values.

@@ -219,7 +219,7 @@ Tensor tensor_from_json(const json& value, const std::string& name, const std::s
   infer_shape(value, shape, 0, where);
   std::vector<Scalar> values;
   flatten(value, shape, 0, values, where);
-  Tensor t = Tensor::empty(name, shape);
+  Tensor t = Tensor::zeros(name, shape);
   t.storage()->values.assign(values.begin(), values.end());
   return t;
 }

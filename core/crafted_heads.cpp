@@ -52,16 +52,16 @@ Preset crafted_heads_preset() {
   c.n_heads = kHeads;
 
   Inputs& in = p.inputs;
-  in.x = Tensor::empty("x", {1, T, d_in});
+  in.x = Tensor::zeros("x", {1, T, d_in});
   for (int64_t t = 0; t < T; ++t) {
     in.x.at({0, t, t}) = 1.0f;
     in.x.at({0, t, word_feature(word_ids.at(lower(tokens[size_t(t)])))}) = 1.0f;
     in.x.at({0, t, constant}) = 1.0f;
   }
-  in.w_q = Tensor::empty("w_q", {d_in, width});
-  in.w_k = Tensor::empty("w_k", {d_in, width});
-  in.w_v = Tensor::empty("w_v", {d_in, width});
-  in.w_o = Tensor::empty("w_o", {width, width});
+  in.w_q = Tensor::zeros("w_q", {d_in, width});
+  in.w_k = Tensor::zeros("w_k", {d_in, width});
+  in.w_v = Tensor::zeros("w_v", {d_in, width});
+  in.w_o = Tensor::zeros("w_o", {width, width});
   // Head 0, previous token: q_i = e_i, k_j = e_{j+1} (and k_0 also e_0, so token 0 sees itself).
   for (int64_t i = 0; i < T; ++i) {
     in.w_q.at({i, 0 * d + i}) = kStrength;

@@ -77,11 +77,11 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   control.check_cancel();  // the loop above stops early when asked; its result is incomplete
 
   if (!c.output_proj) {
-    Tensor out = Tensor::empty("out", {B, T, v_width});
+    Tensor out = Tensor::zeros("out", {B, T, v_width});
     out.storage()->values = std::move(concat);
     return out;
   }
-  Tensor out = Tensor::uninitialized("out", {B, T, c.d_model});
+  Tensor out = Tensor::empty("out", {B, T, c.d_model});
   linear(concat.data(), rows, v_width, in.w_o.data(), c.d_model, data_or_null(in.b_o), out.data());
   return out;
 }

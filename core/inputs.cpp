@@ -43,7 +43,7 @@ void add_position(std::vector<Scalar>& vec, int64_t position, const std::vector<
 
 Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
   const auto T = static_cast<int64_t>(tokens.size());
-  Tensor x = Tensor::uninitialized("x", {batch, T, width});  // every row written below
+  Tensor x = Tensor::empty("x", {batch, T, width});  // every row written below
   Scalar* out = x.data();
   const std::vector<double> freq = position_frequencies(width);
   std::map<std::string, std::vector<Scalar>> seen;  // repeated tokens share one draw
@@ -64,7 +64,7 @@ namespace {
 // U(-bound, bound) as PyTorch's nn.Linear initialises (bound = 1/sqrt(fan_in)); each element
 // drawn from its own counter, so the fill can be split over cores and stays reproducible.
 Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double bound) {
-  Tensor t = Tensor::uninitialized(name, std::move(shape));  // every element drawn below
+  Tensor t = Tensor::empty(name, std::move(shape));  // every element drawn below
   const uint64_t stream = fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL);
   Scalar* values = t.data();
   parallel_for(t.numel(), 20.0 * double(t.numel()), [&](int64_t begin, int64_t end) {
@@ -150,9 +150,9 @@ std::vector<Shape> parameter_shapes(const Config& c) {
 
 Inputs shape_only_inputs(const Config& c) {
   Inputs in;
-  in.x = Tensor::uninitialized("x", {c.batch, c.tokens(), c.input_dim()}, false);
+  in.x = Tensor::empty("x", {c.batch, c.tokens(), c.input_dim()}, false);
   for (const ParameterSpec& p : parameter_specs(c))
-    in.*p.slot = Tensor::uninitialized(p.name, p.shape, false);
+    in.*p.slot = Tensor::empty(p.name, p.shape, false);
   return in;
 }
 

@@ -57,7 +57,7 @@ class BatchedRun {
       v_heads = builder_.add("v_heads", v_heads.transpose(1, 2));
     }
     step_done(4);
-    const Tensor context = ablate(attend(q_heads, k_heads, v_heads));
+    Tensor context = ablate(attend(q_heads, k_heads, v_heads));
     step_done(5);
     const Tensor concat = concatenate(context);
     if (trace_.failure.failed) return;
@@ -70,7 +70,7 @@ class BatchedRun {
   // [SECTION] project: (B, T, d_in) @ (d_in, h*d) -> (B, T, h*d)
   Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name) {
     const int64_t d_in = c_.input_dim(), width = w.size(1);
-    Tensor out = Tensor::uninitialized(name, {B_, T_, width}, compute_);
+    Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
     if (compute_) {
       linear(x.data(), B_ * T_, d_in, w.data(), width, b.storage() ? b.data() : nullptr,
              out.data());
@@ -89,20 +89,16 @@ class BatchedRun {
     const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
     const int64_t pairs = maps[0] * maps[1], M = maps[2], N = maps[3];
     const double map_elements = double(pairs) * M * N;
-    const Tensor scores = Tensor::uninitialized("scores", maps, compute_);
-    const Tensor scaled = p_.scale ? Tensor::uninitialized("scaled", maps, compute_) : scores;
-    const Tensor masked =
-        p_.mask_before_softmax ? Tensor::uninitialized("masked", maps, compute_) : scaled;
-    const Tensor softmaxed = Tensor::uninitialized(
-        p_.mask_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
-    const Tensor weights =
-        p_.mask_after_softmax ? Tensor::uninitialized("weights", maps, compute_) : softmaxed;
-    const Tensor used =
-        p_.drop_weights ? Tensor::uninitialized("weights_dropout", maps, compute_) : weights;
+    Tensor scores = Tensor::empty("scores", maps, compute_);
+    Tensor scaled = p_.scale ? Tensor::empty("scaled", maps, compute_) : scores;
+    Tensor masked = p_.mask_before_softmax ? Tensor::empty("masked", maps, compute_) : scaled;
+    Tensor softmaxed =
+        Tensor::empty(p_.mask_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
+    Tensor weights = p_.mask_after_softmax ? Tensor::empty("weights", maps, compute_) : softmaxed;
+    Tensor used = p_.drop_weights ? Tensor::empty("weights_dropout", maps, compute_) : weights;
     const Shape context_shape{maps[0], maps[1], M, dv_};
-    const Tensor attended = Tensor::uninitialized("context", context_shape, compute_);
-    const Tensor context =
-        p_.drop_context ? Tensor::uninitialized("context", context_shape, compute_) : attended;
+    Tensor attended = Tensor::empty("context", context_shape, compute_);
+    Tensor context = p_.drop_context ? Tensor::empty("context", context_shape, compute_) : attended;
 
     if (compute_) {
       const std::vector<uint8_t> visible =
@@ -158,7 +154,7 @@ class BatchedRun {
   // [SECTION] ablation: the context of switched-off heads set to zero before concat.
   Tensor ablate(const Tensor& context) {
     if (p_.ablated.empty()) return context;
-    Tensor ablated = Tensor::uninitialized("context_ablated", context.shape(), compute_);
+    Tensor ablated = Tensor::empty("context_ablated", context.shape(), compute_);
     if (compute_) {
       std::copy_n(context.data(), context.numel(), ablated.data());
       // Through a (B, h, T, d_v) view, whichever axis the heads are in.
@@ -199,7 +195,7 @@ class BatchedRun {
       return;
     }
     const int64_t width_in = h_ * dv_, width_out = c_.d_model;
-    Tensor out = Tensor::uninitialized("out", {B_, T_, width_out}, compute_);
+    Tensor out = Tensor::empty("out", {B_, T_, width_out}, compute_);
     if (compute_) {
       linear(concat.data(), B_ * T_, width_in, in_.w_o.data(), width_out,
              in_.b_o.storage() ? in_.b_o.data() : nullptr, out.data());

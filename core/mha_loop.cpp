@@ -39,11 +39,11 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
   const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
 
   LoopResult result;
-  result.out = Tensor::empty("out", {B, T, d_out});
+  result.out = Tensor::zeros("out", {B, T, d_out});
   Matrix concat(B * T, h * dv);  // row b*T + t: [head 0 | head 1 | ... | head h-1]
   for (int64_t hd = 0; hd < h; ++hd) {
-    Tensor head_weights = Tensor::empty("weights_head" + std::to_string(hd), {B, T, T});
-    Tensor head_context = Tensor::empty("context_head" + std::to_string(hd), {B, T, dv});
+    Tensor head_weights = Tensor::zeros("weights_head" + std::to_string(hd), {B, T, T});
+    Tensor head_context = Tensor::zeros("context_head" + std::to_string(hd), {B, T, dv});
     // This head's projection matrices: columns [hd*d, (hd+1)*d) of the full ones.
     const Matrix Wq_h = W_q.middleCols(hd * dk, dk);  // (d_in, d_k)
     const Matrix Wk_h = W_k.middleCols(hd * dk, dk);  // (d_in, d_k)

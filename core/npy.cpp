@@ -449,7 +449,7 @@ Tensor parse_npy(const std::string& bytes, const std::string& label,
          "order: np.save(path, np.ascontiguousarray(a))");
   }
   check_data_size(header.shape, format, bytes.size() - block.data_offset, label);
-  Tensor tensor = Tensor::empty(storage_name, header.shape);
+  Tensor tensor = Tensor::zeros(storage_name, header.shape);
   decode(bytes.data() + block.data_offset, format, header.shape, tensor.storage()->values, label);
   return tensor;
 }

@@ -25,7 +25,7 @@ std::string shape_to_string(const Shape& shape) {
   return out.str();
 }
 
-Tensor Tensor::uninitialized(const std::string& storage_name, Shape shape, bool allocate) {
+Tensor Tensor::empty(const std::string& storage_name, Shape shape, bool allocate) {
   Tensor t;
   t.shape_ = std::move(shape);
   t.strides_ = contiguous_strides(t.shape_);
@@ -36,8 +36,8 @@ Tensor Tensor::uninitialized(const std::string& storage_name, Shape shape, bool 
   return t;
 }
 
-Tensor Tensor::empty(const std::string& storage_name, Shape shape, bool allocate) {
-  Tensor t = uninitialized(storage_name, std::move(shape), allocate);
+Tensor Tensor::zeros(const std::string& storage_name, Shape shape, bool allocate) {
+  Tensor t = empty(storage_name, std::move(shape), allocate);
   if (allocate) std::fill(t.storage_->values.begin(), t.storage_->values.end(), 0.0f);
   return t;
 }
@@ -221,7 +221,7 @@ std::vector<Scalar> Tensor::to_vector() const {
 
 Tensor Tensor::contiguous(const std::string& storage_name) const {
   if (is_contiguous()) return *this;
-  Tensor copy = Tensor::uninitialized(storage_name, shape_, has_values());
+  Tensor copy = Tensor::empty(storage_name, shape_, has_values());
   if (has_values()) copy_to(copy.storage_->values.data());
   return copy;
 }

@@ -51,10 +51,11 @@ struct Storage {
 class Tensor {
  public:
   Tensor() = default;
-  // A fresh contiguous tensor owning new zero-filled storage; allocate=false keeps it shape-only.
+  // As torch.empty: a fresh contiguous tensor owning new storage whose values are not set, for a
+  // result every element of which is about to be written; allocate=false keeps it shape-only.
   static Tensor empty(const std::string& storage_name, Shape shape, bool allocate = true);
-  // The same without the zero fill, for a result every element of which is about to be written.
-  static Tensor uninitialized(const std::string& storage_name, Shape shape, bool allocate = true);
+  // As torch.zeros: the same, filled with 0.
+  static Tensor zeros(const std::string& storage_name, Shape shape, bool allocate = true);
 
   const Shape& shape() const { return shape_; }
   const Shape& strides() const { return strides_; }
@@ -80,8 +81,10 @@ class Tensor {
   Scalar& at(const std::vector<int64_t>& index);
   // Storage position of a logical index: offset + sum(index[i] * stride[i]).
   int64_t storage_index(const std::vector<int64_t>& index) const;
-  // Raw pointer to element 0 of this view (offset applied). Only valid when has_values().
-  Scalar* data() const { return storage_->values.data() + offset_; }
+  // Raw pointer to element 0 of this view (offset applied). Only valid when has_values(). A
+  // const tensor's values are read-only through it.
+  const Scalar* data() const { return storage_->values.data() + offset_; }
+  Scalar* data() { return storage_->values.data() + offset_; }
   // Values in logical (row-major) order, whatever the strides.
   std::vector<Scalar> to_vector() const;
   // The same into dst, which has room for numel() values.

@@ -203,7 +203,7 @@ TEST(Mha, FullyMaskedRowsGetZeroWeightsAndContextNotNaN) {
 TEST(Mha, UniformScoresGiveMaximalEntropy) {
   Config c = make(1, 8, 4, 2);
   Inputs in;
-  in.w_q = Tensor::empty("w_q", {4, 4});  // zeros: every score is 0, every row uniform
+  in.w_q = Tensor::zeros("w_q", {4, 4});  // zeros: every score is 0, every row uniform
   const Trace t = run(c, in);
   ASSERT_EQ(t.diagnostics.head_entropy_bits.size(), 2u);
   for (double bits : t.diagnostics.head_entropy_bits) EXPECT_NEAR(bits, 3.0, 1e-5);  // log2 8
@@ -306,7 +306,7 @@ TEST(Mha, InvalidConfigThrowsWithTheMessage) {
 
 TEST(Mha, GivenWeightsOfTheWrongShapeAreNamed) {
   Inputs in;
-  in.w_k = Tensor::empty("w_k", {4, 3});
+  in.w_k = Tensor::zeros("w_k", {4, 3});
   try {
     run(make(1, 4, 4, 2), in);
     FAIL();

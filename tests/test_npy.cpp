@@ -59,7 +59,7 @@ std::string little_endian_data(const std::vector<Float>& values) {
 }
 
 Tensor tensor_with(const Shape& shape, const std::function<Scalar(int64_t)>& value_of) {
-  Tensor tensor = Tensor::empty("t", shape);
+  Tensor tensor = Tensor::zeros("t", shape);
   Values& values = tensor.storage()->values;
   for (size_t i = 0; i < values.size(); ++i) values[i] = value_of(static_cast<int64_t>(i));
   return tensor;
@@ -172,7 +172,7 @@ TEST(NpyBytes, MatchesNumpyByteForByte) {
 
 TEST(NpyBytes, HeaderIsAlignedTo64BytesForAnyShape) {
   const Shape shape{0, 12345678901, 7, 1, 1, 1, 1, 1};  // zero elements, so no data to allocate
-  const std::string bytes = npy_bytes(Tensor::empty("t", shape));
+  const std::string bytes = npy_bytes(Tensor::zeros("t", shape));
   EXPECT_EQ(bytes.size() % 64, 0u);
   EXPECT_EQ(bytes.back(), '\n');
   EXPECT_EQ(parse_npy(bytes, kLabel, "t").shape(), shape);

@@ -2,6 +2,9 @@
 // non-contiguous tensor fails with the explanation, contiguous copies.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+#include <utility>
+
 #include "core/errors.hpp"
 #include "core/tensor.hpp"
 
@@ -9,7 +12,7 @@ namespace attnlab {
 namespace {
 
 Tensor iota(Shape shape) {
-  Tensor t = Tensor::empty("t", std::move(shape));
+  Tensor t = Tensor::zeros("t", std::move(shape));
   for (size_t i = 0; i < t.storage()->values.size(); ++i) t.storage()->values[i] = Scalar(i);
   return t;
 }
@@ -102,11 +105,30 @@ TEST(Tensor, ViewInfersOneDimensionAndChecksTheSize) {
 }
 
 TEST(Tensor, ShapeOnlyTensorsHaveNoValues) {
-  const Tensor t = Tensor::empty("big", {1000, 1000, 1000}, false);
+  const Tensor t = Tensor::zeros("big", {1000, 1000, 1000}, false);
   EXPECT_FALSE(t.has_values());
   EXPECT_EQ(t.numel(), 1000000000);
   EXPECT_EQ(t.view({1000, 1000, 10, 100}).transpose(1, 2).strides(),
             (Shape{1000000, 100, 1000, 1}));
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// As in PyTorch: empty() allocates without setting values, zeros() fills them with 0; a const
+// tensor hands out read-only values.
+TEST(Tensor, EmptyAllocatesZerosFillsAndConstIsReadOnly) {
+  const Tensor e = Tensor::empty("e", {2, 3});
+  ASSERT_TRUE(e.has_values());
+  EXPECT_EQ(e.storage()->values.size(), 6u);
+  Tensor z = Tensor::zeros("z", {2, 3});
+  z.data()[4] = 1.0f;
+  EXPECT_EQ(z.to_vector(), (std::vector<Scalar>{0, 0, 0, 0, 1, 0}));
+  static_assert(std::is_same_v<decltype(std::declval<const Tensor&>().data()), const Scalar*>);
+  static_assert(std::is_same_v<decltype(std::declval<Tensor&>().data()), Scalar*>);
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ TEST(UniformEntropy, HandDerivedValues) {
 TEST(UniformEntropy, HeadsWithAllScoresZeroReachItExactly) {
   for (const auto& [name, config] : masked_configs()) {
     Inputs in;
-    in.w_q = Tensor::empty("w_q", {4, 4});  // zeros: every score is 0, every row uniform
+    in.w_q = Tensor::zeros("w_q", {4, 4});  // zeros: every score is 0, every row uniform
     const Trace t = run(config, in);
     for (double bits : t.diagnostics.head_entropy_bits)
       EXPECT_NEAR(bits, t.diagnostics.uniform_entropy_bits, 1e-5) << name;
