@@ -3,10 +3,10 @@
 //   the bare forward (no trace) at the base preset.
 #include <benchmark/benchmark.h>
 
-#include "core/forward.hpp"
-#include "core/mha.hpp"
-#include "core/preset.hpp"
-#include "core/tokenizer.hpp"
+#include "core/model/forward.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/preset.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/config.hpp"
+#include "core/model/config.hpp"
 
 namespace attnlab {
 namespace {

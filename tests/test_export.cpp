@@ -6,11 +6,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
-#include "core/export.hpp"
-#include "core/mha.hpp"
-#include "core/npy.hpp"
-#include "core/preset.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/export.hpp"
+#include "core/trace/mha.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab {
 namespace {

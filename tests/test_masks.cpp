@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/masks.hpp"
+#include "core/model/masks.hpp"
 
 namespace attnlab {
 namespace {

@@ -4,11 +4,12 @@
 
 #include <cmath>
 
-#include "core/errors.hpp"
-#include "core/forward.hpp"
-#include "core/masks.hpp"
-#include "core/mha.hpp"
-#include "core/tokenizer.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/forward.hpp"
+#include "core/model/masks.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/mha_loop.hpp"
+#include "core/model/tokenizer.hpp"
 #include "reference_mha.hpp"
 
 namespace attnlab {

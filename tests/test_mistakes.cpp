@@ -5,11 +5,11 @@
 #include <cmath>
 #include <iterator>
 
-#include "core/ablation.hpp"
-#include "core/mha.hpp"
-#include "core/mistakes.hpp"
-#include "core/preset.hpp"
-#include "core/tokenizer.hpp"
+#include "core/teaching/ablation.hpp"
+#include "core/trace/mha.hpp"
+#include "core/teaching/mistakes.hpp"
+#include "core/model/preset.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace attnlab {
 namespace {

@@ -15,8 +15,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "core/npy.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab {
 namespace {

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 
-#include "core/code_view.hpp"
-#include "core/mha.hpp"
-#include "core/mistakes.hpp"
-#include "core/narration.hpp"
-#include "core/plan.hpp"
-#include "core/preset.hpp"
+#include "core/teaching/code_view.hpp"
+#include "core/trace/mha.hpp"
+#include "core/teaching/mistakes.hpp"
+#include "core/trace/narration.hpp"
+#include "core/trace/plan.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab {
 namespace {

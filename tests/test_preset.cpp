@@ -1,9 +1,9 @@
 // The presets in assets/ load, and malformed preset files are named with their problem.
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
-#include "core/mha.hpp"
-#include "core/preset.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab {
 namespace {

@@ -2,9 +2,10 @@
 // printed outputs are copied below from the notebook.
 #include <gtest/gtest.h>
 
-#include "core/mha.hpp"
-#include "core/npy.hpp"
-#include "core/preset.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/mha_loop.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/model/preset.hpp"
 #include "reference_mha.hpp"
 
 namespace attnlab {

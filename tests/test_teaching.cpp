@@ -4,12 +4,12 @@
 
 #include <cmath>
 
-#include "core/code_view.hpp"
-#include "core/comparisons.hpp"
-#include "core/crafted_heads.hpp"
-#include "core/mha.hpp"
-#include "core/model_table.hpp"
-#include "core/tokenizer.hpp"
+#include "core/teaching/code_view.hpp"
+#include "core/teaching/comparisons.hpp"
+#include "core/teaching/crafted_heads.hpp"
+#include "core/trace/mha.hpp"
+#include "core/teaching/model_table.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace attnlab {
 namespace {

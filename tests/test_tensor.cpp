@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "core/errors.hpp"
-#include "core/tensor.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace attnlab {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/tokenizer.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace attnlab {
 namespace {

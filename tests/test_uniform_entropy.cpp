@@ -7,11 +7,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "core/diagnostics.hpp"
-#include "core/export.hpp"
-#include "core/masks.hpp"
-#include "core/mha.hpp"
-#include "core/preset.hpp"
+#include "core/trace/diagnostics.hpp"
+#include "core/trace/export.hpp"
+#include "core/model/masks.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab {
 namespace {

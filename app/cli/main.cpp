@@ -5,10 +5,10 @@
 
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
-#include "core/ablation.hpp"
-#include "core/errors.hpp"
-#include "core/export.hpp"
-#include "core/mha.hpp"
+#include "core/teaching/ablation.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/export.hpp"
+#include "core/trace/mha.hpp"
 
 int main(int argc, char** argv) {
   using namespace attnlab;

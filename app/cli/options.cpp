@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "app/common/config_flags.hpp"
-#include "core/errors.hpp"
-#include "core/npy.hpp"
-#include "core/preset.hpp"
-#include "core/tokenizer.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/model/preset.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace attnlab::cli {
 

@@ -4,9 +4,9 @@
 #include <ostream>
 #include <string>
 
-#include "core/comparisons.hpp"
-#include "core/preset.hpp"
-#include "core/trace.hpp"
+#include "core/teaching/comparisons.hpp"
+#include "core/model/preset.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::cli {
 

@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
-#include "core/errors.hpp"
-#include "core/mistakes.hpp"
+#include "core/model/errors.hpp"
+#include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
 

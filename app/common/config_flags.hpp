@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
-#include "core/inputs.hpp"
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
 
 namespace CLI {
 class App;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/ablation.hpp"
-#include "core/errors.hpp"
-#include "core/mha.hpp"
+#include "core/teaching/ablation.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/mha.hpp"
 
 namespace attnlab::gui {
 

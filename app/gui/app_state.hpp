@@ -21,12 +21,12 @@
 #include "app/gui/toolkit_tabs.hpp"
 #include "app/gui/trace_worker.hpp"
 #include "app/gui/ui_settings.hpp"
-#include "core/comparisons.hpp"
-#include "core/config.hpp"
-#include "core/inputs.hpp"
-#include "core/mistakes.hpp"
-#include "core/preset.hpp"
-#include "core/trace.hpp"
+#include "core/teaching/comparisons.hpp"
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
+#include "core/teaching/mistakes.hpp"
+#include "core/model/preset.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

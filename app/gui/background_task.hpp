@@ -15,8 +15,8 @@
 #include <string>
 #include <thread>
 
-#include "core/config.hpp"
-#include "core/run_control.hpp"
+#include "core/model/config.hpp"
+#include "core/model/run_control.hpp"
 
 namespace attnlab::gui {
 

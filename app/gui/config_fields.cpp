@@ -2,8 +2,8 @@
 
 #include <functional>
 
-#include "core/masks.hpp"
-#include "core/mistakes.hpp"
+#include "core/model/masks.hpp"
+#include "core/teaching/mistakes.hpp"
 
 namespace attnlab::gui {
 

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <utility>
 
-#include "core/masks.hpp"
+#include "core/model/masks.hpp"
 
 namespace attnlab::gui {
 

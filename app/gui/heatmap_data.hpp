@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/gui/colormap.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

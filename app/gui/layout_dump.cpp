@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config_json.hpp"
+#include "core/model/config_json.hpp"
 
 namespace attnlab::gui {
 

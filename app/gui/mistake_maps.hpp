@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "app/gui/heatmap_data.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

@@ -1,4 +1,4 @@
-// The code view: the PyTorch forward() of this config (core/code_view.hpp), the line(s) of the
+// The code view: the PyTorch forward() of this config (core/teaching/code_view.hpp), the line(s) of the
 // current step highlighted as ←/→ walk the pipeline, the injected mistake's line marked in red.
 // Shape comments are shown when the panel is wide enough, and in each line's tooltip always.
 #include <imgui.h>
@@ -8,7 +8,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
-#include "core/code_view.hpp"
+#include "core/teaching/code_view.hpp"
 
 namespace attnlab::gui {
 

@@ -8,7 +8,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
-#include "core/tokenizer.hpp"
+#include "core/model/tokenizer.hpp"
 
 namespace attnlab::gui {
 

@@ -1,6 +1,6 @@
 // Counters: the parameter count as a formula with this config's numbers filled in (the values are
 // the core's counters), FLOPs and bytes per stage, attention memory B·h·T², and the seeds'
-// hyperparameter table of real models computed in shape-only mode (core/model_table.hpp).
+// hyperparameter table of real models computed in shape-only mode (core/teaching/model_table.hpp).
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
-#include "core/model_table.hpp"
+#include "core/teaching/model_table.hpp"
 
 namespace attnlab::gui {
 

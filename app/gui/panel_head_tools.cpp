@@ -11,7 +11,7 @@
 #include "app/gui/job_status.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
-#include "core/diagnostics.hpp"
+#include "core/trace/diagnostics.hpp"
 
 namespace attnlab::gui {
 

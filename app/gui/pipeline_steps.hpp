@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

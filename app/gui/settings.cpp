@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/config_json.hpp"
-#include "core/errors.hpp"
-#include "core/npy.hpp"
+#include "core/model/config_json.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/gui/ui_settings.hpp"
-#include "core/config.hpp"
+#include "core/model/config.hpp"
 
 namespace attnlab::gui {
 

@@ -1,8 +1,8 @@
 #include "app/gui/startup.hpp"
 
 #include "app/gui/config_fields.hpp"
-#include "core/config.hpp"
-#include "core/errors.hpp"
+#include "core/model/config.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui {
 

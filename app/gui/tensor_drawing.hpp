@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "app/gui/theme.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

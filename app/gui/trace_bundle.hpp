@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "core/config.hpp"
-#include "core/inputs.hpp"
-#include "core/mha.hpp"
-#include "core/mistakes.hpp"
-#include "core/trace.hpp"
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
+#include "core/trace/mha.hpp"
+#include "core/teaching/mistakes.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

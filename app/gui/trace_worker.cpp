@@ -1,7 +1,7 @@
 #include "app/gui/trace_worker.hpp"
 
-#include "core/errors.hpp"
-#include "core/mha.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/mha.hpp"
 
 namespace attnlab::gui {
 

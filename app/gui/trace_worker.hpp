@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "app/gui/trace_bundle.hpp"
-#include "core/config.hpp"
-#include "core/inputs.hpp"
-#include "core/trace.hpp"
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 

@@ -6,13 +6,14 @@
 #include <limits>
 #include <vector>
 
-#include "core/config.hpp"
-#include "core/config_json.hpp"
-#include "core/errors.hpp"
-#include "core/export.hpp"
-#include "core/mha.hpp"
-#include "core/npy.hpp"
-#include "core/preset.hpp"
+#include "core/model/config.hpp"
+#include "core/model/config_json.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/export.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/mha_loop.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab::fuzz {
 namespace {

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "app/gui/keyboard.hpp"
-#include "core/config_json.hpp"
+#include "core/model/config_json.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {

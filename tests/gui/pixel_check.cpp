@@ -13,10 +13,10 @@
 #include <string>
 
 #include "app/gui/colormap.hpp"
-#include "core/config_json.hpp"
-#include "core/masks.hpp"
-#include "core/mha.hpp"
-#include "core/preset.hpp"
+#include "core/model/config_json.hpp"
+#include "core/model/masks.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/preset.hpp"
 
 using namespace attnlab;
 using nlohmann::json;

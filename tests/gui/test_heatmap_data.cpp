@@ -6,8 +6,8 @@
 
 #include "app/gui/colormap.hpp"
 #include "app/gui/heatmap_data.hpp"
-#include "core/mha.hpp"
-#include "core/preset.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/preset.hpp"
 
 namespace attnlab::gui {
 namespace {

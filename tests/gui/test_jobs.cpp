@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
-#include "core/ablation.hpp"
-#include "core/comparisons.hpp"
+#include "core/teaching/ablation.hpp"
+#include "core/teaching/comparisons.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "app/gui/settings.hpp"
-#include "core/errors.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui {
 namespace {

@@ -13,7 +13,7 @@
 #include "app/gui/tensor_drawing.hpp"
 #include "app/gui/theme.hpp"
 #include "app/gui/token_text.hpp"
-#include "core/tokenizer.hpp"
+#include "core/model/tokenizer.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "core/config.hpp"
+#include "core/model/config.hpp"
 
 namespace attnlab::soak {
 

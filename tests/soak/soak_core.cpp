@@ -14,10 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
-#include "core/config_json.hpp"
-#include "core/errors.hpp"
-#include "core/mha.hpp"
+#include "core/model/config.hpp"
+#include "core/model/config_json.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/mha.hpp"
+#include "core/model/mha_loop.hpp"
 #include "tests/soak/process_memory.hpp"
 #include "tests/soak/random_changes.hpp"
 

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "core/mha.hpp"
+#include "core/model/errors.hpp"
+#include "core/trace/mha.hpp"
 #include "tests/soak/random_changes.hpp"
 
 namespace {

@@ -26,7 +26,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/startup.hpp"
 #include "app/gui/theme.hpp"
-#include "core/npy.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "core/npy.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 

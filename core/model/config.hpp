@@ -1,0 +1,101 @@
+// Everything that defines one multi-head attention run, and its validation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Masks combine: a key is visible to a query only if every enabled mask allows it.
+struct MaskSpec {
+  bool causal = false;                   // query i sees keys j <= i
+  std::vector<int64_t> padding_lengths;  // per sequence (or one for all): keys j >= L hidden
+  int64_t window = 0;                    // 0 = off; else query i sees keys with |i - j| <= window
+  int64_t global_tokens = 0;  // with a window: the first G tokens see and are seen by all
+
+  bool any() const { return causal || !padding_lengths.empty() || window > 0; }
+  bool operator==(const MaskSpec&) const = default;
+};
+
+// The classic implementation mistakes the simulator can inject (core/teaching/mistakes.hpp describes them).
+enum class Mistake {
+  None,
+  ForgetTranspose,     // heads not moved to a batch axis: scores (B, T, h, h)
+  ConcatNoTranspose,   // context viewed back without transposing: tokens scrambled
+  ViewNoContiguous,    // .view() of the transposed context: the framework's error
+  ScaleDModel,         // scores / sqrt(d_model) instead of sqrt(d_k)
+  NoScale,             // scores not scaled
+  SoftmaxWrongAxis,    // softmax over the queries (dim=-2)
+  MaskAfterSoftmax,    // masked weights zeroed after the softmax
+  MaskZero,            // masked scores set to 0 instead of -inf
+  DropoutOnOutput,     // dropout on the context instead of the weights
+  SharedQkProjection,  // K computed with W_q
+};
+
+struct Config {
+  std::string sentence;  // tokens of the input; empty = the built-in sample text
+  int64_t seq_len = 0;   // T; 0 = as many tokens as the sentence has
+  int64_t batch = 1;     // B
+  int64_t d_in = 0;      // embedding width; 0 = d_model
+  int64_t d_model = 4;   // model width; output width when the output projection is on
+  int64_t n_heads = 2;   // h
+  int64_t d_k = 0;       // per-head query/key width; 0 = d_model / n_heads
+  int64_t d_v = 0;       // per-head value width; 0 = d_k
+  MaskSpec mask;
+  bool bias = false;          // biases on the Q, K, V (and output) projections
+  bool output_proj = true;    // W_o: (h*d_v, d_model); off = output is the concat (seed 003)
+  double dropout = 0.0;       // on the attention weights, inverted scaling as in PyTorch
+  uint64_t dropout_seed = 0;  // its own seed, so changing weights does not change the drop mask
+  uint64_t seed = 0;          // weight initialisation
+  bool shape_only = false;    // shapes, strides and counters only: no values allocated
+  int64_t memory_cap_bytes = int64_t{1} << 30;  // computing above this is refused
+  Mistake mistake = Mistake::None;              // inject one classic bug (mistakes simulator)
+  std::vector<bool> ablated_heads;              // heads whose context is zeroed before concat
+
+  // Resolved sizes (defaults filled in).
+  int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }
+  int64_t head_dim_k() const { return d_k > 0 ? d_k : (n_heads > 0 ? d_model / n_heads : 0); }
+  int64_t head_dim_v() const { return d_v > 0 ? d_v : head_dim_k(); }
+  int64_t out_dim() const { return output_proj ? d_model : n_heads * head_dim_v(); }
+  // T: seq_len if set, else the number of tokens in the sentence (or the sample text's).
+  int64_t tokens() const;
+
+  bool operator==(const Config&) const = default;
+};
+
+// One violated rule: which setting, and a plain-language explanation with a fix.
+struct ConfigIssue {
+  std::string field;    // the setting's name, as on the command line without dashes: "d_model"
+  std::string message;  // "d_model=10 is not divisible by n_heads=4 (...): choose ..."
+};
+
+// Every violation at once (empty when the config can run).
+std::vector<ConfigIssue> validate(const Config& config);
+
+// Why this config's values cannot be computed ("" when they can): an invalid setting, shape-only
+// mode, or a trace above the memory cap (the same message validate() gives the trace).
+std::string values_unavailable(const Config& config);
+
+// Throws UserError("<what> needs computed values, and <why not>") when values_unavailable() says
+// so: every measurement calls it before it allocates anything.
+void require_values(const Config& config, const std::string& what);
+
+// All issues joined into one line, for the CLI.
+std::string describe(const std::vector<ConfigIssue>& issues);
+
+// Element counts stay below 2^50 so that sizes, bytes and FLOPs are exact in int64 and double.
+constexpr double kMaxCountableElements = 1125899906842624.0;
+
+// Bytes of every tensor the trace would hold and of its parameters (float32), without
+// allocating anything: a shape-only run of the config's plan (core/trace/mha.cpp). 0 when a size is
+// not positive; INT64_MAX beyond what can be counted.
+int64_t trace_bytes_needed(const Config& config);
+
+// "1.5 MiB"
+std::string format_bytes(double bytes);
+
+// A number as printf's %g writes it: "0.25", "2.5", "1e-05".
+std::string format_number(double value);
+
+}  // namespace attnlab

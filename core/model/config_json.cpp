@@ -1,0 +1,227 @@
+#include "core/model/config_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/model/errors.hpp"
+#include "core/teaching/mistakes.hpp"
+
+namespace attnlab {
+
+using nlohmann::json;
+
+json config_to_json(const Config& c) {
+  json mask = {{"causal", c.mask.causal},
+               {"padding", c.mask.padding_lengths},
+               {"window", c.mask.window},
+               {"global_tokens", c.mask.global_tokens}};
+  return {{"sentence", c.sentence},
+          {"seq_len", c.seq_len},
+          {"batch", c.batch},
+          {"d_in", c.d_in},
+          {"d_model", c.d_model},
+          {"n_heads", c.n_heads},
+          {"d_k", c.d_k},
+          {"d_v", c.d_v},
+          {"mask", mask},
+          {"bias", c.bias},
+          {"output_proj", c.output_proj},
+          {"dropout", c.dropout},
+          {"dropout_seed", c.dropout_seed},
+          {"seed", c.seed},
+          {"shape_only", c.shape_only},
+          {"memory_cap_bytes", c.memory_cap_bytes}};
+}
+
+namespace {
+
+constexpr int kMaxJsonDepth = 64;
+
+// Deepest [ / { nesting outside strings.
+int nesting_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+      continue;
+    }
+    if (ch == '"')
+      in_string = true;
+    else if (ch == '[' || ch == '{')
+      deepest = std::max(deepest, ++depth);
+    else if (ch == ']' || ch == '}')
+      --depth;
+  }
+  return deepest;
+}
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& source) {
+  if (nesting_depth(text) > kMaxJsonDepth) {
+    throw UserError(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                    " levels; presets and settings need only a few");
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {  // syntax errors, and numbers too large for a double
+    std::string reason = e.what();
+    constexpr size_t kMaxReason = 200;  // the parser quotes the offending token, however long
+    if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
+    throw UserError(source + ": not valid JSON (" + reason + ")");
+  }
+}
+
+namespace {
+
+// A value quoted in a message: invalid UTF-8 replaced, at most 60 characters.
+std::string brief(const json& v) {
+  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+[[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
+  throw UserError(source + ": key \"" + key + "\" " + what);
+}
+
+int64_t read_int(const json& v, const std::string& source, const std::string& key, int64_t low) {
+  if (!v.is_number_integer()) fail(source, key, "must be a whole number, not " + brief(v));
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
+    fail(source, key, "is too large");
+  const auto value = v.get<int64_t>();
+  if (value < low)
+    fail(source, key, "must be at least " + std::to_string(low) + ", not " + brief(v));
+  return value;
+}
+
+uint64_t read_seed(const json& v, const std::string& source, const std::string& key) {
+  if (!v.is_number_integer() ||
+      (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0))
+    fail(source, key, "must be a non-negative whole number, not " + brief(v));
+  return v.get<uint64_t>();
+}
+
+bool read_bool(const json& v, const std::string& source, const std::string& key) {
+  if (!v.is_boolean()) fail(source, key, "must be true or false, not " + brief(v));
+  return v.get<bool>();
+}
+
+MaskSpec read_mask(const json& m, const std::string& source, std::vector<std::string>& warnings) {
+  if (!m.is_object()) fail(source, "mask", "must be an object like {\"causal\": true}");
+  MaskSpec mask;
+  for (const auto& [key, value] : m.items()) {
+    const std::string name = "mask." + key;
+    if (key == "causal") {
+      mask.causal = read_bool(value, source, name);
+    } else if (key == "padding") {
+      if (!value.is_array()) fail(source, name, "must be a list of valid lengths, e.g. [3, 5]");
+      for (const json& length : value)
+        mask.padding_lengths.push_back(read_int(length, source, name, 0));
+    } else if (key == "window") {
+      mask.window = read_int(value, source, name, 0);
+    } else if (key == "global_tokens") {
+      mask.global_tokens = read_int(value, source, name, 0);
+    } else {
+      warnings.push_back(source + ": unknown key \"" + name + "\" ignored");
+    }
+  }
+  return mask;
+}
+
+}  // namespace
+
+Config config_from_json(const json& o, const std::string& source,
+                        const std::vector<std::string>& extra_keys,
+                        std::vector<std::string>& warnings) {
+  if (!o.is_object()) throw UserError(source + ": must be a JSON object ({...})");
+  Config c;
+  for (const auto& [key, v] : o.items()) {
+    if (key == "sentence") {
+      if (!v.is_string()) fail(source, key, "must be a string");
+      c.sentence = v.get<std::string>();
+    } else if (key == "seq_len")
+      c.seq_len = read_int(v, source, key, 0);
+    else if (key == "batch")
+      c.batch = read_int(v, source, key, 1);
+    else if (key == "d_in")
+      c.d_in = read_int(v, source, key, 0);
+    else if (key == "d_model")
+      c.d_model = read_int(v, source, key, 1);
+    else if (key == "n_heads")
+      c.n_heads = read_int(v, source, key, 1);
+    else if (key == "d_k")
+      c.d_k = read_int(v, source, key, 0);
+    else if (key == "d_v")
+      c.d_v = read_int(v, source, key, 0);
+    else if (key == "mask")
+      c.mask = read_mask(v, source, warnings);
+    else if (key == "bias")
+      c.bias = read_bool(v, source, key);
+    else if (key == "output_proj")
+      c.output_proj = read_bool(v, source, key);
+    else if (key == "dropout") {
+      if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1))
+        fail(source, key, "must be a number in [0, 1), not " + brief(v));
+      c.dropout = v.get<double>();
+    } else if (key == "dropout_seed")
+      c.dropout_seed = read_seed(v, source, key);
+    else if (key == "seed")
+      c.seed = read_seed(v, source, key);
+    else if (key == "shape_only")
+      c.shape_only = read_bool(v, source, key);
+    else if (key == "memory_cap_bytes")
+      c.memory_cap_bytes = read_int(v, source, key, 1);
+    else if (std::find(extra_keys.begin(), extra_keys.end(), key) == extra_keys.end())
+      warnings.push_back(source + ": unknown key \"" + key + "\" ignored");
+  }
+  return c;
+}
+
+namespace {
+
+void infer_shape(const json& v, Shape& shape, size_t depth, const std::string& where) {
+  if (!v.is_array()) return;
+  if (depth > 8) throw UserError(where + " nests deeper than 8 levels");
+  if (shape.size() == depth) shape.push_back(static_cast<int64_t>(v.size()));
+  if (!v.empty()) infer_shape(v[0], shape, depth + 1, where);
+}
+
+void flatten(const json& v, const Shape& shape, size_t depth, std::vector<Scalar>& out,
+             const std::string& where) {
+  if (depth == shape.size()) {
+    if (!v.is_number()) throw UserError(where + " holds " + brief(v) + " where a number belongs");
+    const double value = v.get<double>();
+    if (!std::isfinite(value)) throw UserError(where + " holds a non-finite number");
+    out.push_back(static_cast<Scalar>(value));
+    return;
+  }
+  if (!v.is_array() || static_cast<int64_t>(v.size()) != shape[depth]) {
+    throw UserError(where + " is ragged: every row must have " + std::to_string(shape[depth]) +
+                    " entries at depth " + std::to_string(depth));
+  }
+  for (const json& item : v) flatten(item, shape, depth + 1, out, where);
+}
+
+}  // namespace
+
+Tensor tensor_from_json(const json& value, const std::string& name, const std::string& source) {
+  const std::string where = source + ": \"" + name + "\"";
+  if (!value.is_array() || value.empty())
+    throw UserError(where + " must be a non-empty list of numbers");
+  Shape shape;
+  infer_shape(value, shape, 0, where);
+  std::vector<Scalar> values;
+  flatten(value, shape, 0, values, where);
+  Tensor t = Tensor::zeros(name, shape);
+  t.storage()->values.assign(values.begin(), values.end());
+  return t;
+}
+
+}  // namespace attnlab

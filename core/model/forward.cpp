@@ -1,0 +1,89 @@
+#include "core/model/forward.hpp"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+
+#include "core/kernels/attention_math.hpp"
+#include "core/kernels/blas_threads.hpp"
+#include "core/model/errors.hpp"
+#include "core/kernels/linear.hpp"
+#include "core/model/masks.hpp"
+#include "core/kernels/parallel.hpp"
+
+namespace attnlab {
+
+namespace {
+
+using RowMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Strided = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+using StridedOut = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
+
+const Scalar* data_or_null(const Tensor& t) {
+  return t.storage() ? t.data() : nullptr;
+}
+
+}  // namespace
+
+Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
+  use_single_threaded_blas();
+  const std::vector<ConfigIssue> issues = validate(c);
+  if (!issues.empty()) throw UserError(describe(issues));
+  if (c.mistake != Mistake::None) throw UserError("forward() computes the correct path only");
+  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
+  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
+  const int64_t rows = B * T, qk_width = h * dk, v_width = h * dv;
+
+  // (B*T, h*d) each: row b*T + t holds every head's slice side by side.
+  Values q(size_t(rows * qk_width)), k(q.size()), v(size_t(rows * v_width));
+  linear(in.x.data(), rows, d_in, in.w_q.data(), qk_width, data_or_null(in.b_q), q.data());
+  control.check_cancel();
+  linear(in.x.data(), rows, d_in, in.w_k.data(), qk_width, data_or_null(in.b_k), k.data());
+  control.check_cancel();
+  linear(in.x.data(), rows, d_in, in.w_v.data(), v_width, data_or_null(in.b_v), v.data());
+  control.check_cancel();
+
+  const std::vector<uint8_t> visible =
+      c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
+  const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(dk)));
+  const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
+  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
+  const double attention_flops = 2.0 * B * h * T * T * (dk + dv);
+  parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+    RowMatrix scores(T, T);  // this thread's scratch map
+    for (int64_t pair = begin; pair < end && !control.cancel_requested(); ++pair) {
+      const int64_t b = pair / h, hd = pair % h;
+      if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;  // stays 0
+      // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads.
+      const Strided Q(q.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
+      const Strided K(k.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
+      const Strided V(v.data() + b * T * v_width + hd * dv, T, dv, Eigen::OuterStride<>(v_width));
+      scores.noalias() = (Q * K.transpose()) * scale;  // (T, T)
+      for (int64_t i = 0; i < T; ++i) {
+        Scalar* row = scores.row(i).data();
+        if (!visible.empty()) {
+          const uint8_t* seen = visible.data() + (b * T + i) * T;
+          for (int64_t j = 0; j < T; ++j)
+            if (!seen[j]) row[j] = minus_inf;
+        }
+        masked_softmax_row(row, T);
+        if (c.dropout > 0) dropout_row(row, T, c.dropout, c.dropout_seed, (pair * T + i) * T);
+      }
+      StridedOut context(concat.data() + b * T * v_width + hd * dv, T, dv,
+                         Eigen::OuterStride<>(v_width));
+      context.noalias() = scores * V;  // (T, T) @ (T, d_v), written in concat layout
+    }
+  });
+  control.check_cancel();  // the loop above stops early when asked; its result is incomplete
+
+  if (!c.output_proj) {
+    Tensor out = Tensor::zeros("out", {B, T, v_width});
+    out.storage()->values = std::move(concat);
+    return out;
+  }
+  Tensor out = Tensor::empty("out", {B, T, c.d_model});
+  linear(concat.data(), rows, v_width, in.w_o.data(), c.d_model, data_or_null(in.b_o), out.data());
+  return out;
+}
+
+}  // namespace attnlab

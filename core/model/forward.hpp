@@ -1,0 +1,17 @@
+// The production path: the same output as run() but nothing recorded. Q, K, V are read per head
+// through their strides (no split copies), scale + mask + softmax is one pass per row in a
+// per-thread scratch map, and each head's context lands straight in the concat layout.
+#pragma once
+
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
+#include "core/model/run_control.hpp"
+
+namespace attnlab {
+
+// `inputs` must be complete (see complete_inputs); returns out (B, T, d_out). Ablated heads
+// (config.ablated_heads) contribute a zero context; mistakes are not simulated here.
+// Throws UserError for an invalid config, Cancelled when `control` asks it to stop.
+Tensor forward(const Config& config, const Inputs& inputs, const RunControl& control = {});
+
+}  // namespace attnlab

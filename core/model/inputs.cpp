@@ -1,0 +1,159 @@
+#include "core/model/inputs.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "core/model/errors.hpp"
+#include "core/kernels/parallel.hpp"
+#include "core/kernels/rng.hpp"
+
+namespace attnlab {
+
+namespace {
+
+// The deterministic N(0, 1) part of a token's embedding, seeded by its lower-cased text.
+std::vector<Scalar> token_vector(const std::string& token, int64_t width) {
+  std::string lower = token;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  Rng rng(fnv1a64(lower));
+  std::vector<Scalar> vec(static_cast<size_t>(width));
+  for (Scalar& v : vec) v = static_cast<Scalar>(rng.normal());
+  return vec;
+}
+
+// 1 / 10000^(2k / width) for dimension i = 2k or 2k + 1.
+std::vector<double> position_frequencies(int64_t width) {
+  std::vector<double> freq(static_cast<size_t>(width));
+  for (int64_t i = 0; i < width; ++i)
+    freq[static_cast<size_t>(i)] = std::pow(10000.0, -static_cast<double>(i - i % 2) / width);
+  return freq;
+}
+
+// PE(pos, 2k) = sin(pos * freq), PE(pos, 2k + 1) = cos(pos * freq), added to `vec`.
+void add_position(std::vector<Scalar>& vec, int64_t position, const std::vector<double>& freq) {
+  for (size_t i = 0; i < vec.size(); ++i) {
+    const double angle = static_cast<double>(position) * freq[i];
+    vec[i] += static_cast<Scalar>(i % 2 == 0 ? std::sin(angle) : std::cos(angle));
+  }
+}
+
+}  // namespace
+
+Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
+  const auto T = static_cast<int64_t>(tokens.size());
+  Tensor x = Tensor::empty("x", {batch, T, width});  // every row written below
+  Scalar* out = x.data();
+  const std::vector<double> freq = position_frequencies(width);
+  std::map<std::string, std::vector<Scalar>> seen;  // repeated tokens share one draw
+  for (int64_t t = 0; t < T; ++t) {
+    const std::string& token = tokens[static_cast<size_t>(t)];
+    auto it = seen.find(token);
+    if (it == seen.end()) it = seen.emplace(token, token_vector(token, width)).first;
+    std::vector<Scalar> vec = it->second;
+    add_position(vec, t, freq);
+    for (int64_t b = 0; b < batch; ++b)
+      std::copy(vec.begin(), vec.end(), out + (b * T + t) * width);
+  }
+  return x;
+}
+
+namespace {
+
+// U(-bound, bound) as PyTorch's nn.Linear initialises (bound = 1/sqrt(fan_in)); each element
+// drawn from its own counter, so the fill can be split over cores and stays reproducible.
+Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double bound) {
+  Tensor t = Tensor::empty(name, std::move(shape));  // every element drawn below
+  const uint64_t stream = fnv1a64(name) ^ (seed * 0x9e3779b97f4a7c15ULL);
+  Scalar* values = t.data();
+  parallel_for(t.numel(), 20.0 * double(t.numel()), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      values[i] = static_cast<Scalar>(bound * (2.0 * uniform_at(stream, i) - 1.0));
+  });
+  return t;
+}
+
+// Uses the given tensor (after checking its shape) or generates one.
+void complete(Tensor& slot, const std::string& name, const Shape& shape, uint64_t seed,
+              double bound) {
+  if (!slot.storage()) {
+    slot = random_tensor(name, shape, seed, bound);
+    return;
+  }
+  if (slot.shape() != shape) {
+    throw UserError(name + " has shape " + shape_to_string(slot.shape()) +
+                    " but this configuration needs " + shape_to_string(shape) +
+                    ": check d_in, d_model, n_heads, d_k and d_v against the file");
+  }
+  if (!slot.is_contiguous()) slot = slot.contiguous(name);
+  slot.storage()->name = name;
+}
+
+}  // namespace
+
+namespace {
+
+// Every parameter this config has, with its shape and its nn.Linear initialisation bound
+// U(-1/sqrt(fan_in), 1/sqrt(fan_in)); W_o and b_o only with the output projection, biases only
+// when they are on.
+struct ParameterSpec {
+  const char* name;
+  Tensor Inputs::*slot;
+  Shape shape;
+  double bound;
+};
+
+std::vector<ParameterSpec> parameter_specs(const Config& c) {
+  const int64_t d_in = c.input_dim(), h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
+  const double in_bound = 1.0 / std::sqrt(double(d_in)),
+               out_bound = 1.0 / std::sqrt(double(h * dv));
+  std::vector<ParameterSpec> specs = {{"w_q", &Inputs::w_q, {d_in, h * dk}, in_bound},
+                                      {"w_k", &Inputs::w_k, {d_in, h * dk}, in_bound},
+                                      {"w_v", &Inputs::w_v, {d_in, h * dv}, in_bound}};
+  if (c.output_proj) specs.push_back({"w_o", &Inputs::w_o, {h * dv, c.d_model}, out_bound});
+  if (c.bias) {
+    specs.push_back({"b_q", &Inputs::b_q, {h * dk}, in_bound});
+    specs.push_back({"b_k", &Inputs::b_k, {h * dk}, in_bound});
+    specs.push_back({"b_v", &Inputs::b_v, {h * dv}, in_bound});
+    if (c.output_proj) specs.push_back({"b_o", &Inputs::b_o, {c.d_model}, out_bound});
+  }
+  return specs;
+}
+
+}  // namespace
+
+Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given) {
+  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim();
+  Inputs in;
+  in.x = given.x;
+  if (!in.x.storage()) {
+    in.x = embed_tokens(tokens, B, d_in);
+  } else if (in.x.shape() != Shape{B, T, d_in}) {
+    throw UserError("x has shape " + shape_to_string(in.x.shape()) +
+                    " but the configuration needs " + shape_to_string({B, T, d_in}) +
+                    " (B, T, d_in)");
+  }
+  in.x.storage()->name = "x";
+  for (const ParameterSpec& p : parameter_specs(c)) {
+    in.*p.slot = given.*p.slot;  // parameters this config does not have stay undefined
+    complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
+  }
+  return in;
+}
+
+std::vector<Shape> parameter_shapes(const Config& c) {
+  std::vector<Shape> shapes;
+  for (const ParameterSpec& p : parameter_specs(c)) shapes.push_back(p.shape);
+  return shapes;
+}
+
+Inputs shape_only_inputs(const Config& c) {
+  Inputs in;
+  in.x = Tensor::empty("x", {c.batch, c.tokens(), c.input_dim()}, false);
+  for (const ParameterSpec& p : parameter_specs(c))
+    in.*p.slot = Tensor::empty(p.name, p.shape, false);
+  return in;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,38 @@
+// The inputs of a run: the embeddings X and the parameters. Anything not given is generated
+// reproducibly from the config (toy embeddings from the tokens, seeded weights).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/model/config.hpp"
+#include "core/tensor/tensor.hpp"
+
+namespace attnlab {
+
+// Shapes use the seeds' row-vector convention, Q = X @ W_q:
+//   x (B, T, d_in); w_q, w_k (d_in, h*d_k); w_v (d_in, h*d_v); w_o (h*d_v, d_model)
+//   b_q, b_k (h*d_k); b_v (h*d_v); b_o (d_model)
+// An undefined tensor (default-constructed) means "generate it".
+struct Inputs {
+  Tensor x;
+  Tensor w_q, w_k, w_v, w_o;
+  Tensor b_q, b_k, b_v, b_o;
+};
+
+// (B, T, d_in) toy embeddings: each token is a deterministic N(0,1) vector seeded by the
+// lower-cased token's hash, plus the sinusoidal position encoding of "Attention Is All You Need".
+// Every sequence of the batch is `tokens` (identical rows; masks can differ).
+Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width);
+
+// Fills every undefined tensor of `given` (x from `tokens`, weights from config.seed) and checks
+// the shapes of the ones given; throws UserError naming the tensor and the expected shape.
+// Weights and biases are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), as PyTorch's nn.Linear.
+Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given);
+
+// The same shapes with no values allocated, for shape-only mode.
+Inputs shape_only_inputs(const Config& config);
+// The shapes of the parameters this config has (W_q, W_k, W_v, [W_o], [biases]).
+std::vector<Shape> parameter_shapes(const Config& config);
+
+}  // namespace attnlab

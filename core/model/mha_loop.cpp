@@ -1,0 +1,89 @@
+// The per-head loop of seeds 001 and 003: slice each head's columns out of W_q, W_k, W_v,
+// attend with plain matrices, concatenate. Written independently of the batched path (no views,
+// no trace) so that the two can check each other.
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+
+#include "core/kernels/attention_math.hpp"
+#include "core/kernels/blas_threads.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/masks.hpp"
+#include "core/model/mha_loop.hpp"
+#include "core/model/tokenizer.hpp"
+
+namespace attnlab {
+
+namespace {
+
+using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
+
+Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
+  return Eigen::Map<const Matrix>(t.data(), rows, cols);
+}
+
+}  // namespace
+
+LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& control) {
+  use_single_threaded_blas();
+  const std::vector<ConfigIssue> issues = validate(c);
+  if (!issues.empty()) throw UserError(describe(issues));
+  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
+  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v(), d_out = c.out_dim();
+  const Inputs in = complete_inputs(c, tokens_for(c.sentence, T), given);
+  const Matrix W_q = to_matrix(in.w_q, d_in, h * dk);
+  const Matrix W_k = to_matrix(in.w_k, d_in, h * dk);
+  const Matrix W_v = to_matrix(in.w_v, d_in, h * dv);
+  const double scale = 1.0 / std::sqrt(double(dk));
+  const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
+
+  LoopResult result;
+  result.out = Tensor::zeros("out", {B, T, d_out});
+  Matrix concat(B * T, h * dv);  // row b*T + t: [head 0 | head 1 | ... | head h-1]
+  for (int64_t hd = 0; hd < h; ++hd) {
+    Tensor head_weights = Tensor::zeros("weights_head" + std::to_string(hd), {B, T, T});
+    Tensor head_context = Tensor::zeros("context_head" + std::to_string(hd), {B, T, dv});
+    // This head's projection matrices: columns [hd*d, (hd+1)*d) of the full ones.
+    const Matrix Wq_h = W_q.middleCols(hd * dk, dk);  // (d_in, d_k)
+    const Matrix Wk_h = W_k.middleCols(hd * dk, dk);  // (d_in, d_k)
+    const Matrix Wv_h = W_v.middleCols(hd * dv, dv);  // (d_in, d_v)
+    for (int64_t b = 0; b < B; ++b) {
+      control.check_cancel();
+      const Matrix X = Eigen::Map<const Matrix>(in.x.data() + b * T * d_in, T, d_in);
+      Matrix Q = X * Wq_h;  // (T, d_k)
+      Matrix K = X * Wk_h;  // (T, d_k)
+      Matrix V = X * Wv_h;  // (T, d_v)
+      if (c.bias) {
+        Q.rowwise() += Eigen::Map<const Vector>(in.b_q.data() + hd * dk, dk);
+        K.rowwise() += Eigen::Map<const Vector>(in.b_k.data() + hd * dk, dk);
+        V.rowwise() += Eigen::Map<const Vector>(in.b_v.data() + hd * dv, dv);
+      }
+      Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T)
+      for (int64_t i = 0; i < T; ++i) {
+        for (int64_t j = 0; j < T; ++j)
+          if (!key_visible(c.mask, b, i, j)) A(i, j) = minus_inf;
+        masked_softmax_row(A.row(i).data(), T);
+        if (c.dropout > 0)
+          dropout_row(A.row(i).data(), T, c.dropout, c.dropout_seed, ((b * h + hd) * T + i) * T);
+      }
+      const Matrix C = A * V;  // (T, d_v)
+      Eigen::Map<Matrix>(head_weights.data() + b * T * T, T, T) = A;
+      Eigen::Map<Matrix>(head_context.data() + b * T * dv, T, dv) = C;
+      concat.block(b * T, hd * dv, T, dv) = C;
+    }
+    result.weights.push_back(head_weights);
+    result.context.push_back(head_context);
+    control.report(double(hd + 1) / double(h));
+  }
+  Eigen::Map<Matrix> out(result.out.data(), B * T, d_out);
+  if (c.output_proj) {
+    out = concat * to_matrix(in.w_o, h * dv, d_out);
+    if (c.bias) out.rowwise() += Eigen::Map<const Vector>(in.b_o.data(), d_out);
+  } else {
+    out = concat;
+  }
+  return result;
+}
+
+}  // namespace attnlab

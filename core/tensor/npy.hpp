@@ -1,0 +1,35 @@
+// NumPy .npy files in and out: the format users bring weights in and the format traces export to.
+// Reading accepts what np.save writes for float arrays; anything else is refused with a message
+// that says how to re-save the array.
+#pragma once
+
+#include <string>
+
+#include "core/tensor/tensor.hpp"
+
+namespace attnlab {
+
+// Parses .npy bytes (format versions 1.0, 2.0, 3.0). `label` names the source in messages,
+// e.g. "--wq weights.npy". Returns a contiguous float32 tensor whose storage name is
+// `storage_name`. Throws UserError (one line: label, what is wrong, how to fix it) for anything it
+// cannot load: another dtype, Fortran order, a corrupt or truncated file, NaN/Inf values, more than
+// 2 GiB.
+Tensor parse_npy(const std::string& bytes, const std::string& label,
+                 const std::string& storage_name);
+
+// Reads a file and parses it (message names the path; a missing/unreadable file says so).
+Tensor load_npy(const std::string& path, const std::string& storage_name);
+
+// Serialises values in logical (row-major) order as a C-order '<f4' .npy (version 1.0 header
+// padded to a multiple of 64 bytes incl. the newline, as numpy does).
+std::string npy_bytes(const Tensor& tensor);
+
+// Writes atomically: to "<path>.tmp-<pid>", fflush+fsync, rename over path; on any failure
+// removes the temp file and throws UserError naming the path and the OS reason (strerror).
+// Never leaves a partial file under the final name.
+void save_npy(const std::string& path, const Tensor& tensor);
+
+// Also used by other writers: same atomic temp+fsync+rename for arbitrary text/bytes.
+void write_file_atomically(const std::string& path, const std::string& bytes);
+
+}  // namespace attnlab

@@ -1,0 +1,316 @@
+// The batched path: one projection GEMM per Q/K/V, heads split off with view + transpose (no
+// copies), attention per (batch, head) read through the real strides, concat by transpose +
+// contiguous + view, then the output projection. Every intermediate goes into the trace. What
+// runs is the plan's (core/trace/plan.hpp): this file only computes it.
+#include "core/trace/mha.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "core/kernels/batched_ops.hpp"
+#include "core/kernels/blas_threads.hpp"
+#include "core/trace/diagnostics.hpp"
+#include "core/model/errors.hpp"
+#include "core/kernels/linear.hpp"
+#include "core/model/masks.hpp"
+#include "core/kernels/parallel.hpp"
+#include "core/trace/plan.hpp"
+#include "core/model/tokenizer.hpp"
+#include "core/trace/trace_builder.hpp"
+
+namespace attnlab {
+
+namespace {
+
+class BatchedRun {
+ public:
+  BatchedRun(const Plan& plan, const Inputs& inputs, const RunControl& control, Trace& trace)
+      : p_(plan),
+        c_(plan.config),
+        in_(inputs),
+        control_(control),
+        trace_(trace),
+        builder_(plan, trace),
+        B_(c_.batch),
+        T_(c_.tokens()),
+        h_(c_.n_heads),
+        dk_(c_.head_dim_k()),
+        dv_(c_.head_dim_v()),
+        compute_(!c_.shape_only) {}
+
+  void run() {
+    const Tensor x = builder_.add("x", in_.x);
+    step_done(1);
+    const Tensor q = project(x, in_.w_q, in_.b_q, "q");
+    const Tensor k =
+        project(x, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k, "k");
+    const Tensor v = project(x, in_.w_v, in_.b_v, "v");
+    step_done(2);
+    Tensor q_heads = builder_.add("q_split", q.view({B_, T_, h_, dk_}));
+    Tensor k_heads = builder_.add("k_split", k.view({B_, T_, h_, dk_}));
+    Tensor v_heads = builder_.add("v_split", v.view({B_, T_, h_, dv_}));
+    step_done(3);
+    if (p_.heads_transposed) {  // (B, T, h, d) -> (B, h, T, d): only the strides swap
+      q_heads = builder_.add("q_heads", q_heads.transpose(1, 2));
+      k_heads = builder_.add("k_heads", k_heads.transpose(1, 2));
+      v_heads = builder_.add("v_heads", v_heads.transpose(1, 2));
+    }
+    step_done(4);
+    Tensor context = ablate(attend(q_heads, k_heads, v_heads));
+    step_done(5);
+    const Tensor concat = concatenate(context);
+    if (trace_.failure.failed) return;
+    step_done(6);
+    output_project(concat);
+    step_done(7);
+  }
+
+ private:
+  // [SECTION] project: (B, T, d_in) @ (d_in, h*d) -> (B, T, h*d)
+  Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name) {
+    const int64_t d_in = c_.input_dim(), width = w.size(1);
+    Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
+    if (compute_) {
+      linear(x.data(), B_ * T_, d_in, w.data(), width, b.storage() ? b.data() : nullptr,
+             out.data());
+    }
+    const double flops = 2.0 * B_ * T_ * d_in * width + (b.storage() ? double(B_ * T_ * width) : 0);
+    builder_.add(name, out, flops);
+    check_cancel();
+    return out;
+  }
+
+  // [SECTION] attend: scores, scale, mask, softmax, [dropout], weights @ V.
+  // q, k, v are (L0, L1, T', d): (B, h, T, d) in a correct run, (B, T, h, d) when the transpose
+  // was forgotten; the maps are (L0, L1, T', T'). Every sub-step of one map runs while that map
+  // is in cache, and each writes its own recorded tensor (or is a view when it changes nothing).
+  Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v) {
+    const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
+    const int64_t pairs = maps[0] * maps[1], M = maps[2], N = maps[3];
+    const double map_elements = double(pairs) * M * N;
+    Tensor scores = Tensor::empty("scores", maps, compute_);
+    Tensor scaled = p_.scale ? Tensor::empty("scaled", maps, compute_) : scores;
+    Tensor masked = p_.mask_before_softmax ? Tensor::empty("masked", maps, compute_) : scaled;
+    Tensor softmaxed =
+        Tensor::empty(p_.mask_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
+    Tensor weights = p_.mask_after_softmax ? Tensor::empty("weights", maps, compute_) : softmaxed;
+    Tensor used = p_.drop_weights ? Tensor::empty("weights_dropout", maps, compute_) : weights;
+    const Shape context_shape{maps[0], maps[1], M, dv_};
+    Tensor attended = Tensor::empty("context", context_shape, compute_);
+    Tensor context = p_.drop_context ? Tensor::empty("context", context_shape, compute_) : attended;
+
+    if (compute_) {
+      const std::vector<uint8_t> visible =
+          p_.mask_fits ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{};
+      const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(p_.scale_by)));
+      const Scalar fill = p_.mask_fill_zero ? 0.0f : -std::numeric_limits<Scalar>::infinity();
+      const Tensor k_t = k.transpose(-2, -1);
+      const int64_t map = M * N;
+      parallel_for(
+          pairs, map_elements * (2.0 * (dk_ + dv_) + 10.0), [&](int64_t begin, int64_t end) {
+            for (int64_t pair = begin; pair < end && !cancel_requested(); ++pair) {
+              const uint8_t* seen =
+                  p_.mask_fits ? visible.data() + (pair / maps[1]) * T_ * T_ : nullptr;
+              matmul_map(q, k_t, scores, pair);  // (T, d_k) @ (d_k, T)
+              if (p_.scale)
+                scale_values(map_data(scores, pair), factor, map_data(scaled, pair), map);
+              if (p_.mask_before_softmax)
+                mask_map(map_data(scaled, pair), seen, fill, map_data(masked, pair), M, N);
+              if (p_.softmax_over_queries) {
+                softmax_columns(map_data(masked, pair), map_data(softmaxed, pair), M, N);
+              } else {
+                softmax_rows(map_data(masked, pair), map_data(softmaxed, pair), M, N);
+              }
+              if (p_.mask_after_softmax)
+                mask_map(map_data(softmaxed, pair), seen, 0.0f, map_data(weights, pair), M, N);
+              if (p_.drop_weights) {
+                dropout_values(map_data(weights, pair), c_.dropout, c_.dropout_seed, pair * map,
+                               map_data(used, pair), map);
+              }
+              matmul_map(used, v, attended, pair);  // (T, T) @ (T, d_v)
+              if (p_.drop_context) {
+                dropout_values(map_data(attended, pair), p_.context_dropout, c_.dropout_seed,
+                               pair * M * dv_, map_data(context, pair), M * dv_);
+              }
+            }
+          });
+      check_cancel();
+    }
+    // Records in the order the sub-steps run, each named and worded by the plan.
+    builder_.add("scores", scores, 2.0 * map_elements * dk_);
+    builder_.add("scaled", scaled, p_.scale ? map_elements : 0);
+    builder_.add("masked", masked, p_.mask_before_softmax ? map_elements : 0);
+    builder_.add(p_.mask_after_softmax ? "weights_before_mask" : "weights", softmaxed,
+                 5.0 * map_elements);
+    if (p_.mask_after_softmax) builder_.add("weights", weights, map_elements);
+    if (p_.drop_weights) builder_.add("weights_dropout", used, map_elements);
+    builder_.add(p_.drop_context ? "context_before_dropout" : "context", attended,
+                 2.0 * map_elements * dv_);
+    if (p_.drop_context) builder_.add("context", context, double(context.numel()));
+    return context;
+  }
+
+  // [SECTION] ablation: the context of switched-off heads set to zero before concat.
+  Tensor ablate(const Tensor& context) {
+    if (p_.ablated.empty()) return context;
+    Tensor ablated = Tensor::empty("context_ablated", context.shape(), compute_);
+    if (compute_) {
+      std::copy_n(context.data(), context.numel(), ablated.data());
+      // Through a (B, h, T, d_v) view, whichever axis the heads are in.
+      Tensor by_head = p_.heads_transposed ? ablated : ablated.transpose(1, 2);
+      for (int64_t hd : p_.ablated)
+        for (int64_t b = 0; b < B_; ++b)
+          for (int64_t t = 0; t < T_; ++t)
+            for (int64_t e = 0; e < dv_; ++e) by_head.at({b, hd, t, e}) = 0.0f;
+    }
+    return builder_.add("context_ablated", ablated);
+  }
+
+  // [SECTION] concat: transpose back (a view), contiguous (the one copy), view to (B, T, h*d_v).
+  Tensor concatenate(const Tensor& context) {
+    const Shape concat_shape{B_, T_, h_ * dv_};
+    if (p_.concat == Plan::ConcatPath::ViewOnly)
+      return builder_.add("concat", context.view(concat_shape));
+    const Tensor back = builder_.add("context_t", context.transpose(1, 2));
+    if (p_.concat == Plan::ConcatPath::ViewFails) {
+      try {
+        return builder_.add("concat", back.view(concat_shape));
+      } catch (const ViewError& e) {
+        trace_.failure = {true, Stage::Concat,
+                          std::string("RuntimeError: ") + e.what() +
+                              " -- raised by out.view(B, T, h * d_v) in the concat stage"};
+        return Tensor();
+      }
+    }
+    const Tensor copied = builder_.add("context_contiguous", back.contiguous("concat"));
+    check_cancel();
+    return builder_.add("concat", copied.view(concat_shape));
+  }
+
+  // [SECTION] output projection: (B, T, h*d_v) @ (h*d_v, d_model) -> (B, T, d_model)
+  void output_project(const Tensor& concat) {
+    if (!c_.output_proj) {
+      builder_.add("out", concat);
+      return;
+    }
+    const int64_t width_in = h_ * dv_, width_out = c_.d_model;
+    Tensor out = Tensor::empty("out", {B_, T_, width_out}, compute_);
+    if (compute_) {
+      linear(concat.data(), B_ * T_, width_in, in_.w_o.data(), width_out,
+             in_.b_o.storage() ? in_.b_o.data() : nullptr, out.data());
+    }
+    builder_.add("out", out,
+                 2.0 * B_ * T_ * width_in * width_out +
+                     (in_.b_o.storage() ? double(B_ * T_ * width_out) : 0.0));
+  }
+
+  bool cancel_requested() const { return control_.cancel_requested(); }
+  void check_cancel() const { control_.check_cancel(); }
+  void step_done(int stages_done) const {
+    check_cancel();
+    control_.report(double(stages_done) / kStageCount);
+  }
+
+  const Plan& p_;
+  const Config& c_;
+  const Inputs& in_;
+  const RunControl& control_;
+  Trace& trace_;
+  TraceBuilder builder_;
+  const int64_t B_, T_, h_, dk_, dv_;
+  const bool compute_;
+};
+
+TensorRecord parameter_record(const std::string& name, const Tensor& t, Axes axes) {
+  TensorRecord r;
+  r.name = name;
+  r.stage = Stage::Project;
+  for (size_t i = 0; i < axes.size() && i < t.shape().size(); ++i) axes[i].size = t.shape()[i];
+  r.axes = std::move(axes);
+  r.tensor = t;
+  r.storage_owner = name;
+  r.formula = "parameter";
+  r.pytorch = "self." + std::string(1, char(std::toupper(name[0]))) + name.substr(1);
+  r.bytes = t.numel() * static_cast<int64_t>(sizeof(Scalar));
+  return r;
+}
+
+void fill_parameters(const Config& c, const Inputs& in, Trace& trace) {
+  auto add = [&](const std::string& name, const Tensor& t, Axes axes) {
+    if (t.storage()) trace.parameters.push_back(parameter_record(name, t, std::move(axes)));
+  };
+  const int64_t h = c.n_heads;
+  const Axis d_in{AxisKind::Feature, "d_in"}, d_model{AxisKind::Feature, "d_model"};
+  const Axis keys{AxisKind::Feature, "h*d_k", 0, h}, values{AxisKind::Feature, "h*d_v", 0, h};
+  add("w_q", in.w_q, {d_in, keys});
+  add("w_k", in.w_k, {d_in, keys});
+  add("w_v", in.w_v, {d_in, values});
+  add("w_o", in.w_o, {values, d_model});
+  add("b_q", in.b_q, {keys});
+  add("b_k", in.b_k, {keys});
+  add("b_v", in.b_v, {values});
+  add("b_o", in.b_o, {d_model});
+}
+
+Counters parameter_counts(const Config& c) {
+  Counters n;
+  const int64_t h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
+  n.qkv_weights = c.input_dim() * h * (2 * dk + dv);
+  n.qkv_biases = c.bias ? h * (2 * dk + dv) : 0;
+  n.out_weights = c.output_proj ? h * dv * c.d_model : 0;
+  n.out_bias = (c.bias && c.output_proj) ? c.d_model : 0;
+  n.attention_elements = c.batch * h * c.tokens() * c.tokens();
+  return n;
+}
+
+// Token labels: the sentence's, or x0, x1, ... when X came from a file without a sentence.
+std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
+  if (!inputs.x.storage() || !c.sentence.empty()) return tokens_for(c.sentence, c.tokens());
+  std::vector<std::string> labels;
+  for (int64_t t = 0; t < c.tokens(); ++t) labels.push_back("x" + std::to_string(t));
+  return labels;
+}
+
+}  // namespace
+
+Trace run(const Config& config, const Inputs& inputs, const RunControl& control) {
+  use_single_threaded_blas();
+  const std::vector<ConfigIssue> issues = validate(config);
+  if (!issues.empty()) throw UserError(describe(issues));
+  const Plan plan = plan_for(config);
+  Trace trace;
+  trace.config = config;
+  trace.shape_only = config.shape_only;
+  trace.tokens = token_labels(config, inputs);
+  trace.counters = parameter_counts(config);
+  trace.diagnostics.notices = notices_for(config);
+  for (std::string& notice : plan_notices(plan))
+    trace.diagnostics.notices.push_back(std::move(notice));
+  const Inputs complete =
+      config.shape_only ? shape_only_inputs(config) : complete_inputs(config, trace.tokens, inputs);
+  fill_parameters(config, complete, trace);
+  BatchedRun(plan, complete, control, trace).run();
+  if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
+  return trace;
+}
+
+int64_t trace_bytes_needed(const Config& config) {
+  // A shape-only run of the plan: the same code allocates, so the estimate cannot drift from it.
+  const double bound = element_bound(config);
+  if (bound <= 0) return 0;
+  if (bound > kMaxCountableElements) return std::numeric_limits<int64_t>::max();
+  Config shapes = config;
+  shapes.shape_only = true;
+  const Plan plan = plan_for(shapes);
+  Trace trace;
+  trace.config = shapes;
+  const Inputs parameters = shape_only_inputs(shapes);
+  fill_parameters(shapes, parameters, trace);
+  BatchedRun(plan, parameters, RunControl{}, trace).run();
+  int64_t bytes = trace.counters.bytes;
+  for (const TensorRecord& p : trace.parameters) bytes += p.bytes;
+  return bytes;
+}
+
+}  // namespace attnlab

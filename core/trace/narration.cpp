@@ -1,0 +1,166 @@
+#include "core/trace/narration.hpp"
+
+#include <cctype>
+
+#include "core/model/masks.hpp"
+
+namespace attnlab {
+
+namespace {
+
+std::string upper(std::string name) {
+  name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return name;
+}
+
+std::string head_list(const std::vector<int64_t>& heads) {
+  std::string list;
+  for (int64_t hd : heads) list += (list.empty() ? "" : ", ") + std::to_string(hd);
+  return list;
+}
+
+Words project(const Plan& p, const PlannedStep& s) {
+  const std::string n(1, s.which);
+  const bool shared = s.changed;
+  const std::string weight = shared ? "q" : n;
+  const std::string bias = p.config.bias ? " + b_" + weight : "";
+  const std::string code_bias = p.config.bias ? " + self.b_" + weight : "";
+  return {upper(n) + " = X W_" + weight + bias + (shared ? "  (bug: W_k unused)" : ""),
+          n + " = x @ self.W_" + weight + code_bias, shared ? "<- W_q reused" : ""};
+}
+
+Words scale(const Plan& p) {
+  const std::string by = std::to_string(p.scale_by);
+  if (!p.scale)
+    return {"not scaled (bug): scores keep their size", "scores = scores / math.sqrt(d_k)",
+            "<- missing"};
+  if (p.config.mistake == Mistake::ScaleDModel)
+    return {"S / sqrt(d_model) (bug: should be sqrt(d_k)), d_model = " + by,
+            "scores = scores / math.sqrt(d_model)", "<- should be d_k"};
+  return {"S / sqrt(d_k), d_k = " + by, "scores = scores / math.sqrt(d_k)", ""};
+}
+
+Words mask(const Plan& p) {
+  if (!p.mask_before_softmax) {
+    Words none{p.config.mask.any() ? "mask not applied before the softmax"
+                                   : "no mask: the scaled scores unchanged",
+               "# no mask", "", false};
+    return none;
+  }
+  if (p.mask_fill_zero)
+    return {"masked keys set to 0, not -inf (bug): exp(0) = 1 lets them through",
+            "scores = scores.masked_fill(~visible, 0)", "<- should be -inf"};
+  return {"masked keys set to -inf (" + describe(p.config.mask) + ")",
+          "scores = scores.masked_fill(~visible, float('-inf'))", ""};
+}
+
+Words softmax(const Plan& p) {
+  if (p.softmax_over_queries)
+    return {"softmax over the queries, dim=-2 (bug): columns sum to 1, rows do not",
+            "weights = F.softmax(scores, dim=-2)", "<- over the queries"};
+  return {"A = softmax(S) over the keys (last axis)", "weights = F.softmax(scores, dim=-1)", ""};
+}
+
+Words concat_view(const Plan& p) {
+  const int64_t width = p.config.n_heads * p.config.head_dim_v();
+  switch (p.concat) {
+    case Plan::ConcatPath::ViewOnly:
+      return {"viewed without transposing back (bug): row t mixes heads and tokens",
+              "out = context.view(B, T, h * d_v)", "<- no transpose back"};
+    case Plan::ConcatPath::ViewFails:
+      return {"view of a non-contiguous tensor (bug): the framework raises an error",
+              "out = out.view(B, T, h * d_v)", "RuntimeError: not contiguous"};
+    case Plan::ConcatPath::TransposeCopyView:
+      break;
+  }
+  return {"heads laid side by side: h*d_v = " + std::to_string(width),
+          "out = out.view(B, T, h * d_v)", ""};
+}
+
+Words output(const Plan& p) {
+  if (!p.config.output_proj)
+    return {"no output projection: the output is the concat", "return out", "no W_o"};
+  const bool bias = p.config.bias;
+  return {std::string("Y = concat W_o") + (bias ? " + b_o" : ""),
+          std::string("return out @ self.W_o") + (bias ? " + self.b_o" : ""), ""};
+}
+
+}  // namespace
+
+Words narrate(const Plan& p, const PlannedStep& s) {
+  const std::string n(1, s.which);
+  const std::string d = s.which == 'v' ? "d_v" : "d_k";
+  switch (s.op) {
+    case Op::Input:
+      return {"X = token embedding + position encoding", "x", "", false};
+    case Op::Project:
+      return project(p, s);
+    case Op::Split:
+      return {upper(n) + " viewed as h heads of " + d + " columns each",
+              n + " = " + n + ".view(B, T, h, " + d + ")", ""};
+    case Op::Transpose:
+      return {"swap the T and h axes: only the strides change", n + " = " + n + ".transpose(1, 2)",
+              s.left_out ? "<- forgotten" : ""};
+    case Op::Scores:
+      return {"S = Q K^T  (per head)", "scores = q @ k.transpose(-2, -1)", ""};
+    case Op::Scale:
+      return scale(p);
+    case Op::Mask:
+      return mask(p);
+    case Op::Softmax:
+      return softmax(p);
+    case Op::ZeroMasked:
+      return {"masked weights zeroed AFTER the softmax (bug): rows no longer sum to 1",
+              "weights = weights.masked_fill(~visible, 0)", "<- after the softmax", s.recorded};
+    case Op::DropWeights:
+      return {"each weight zeroed with p = " + format_number(p.config.dropout) +
+                  ", survivors scaled by 1/(1-p)",
+              "weights = F.dropout(weights, p)", "", s.recorded};
+    case Op::AttendValues:
+      return {"C = A V  (per head)", "context = weights @ v", ""};
+    case Op::DropContext:
+      return {"dropout on the context instead of the weights (bug), p = " +
+                  format_number(p.context_dropout),
+              "context = F.dropout(context, p)", "<- should drop weights", s.recorded};
+    case Op::Ablate:
+      return {"heads " + head_list(p.ablated) + " switched off: their context is 0",
+              std::string(p.heads_transposed ? "context[:, [" : "context[:, :, [") +
+                  head_list(p.ablated) + "]] = 0",
+              "", s.recorded};
+    case Op::TransposeBack:
+      return {"swap axes 1 and 2 back: a non-contiguous view", "out = context.transpose(1, 2)", "",
+              s.recorded};
+    case Op::Contiguous:
+      return {"copy into row-major order: each token's heads side by side",
+              "out = out.contiguous()", "copies", s.recorded};
+    case Op::ConcatView:
+      return concat_view(p);
+    case Op::OutputProject:
+      return output(p);
+  }
+  return {};
+}
+
+std::string pytorch_line(const Plan& p, const PlannedStep& s) {
+  const Words w = narrate(p, s);
+  if (s.left_out) return "# " + w.code + "  " + w.note;
+  if (!w.in_code && w.code.rfind("#", 0) == 0) return w.code;  // "# no mask"
+  return w.code + "  # " + axes_label(s.axes);
+}
+
+std::vector<std::string> plan_notices(const Plan& p) {
+  std::vector<std::string> notices;
+  if (!p.heads_transposed) {
+    notices.push_back(
+        "forget-transpose: the heads stay in axis 2, so attention runs over (B, T, h, d_k) and "
+        "each token's heads attend to each other");
+    if (p.config.mask.any())
+      notices.push_back("the (T, T) mask does not fit (h, h) maps, so it was not applied");
+  }
+  if (p.drop_context && p.config.dropout <= 0)
+    notices.push_back("dropout-on-output: dropout is off, so p = " +
+                      format_number(p.context_dropout) + " is used");
+  return notices;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,138 @@
+// The trace is the product: every intermediate tensor of the forward pass, in order, with its
+// layout, the formula and PyTorch line that produced it, and its cost. The GUI animates it, the
+// CLI prints it, the tests check it, the export writes it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/config.hpp"
+#include "core/tensor/tensor.hpp"
+
+namespace attnlab {
+
+// The six stages of the lectures, plus the input they start from.
+enum class Stage { Input, Project, Split, Transpose, Attend, Concat, OutputProject };
+constexpr int kStageCount = 7;
+// "input", "project", "split", "transpose", "attend", "concat", "output-project"
+const char* stage_name(Stage stage);
+// Parses a stage_name (or its index 0..6); false when unknown.
+bool parse_stage(const std::string& text, Stage& stage);
+
+// The steps within a stage: attend's six (and the mistakes' extra ones, ablation) and concat's
+// three. None for a stage of one step.
+enum class Substep {
+  None,
+  Scores,         // S = Q K^T
+  Scale,          // / sqrt(d_k)
+  Mask,           // masked keys to -inf (or, with mask-after-softmax, weights to 0)
+  Softmax,        // over the keys
+  Dropout,        // on the weights (or, with dropout-on-output, on the context)
+  AttendValues,   // A V
+  Ablate,         // switched-off heads' context set to 0
+  TransposeBack,  // concat: (B, h, T, d_v) -> (B, T, h, d_v), a view
+  Contiguous,     // concat: the one copy
+  View,           // concat: (B, T, h*d_v)
+};
+constexpr int kSubstepCount = 11;
+// Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",
+// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view".
+const char* substep_name(Substep substep);
+bool parse_substep(const std::string& text, Substep& substep);
+
+// What an axis of a recorded tensor means: the label "(B, h, T, d_k)" is rendered from these.
+enum class AxisKind {
+  Batch,    // B: one sequence each
+  Token,    // T: the queries' positions
+  Head,     // h
+  Key,      // the axis softmax runs over: keys (T), or heads (h) when the transpose was forgotten
+  Feature,  // d_in, d_k, d_v, d_model, or h*d_k: heads side by side
+};
+
+// "batch", "token", "head", "key", "feature" (trace.json)
+const char* axis_kind_name(AxisKind kind);
+
+struct Axis {
+  AxisKind kind;
+  std::string symbol;  // the seeds' notation: "B", "T", "h", "d_k", "h*d_v", "d_model"
+  int64_t size = 0;
+  int64_t heads = 1;  // a feature axis holding this many heads side by side ("h*d_k"): h
+};
+using Axes = std::vector<Axis>;
+
+// "(B, T, h*d_k)"
+std::string axes_label(const Axes& axes);
+// Index of the first axis of this kind, or -1.
+int find_axis(const Axes& axes, AxisKind kind);
+
+struct TensorRecord {
+  std::string name;  // export name, e.g. "q_split" (file q_split.npy)
+  Stage stage;
+  Substep substep = Substep::None;
+  Axes axes;                        // what each axis of `tensor` means
+  std::vector<std::string> inputs;  // the records (or parameters) it was computed from
+  Tensor tensor;              // shape, strides, offset, storage and (unless shape-only) values
+  bool is_view = false;       // reads storage an earlier record allocated: no copy was made
+  std::string storage_owner;  // name of the record that allocated its storage
+  std::string formula;        // "Q = X W_q"
+  std::string pytorch;        // "q = x @ W_q"
+  double flops = 0;           // floating-point operations to produce it
+  int64_t bytes = 0;          // bytes of new storage it allocated (0 for views)
+
+  std::string axes_text() const { return axes_label(axes); }
+};
+
+struct Counters {
+  int64_t qkv_weights = 0;  // d_in * h * (2 d_k + d_v)
+  int64_t qkv_biases = 0;   // h * (2 d_k + d_v) when biases are on
+  int64_t out_weights = 0;  // h * d_v * d_model with the output projection
+  int64_t out_bias = 0;     // d_model with biases and the output projection
+  int64_t parameters() const { return qkv_weights + qkv_biases + out_weights + out_bias; }
+  double flops = 0;                // whole forward pass
+  int64_t bytes = 0;               // every tensor the trace holds
+  int64_t attention_elements = 0;  // B * h * T^2: one attention map per head and sequence
+};
+
+struct Diagnostics {
+  double max_row_sum_error = 0;  // max |sum_j w[b,h,i,j] - 1| over rows with a visible key
+  int64_t masked_entries = 0;    // entries the masks hide, over (B, h, T, T)
+  int64_t masked_nonzero = 0;    // of those, weights not exactly 0 (must be 0)
+  double max_masked_weight = 0;  // the largest of them (a mistake can leak weight)
+  std::vector<std::array<int64_t, 2>> empty_rows;  // (b, i): queries with no visible key
+  int64_t nonfinite_values = 0;                    // NaN/Inf outside the masked scores' -inf
+  std::string first_nonfinite;                     // the first tensor holding one
+  // Per head: mean of -sum_j p log2 p over the queries (b, i) that see at least one key; a query
+  // with no visible key has all-zero weights and is left out (it has no distribution).
+  std::vector<double> head_entropy_bits;
+  // What a head that spreads evenly would reach: log2(number of visible keys), averaged over the
+  // same queries. log2 T without a mask; under a causal mask query i sees i + 1 keys.
+  double uniform_entropy_bits = 0;
+  std::vector<std::string> notices;  // plain-language remarks, e.g. a truncated sentence
+};
+
+// A run that stopped with the error a framework would raise (the view-without-contiguous mistake).
+struct Failure {
+  bool failed = false;
+  Stage stage = Stage::Input;
+  std::string message;
+};
+
+struct Trace {
+  Config config;
+  std::vector<std::string> tokens;       // T of them
+  std::vector<TensorRecord> parameters;  // w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, b_o]
+  std::vector<TensorRecord> records;     // the forward pass, in order
+  Counters counters;
+  Diagnostics diagnostics;
+  bool shape_only = false;
+  Failure failure;  // records stop at the failing stage
+
+  const TensorRecord* find(const std::string& name) const;  // records or parameters; or null
+  std::vector<const TensorRecord*> stage_records(Stage stage) const;
+  double stage_flops(Stage stage) const;
+  int64_t stage_bytes(Stage stage) const;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,53 @@
+// Appends records to a trace as the plan describes them (name, stage, sub-step, axes, inputs and
+// words), and works out from the storages which are views and which copies.
+#pragma once
+
+#include <string>
+
+#include "core/trace/narration.hpp"
+#include "core/trace/plan.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnlab {
+
+class TraceBuilder {
+ public:
+  TraceBuilder(const Plan& plan, Trace& trace) : plan_(plan), trace_(trace) {}
+
+  // Records the planned step `name` holding `tensor`, which took `flops` to compute.
+  Tensor add(const std::string& name, const Tensor& tensor, double flops = 0) {
+    const PlannedStep& step = plan_.step(name);
+    const Words words = narrate(plan_, step);
+    TensorRecord record;
+    record.name = step.name;
+    record.stage = step.stage;
+    record.substep = step.substep;
+    record.axes = step.axes;
+    for (size_t i = 0; i < record.axes.size() && i < tensor.shape().size(); ++i)
+      record.axes[i].size = tensor.shape()[i];
+    record.inputs = step.inputs;
+    record.tensor = tensor;
+    record.formula = words.formula;
+    record.pytorch = pytorch_line(plan_, step);
+    record.flops = flops;
+    const TensorRecord* owner = owner_of(tensor);
+    record.is_view = owner != nullptr;
+    record.storage_owner = owner ? owner->name : record.name;
+    record.bytes = owner ? 0 : tensor.storage()->numel * static_cast<int64_t>(sizeof(Scalar));
+    trace_.counters.flops += record.flops;
+    trace_.counters.bytes += record.bytes;
+    trace_.records.push_back(std::move(record));
+    return tensor;
+  }
+
+ private:
+  const TensorRecord* owner_of(const Tensor& tensor) const {
+    for (const TensorRecord& r : trace_.records)
+      if (r.tensor.shares_storage_with(tensor) && !r.is_view) return &r;
+    return nullptr;
+  }
+  const Plan& plan_;
+  Trace& trace_;
+};
+
+}  // namespace attnlab
