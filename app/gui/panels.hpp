@@ -34,7 +34,7 @@ bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowF
 // One-sentence tooltip for the last item (also when reached by keyboard).
 void tooltip(const char* text);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
-// state.explained.
+// state.frame.explained.
 void issue_text(AppState& state, const char* field);
 // 5742 FLOP, 4.83 MFLOP, 66.0 k (parameters): SI prefixes glued to the unit.
 std::string count_text(double value, const char* unit);
