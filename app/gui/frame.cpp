@@ -8,13 +8,14 @@ namespace attnlab::gui {
 
 void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiIO& io = ImGui::GetIO();
+  state.frame = FrameOutput{};  // nothing recorded by the last frame is left over
   advance_clock(state, io.DeltaTime);
   poll_trace(state);
   poll_measurements(state);
   handle_shortcuts(state);
 
   const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize());
-  state.panel_rects = layout.rects;
+  state.frame.panel_rects = layout.rects;
   draw_controls_panel(state);
   draw_pipeline_panel(state);
   draw_toolkit_panel(state, drawer);
@@ -23,9 +24,9 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
 
   // ImGui focuses each window as it first appears, which would leave the controls "focused" and
   // swallow the first arrow key: start with no window focused.
-  if (state.frames_drawn++ == 0) {
+  if (state.walk.frames_drawn++ == 0) {
     ImGui::SetWindowFocus(nullptr);
-    state.controls_focused = false;
+    state.controls.focused = false;
   }
 }
 

@@ -28,14 +28,14 @@ void toolkit_keys(AppState& state) {
     if (shift) {
       toggle_head_ablation(state, i);
     } else if (i < kToolTabCount) {
-      state.requested_tool_tab = ToolTab(i);
+      state.tabs.requested_tool = ToolTab(i);
     }
   }
   if (ImGui::IsKeyPressed(kKeyC, false))
-    state.requested_info_tab = state.info_tab == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
+    state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
   if (ImGui::IsKeyPressed(kKeyM, false)) {
-    set_mistake(state, neighbour_mistake(state.config.mistake, shift ? -1 : +1));
-    state.requested_tool_tab = ToolTab::Mistakes;
+    set_mistake(state, neighbour_mistake(state.session.config.mistake, shift ? -1 : +1));
+    state.tabs.requested_tool = ToolTab::Mistakes;
   }
 }
 
@@ -43,25 +43,25 @@ void toolkit_keys(AppState& state) {
 
 void handle_shortcuts(AppState& state) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(kKeyF11, false)) state.toggle_fullscreen = true;
+  if (ImGui::IsKeyPressed(kKeyF11, false)) state.window.toggle_fullscreen = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
-    state.export_request = ExportRequest{std::nullopt, ""};
+    state.window.export_request = ExportRequest{std::nullopt, ""};
   if (io.WantTextInput) return;
 
-  if (state.computing && pressed(ImGuiKey_Escape, false)) {
+  if (state.session.computing && pressed(ImGuiKey_Escape, false)) {
     cancel_computation(state);
     return;
   }
   if (pressed(ImGuiKey_PageDown)) step_by(state, +1);
   if (pressed(ImGuiKey_PageUp)) step_by(state, -1);
-  if (state.controls_focused) {
+  if (state.controls.focused) {
     if (pressed(ImGuiKey_Escape, false)) ImGui::SetWindowFocus(nullptr);
     return;
   }
   if (pressed(ImGuiKey_RightArrow)) step_by(state, +1);
   if (pressed(ImGuiKey_LeftArrow)) step_by(state, -1);
   if (pressed(ImGuiKey_Home, false)) go_to_step(state, 0);
-  if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.steps.size()) - 1);
+  if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.walk.steps.size()) - 1);
   if (pressed(ImGuiKey_Space, false)) toggle_play(state);
   toolkit_keys(state);
 }

@@ -8,13 +8,13 @@ namespace attnlab::gui {
 
 std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale) {
   using nlohmann::json;
-  const HeatmapSet& set = state.heatmaps;
+  const HeatmapSet& set = state.heads.heatmaps.value();
   json maps = json::array();
-  for (const HeatmapPlacement& p : state.heatmap_placements)
+  for (const HeatmapPlacement& p : state.frame.heatmap_placements)
     maps.push_back({{"head", p.head}, {"rect", {p.min.x, p.min.y, p.max.x, p.max.y}}});
   json out = {{"window", {window.x, window.y}},
               {"framebuffer_scale", {scale.x, scale.y}},
-              {"preset", state.preset_name},
+              {"preset", state.session.preset_name},
               {"view", heatmap_view_name(set.view)},
               {"batch", set.batch_index},
               {"value_min", set.value_min},
@@ -23,7 +23,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale) {
               {"rows", set.rows},
               {"cols", set.cols},
               {"heatmaps", maps}};
-  if (state.trace) out["config"] = config_to_json(state.trace->config);
+  if (state.session.trace) out["config"] = config_to_json(state.session.trace->config);
   return out.dump(2) + "\n";
 }
 

@@ -18,20 +18,15 @@ std::array<HeatmapSet, 3> build_mistake_maps(const Trace& correct, const Trace& 
 }
 
 const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state) {
-  MistakeMaps& cache = state.mistake_maps;
-  const std::shared_ptr<const Trace> buggy =
-      state.correct_trace && state.mistake_report ? state.trace : nullptr;
-  const std::array<int64_t, 3> key = {state.mistake_map, state.mistake_token, state.batch_shown};
-  if (same_trace(cache.of, buggy) && cache.key == key) return cache.maps;
-  cache.maps = {};
-  cache.of = buggy;
-  cache.key = key;
-  ++cache.version;
-  if (buggy) {
-    cache.maps = build_mistake_maps(*state.correct_trace, *buggy, state.mistake_report->record,
-                                    state.mistake_map, state.mistake_token, state.batch_shown);
-  }
-  return cache.maps;
+  const Session& session = state.session;
+  const MistakeMapChoice choice = {state.mistakes.head, state.mistakes.token,
+                                   state.walk.batch_shown};
+  return state.mistakes.maps.get(session.generation, choice, [&] {
+    if (!session.correct_trace || !session.mistake_report) return std::array<HeatmapSet, 3>{};
+    return build_mistake_maps(*session.correct_trace, *session.trace,
+                              session.mistake_report->record, choice.head, choice.token,
+                              choice.batch);
+  });
 }
 
 }  // namespace attnlab::gui

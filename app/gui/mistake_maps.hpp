@@ -1,10 +1,10 @@
 // The mistakes tab's three maps of the record where the mistake lands (MistakeReport::record):
-// correct, buggy and |buggy - correct|, on one colour scale, cached for the shown trace.
+// correct, buggy and |buggy - correct|, on one colour scale, cached for the shown trace
+// (MistakesTab::maps).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <memory>
 
 #include "app/gui/heatmap_data.hpp"
 #include "core/trace/trace.hpp"
@@ -13,11 +13,12 @@ namespace attnlab::gui {
 
 struct AppState;
 
-struct MistakeMaps {
-  std::array<HeatmapSet, 3> maps;  // correct, buggy, |difference|
-  uint64_t version = 0;            // bumped on every rebuild; the renderer re-uploads on change
-  std::weak_ptr<const Trace> of;   // the buggy trace they were built from,
-  std::array<int64_t, 3> key{-1, -1, -1};  // for this (head, token, batch item)
+// What the maps are built for, besides the trace.
+struct MistakeMapChoice {
+  int64_t head = 0;
+  int64_t token = 0;
+  int64_t batch = 0;  // the sequence shown
+  bool operator==(const MistakeMapChoice&) const = default;
 };
 
 // The maps of `record` of batch item `batch_index`: head `head` of each run (the buggy one's
@@ -27,7 +28,7 @@ std::array<HeatmapSet, 3> build_mistake_maps(const Trace& correct, const Trace& 
                                              const std::string& record, int64_t head, int64_t token,
                                              int64_t batch_index);
 
-// Those of state.mistake_map / mistake_token for the shown mistake; empty sets without one.
+// Those of state.mistakes.head / token for the shown mistake; empty sets without one.
 const std::array<HeatmapSet, 3>& current_mistake_maps(AppState& state);
 
 }  // namespace attnlab::gui

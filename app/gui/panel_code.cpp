@@ -40,11 +40,11 @@ bool runs_in(const CodeLine& line, const PipelineStep& step) {
 
 void draw_code_tab(AppState& state) {
   const Palette& colours = palette(state.ui.theme);
-  const std::vector<CodeLine> code = reference_code(state.trace->config);
+  const std::vector<CodeLine> code = reference_code(state.session.trace->config);
   const PipelineStep* step = current_step(state);
   std::vector<SplitLine> lines;
   float code_w = 0;
-  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
   for (const CodeLine& line : code) {
     lines.push_back(split_line(line.text));
     code_w = std::max(code_w, ImGui::CalcTextSize(lines.back().code.c_str()).x);
@@ -53,7 +53,7 @@ void draw_code_tab(AppState& state) {
   const float marker_w = ImGui::CalcTextSize("! ").x;
   const float comment_x = marker_w + code_w + ImGui::GetFontSize();
   ImDrawList* list = ImGui::GetWindowDrawList();
-  state.code_highlight = -1;
+  state.code.highlight = -1;
   // Highlights go under the text: channel 0 for them, channel 1 for the text.
   list->ChannelsSplit(2);
   for (size_t i = 0; i < code.size(); ++i) {
@@ -84,8 +84,8 @@ void draw_code_tab(AppState& state) {
       list->AddRectFilled(ImVec2(at.x - 2, at.y - 1),
                           ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), end.y + 1),
                           (colours.accent & 0x00FFFFFF) | 0x40000000);
-      if (state.code_highlight < 0) {
-        state.code_highlight = int(i);
+      if (state.code.highlight < 0) {
+        state.code.highlight = int(i);
         // Keep the running line in view as the walk moves on.
         if (!ImGui::IsRectVisible(at, end)) ImGui::SetScrollHereY(0.3f);
       }
@@ -102,7 +102,7 @@ void draw_code_tab(AppState& state) {
   }
   list->ChannelsMerge();
   ImGui::EndChild();
-  if (state.mono_font) ImGui::PopFont();
+  if (state.window.mono_font) ImGui::PopFont();
 }
 
 }  // namespace attnlab::gui

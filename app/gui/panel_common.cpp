@@ -21,7 +21,7 @@ void value_bar(float fraction, float width, ImU32 colour, const char* text) {
 }
 
 bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra) {
-  const ImVec4 r = state.panel_rects[int(panel)];
+  const ImVec4 r = state.frame.panel_rects[int(panel)];
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
   ImGui::SetNextWindowSize(ImVec2(r.z - r.x, r.w - r.y));
   // The layout follows the window and font size, so panels are placed, not dragged. No panel
@@ -49,8 +49,8 @@ void issue_text(AppState& state, const char* field) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
   ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
-  for (const ConfigIssue& issue : state.issues)
-    if (issue_belongs_to(state, issue, field)) state.explained.push_back(issue.field);
+  for (const ConfigIssue& issue : state.session.issues)
+    if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);
 }
 
 }  // namespace attnlab::gui

@@ -23,21 +23,22 @@ constexpr int64_t kMaxSliderRange = int64_t{1} << 20;
 // 40 and 409 on the way. Call right after the widget; `value` is what the widget wrote.
 template <typename T>
 bool commit(AppState& state, const char* field, bool edited, T& value, T before, bool text_box) {
+  ControlsPanel& controls = state.controls;
   const ImGuiID id = ImGui::GetItemID();
   if (ImGui::TempInputIsActive(id) || (text_box && ImGui::IsItemActive())) {
-    if (edited) state.typed_values[id] = value;  // held until the field is left
+    if (edited) controls.typed_values[id] = value;  // held until the field is left
     value = before;
     return false;
   }
-  if (const auto typed = state.typed_values.find(id); typed != state.typed_values.end()) {
+  if (const auto typed = controls.typed_values.find(id); typed != controls.typed_values.end()) {
     // Left by Enter: this frame's value is final. Left by a click elsewhere: the held one.
     if (!edited && ImGui::IsItemDeactivatedAfterEdit()) {
       value = std::get<T>(typed->second);
       edited = value != before;
     }
-    state.typed_values.erase(typed);
+    controls.typed_values.erase(typed);
   }
-  if (edited) state.last_edited_field = field;
+  if (edited) controls.last_edited_field = field;
   return edited;
 }
 
@@ -58,10 +59,11 @@ bool section(const char* title) {
 // [SECTION] config
 
 void preset_picker(AppState& state) {
-  const char* current = state.preset_name.empty() ? "(custom)" : state.preset_name.c_str();
+  const char* current =
+      state.session.preset_name.empty() ? "(custom)" : state.session.preset_name.c_str();
   if (ImGui::BeginCombo("preset", current)) {
-    for (const Preset& preset : state.presets) {
-      const bool selected = preset.name == state.preset_name;
+    for (const Preset& preset : state.session.presets) {
+      const bool selected = preset.name == state.session.preset_name;
       if (ImGui::Selectable(preset.name.c_str(), selected)) apply_preset(state, preset.name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset.title.c_str());
       if (selected) ImGui::SetItemDefaultFocus();
@@ -78,13 +80,14 @@ bool sentence_control(AppState& state, std::string& sentence) {
       ImGui::InputTextWithHint("sentence", "empty: the built-in sample text", &sentence);
   tooltip("The tokens of the input; empty uses the built-in sample text.");
   // New characters (another script) need their glyphs in the font atlas.
-  if (changed && needs_new_glyphs(sentence, state.font_text)) state.fonts_dirty = true;
+  if (changed && needs_new_glyphs(sentence, state.window.font_text))
+    state.window.fonts_dirty = true;
   const std::string notice = sentence.empty() ? "" : sample_text_notice("the sentence", sentence);
   if (notice.empty()) return changed;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
   ImGui::TextWrapped("%s", notice.c_str());
   ImGui::PopStyleColor();
-  state.explained.push_back("sentence");
+  state.frame.explained.push_back("sentence");
   return changed;
 }
 
@@ -142,16 +145,16 @@ bool mask_controls(AppState& state, Config& c) {
   changed |= ImGui::Checkbox("causal", &m.causal);
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
   // Applied on Enter or when the field is left, as typed numbers are.
-  ImGui::InputText("padding lengths", &state.padding_text);
+  ImGui::InputText("padding lengths", &state.controls.padding_text);
   if (ImGui::IsItemDeactivatedAfterEdit() && apply_padding_text(state, m)) {
-    state.last_edited_field = "mask";
+    state.controls.last_edited_field = "mask";
     changed = true;
   }
   tooltip(
       "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
-  if (!state.padding_error.empty()) {
+  if (!state.controls.padding_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    ImGui::TextWrapped("%s", state.padding_error.c_str());
+    ImGui::TextWrapped("%s", state.controls.padding_error.c_str());
     ImGui::PopStyleColor();
   }
   // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger.
@@ -167,16 +170,16 @@ bool mask_controls(AppState& state, Config& c) {
 // Issues whose control is in a collapsed section (or has no control), and a run that failed:
 // said here, so every problem is on screen.
 void remaining_problems(AppState& state) {
-  for (const ConfigIssue& issue : state.issues) {
-    const auto& shown = state.explained;
+  for (const ConfigIssue& issue : state.session.issues) {
+    const auto& shown = state.frame.explained;
     if (std::find(shown.begin(), shown.end(), issue.field) == shown.end())
       issue_text(state, issue.field.c_str());
   }
-  if (state.run_error.empty()) return;
+  if (state.session.run_error.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  ImGui::TextWrapped("%s", state.run_error.c_str());
+  ImGui::TextWrapped("%s", state.session.run_error.c_str());
   ImGui::PopStyleColor();
-  state.explained.push_back("run");
+  state.frame.explained.push_back("run");
 }
 
 bool model_controls(AppState& state, Config& c) {
@@ -216,26 +219,22 @@ void display_controls(AppState& state) {
   tooltip("Dark theme: for screens in a dim room.");
   if (theme != int(ui.theme)) {
     ui.theme = Theme(theme);
-    state.fonts_dirty = true;  // the style is rebuilt with the fonts
+    state.window.fonts_dirty = true;  // the style is rebuilt with the fonts
   }
   ImGui::SliderFloat("font scale", &ui.font_scale, kMinFontScale, kMaxFontScale, "%.2f");
   tooltip("Text size for the back row; the font is re-rendered at this size when you let go.");
-  if (ImGui::IsItemDeactivatedAfterEdit()) state.fonts_dirty = true;
+  if (ImGui::IsItemDeactivatedAfterEdit()) state.window.fonts_dirty = true;
 
   int view = int(ui.heatmap_view);
   if (ImGui::Combo("heatmaps", &view, "weights\0raw scores\0scaled scores\0masked scores\0"))
-    set_heatmap_view(state, HeatmapView(view));
+    ui.heatmap_view = HeatmapView(view);
   tooltip("What the heads panel shows: the softmax weights, or the scores before it.");
-  if (ImGui::Checkbox("stretch weight colours", &ui.stretch_weights)) state.heatmaps_dirty = true;
+  ImGui::Checkbox("stretch weight colours", &ui.stretch_weights);
   tooltip("Map the largest weight, not 1.0, to the brightest colour (for long sequences).");
-  if (state.trace && state.trace->config.batch > 1) {
-    int64_t b = state.batch_shown;
-    if (slider(state, "batch_shown", "sequence shown", b, 0, state.trace->config.batch - 1,
-               "b = %d", "Which sequence of the batch the tensors and heatmaps show.")) {
-      state.batch_shown = b;
-      state.heatmaps_dirty = true;
-    }
-  }
+  if (state.session.trace && state.session.trace->config.batch > 1)
+    slider(state, "batch_shown", "sequence shown", state.walk.batch_shown, 0,
+           state.session.trace->config.batch - 1, "b = %d",
+           "Which sequence of the batch the tensors and heatmaps show.");
   ImGui::SliderFloat("play speed", &ui.steps_per_second, 0.1f, 4.0f, "%.1f steps/s");
   tooltip("How fast Space walks through the stages.");
   ImGui::SliderFloat("animation", &ui.animation_seconds, 0.0f, 2.0f, "%.1f s");
@@ -245,38 +244,39 @@ void display_controls(AppState& state) {
 }
 
 void export_controls(AppState& state) {
-  if (ImGui::Button("Save window PNG")) state.export_request = ExportRequest{std::nullopt, ""};
+  if (ImGui::Button("Save window PNG"))
+    state.window.export_request = ExportRequest{std::nullopt, ""};
   tooltip("Save the whole window as a PNG in the current folder (Ctrl+S).");
   ImGui::SameLine();
-  if (ImGui::Button("Save heads PNG")) state.export_request = ExportRequest{PanelId::Heads, ""};
+  if (ImGui::Button("Save heads PNG"))
+    state.window.export_request = ExportRequest{PanelId::Heads, ""};
   tooltip("Save only the heads panel as a PNG, for slides.");
-  if (state.export_message.empty()) return;
-  if (!state.export_failed) {
-    ImGui::TextWrapped("%s", state.export_message.c_str());
+  if (state.window.export_message.empty()) return;
+  if (!state.window.export_failed) {
+    ImGui::TextWrapped("%s", state.window.export_message.c_str());
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  ImGui::TextWrapped("%s", state.export_message.c_str());
+  ImGui::TextWrapped("%s", state.window.export_message.c_str());
   ImGui::PopStyleColor();
-  state.explained.push_back("export");
+  state.frame.explained.push_back("export");
 }
 
 }  // namespace
 
 void draw_controls_panel(AppState& state) {
-  state.explained.clear();
   if (begin_panel(state, PanelId::Controls, "Controls")) {
-    state.controls_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+    state.controls.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.52f);
     preset_picker(state);
-    Config config = state.config;
+    Config config = state.session.config;
     bool changed = false;
     if (section("Input")) changed |= input_controls(state, config);
     if (section("Heads")) changed |= size_controls(state, config);
     if (section("Mask")) changed |= mask_controls(state, config);
     if (section("Model")) changed |= model_controls(state, config);
     if (changed) {
-      state.preset_name.clear();  // it is the user's own config now
+      state.session.preset_name.clear();  // it is the user's own config now
       set_config(state, config);
     }
     remaining_problems(state);

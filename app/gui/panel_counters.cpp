@@ -28,7 +28,7 @@ void heading(const AppState& state, const char* text) {
 // [SECTION] this config
 
 void parameters(const AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const Config& c = trace.config;
   const Counters& k = trace.counters;
   const int64_t d_in = c.input_dim(), h = c.n_heads, d_k = c.head_dim_k(), d_v = c.head_dim_v();
@@ -65,7 +65,7 @@ void parameters(const AppState& state) {
 }
 
 void per_stage(const AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   heading(state, "FLOPs and new bytes per stage");
   tooltip("Floating-point operations and freshly allocated bytes of each stage (views cost none).");
   double most_flops = 1, most_bytes = 1;

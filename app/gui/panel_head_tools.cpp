@@ -18,7 +18,7 @@ namespace attnlab::gui {
 namespace {
 
 const Preset* find_preset(const AppState& state, const std::string& name) {
-  for (const Preset& preset : state.presets)
+  for (const Preset& preset : state.session.presets)
     if (preset.name == name) return &preset;
   return nullptr;
 }
@@ -32,9 +32,10 @@ void heading(const AppState& state, const char* text) {
 // [SECTION] entropy per head
 
 void entropy_chart(const AppState& state, float width) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   heading(state, "Entropy per head (bits)");
-  const Preset* crafted = state.preset_name == "crafted" ? find_preset(state, "crafted") : nullptr;
+  const Preset* crafted =
+      state.session.preset_name == "crafted" ? find_preset(state, "crafted") : nullptr;
   const std::string help =
       "Mean over queries of -\u03A3 p log\u2082 p: 0 = one key gets all the weight. The bar is "
       "the share of uniform attention's entropy over the keys each query sees (log\u2082 T "
@@ -66,15 +67,15 @@ void entropy_chart(const AppState& state, float width) {
 // [SECTION] ablation
 
 void ablation(AppState& state, float width) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   heading(state, "Switch heads off");
   tooltip(
       "An ablated head's context is zeroed before concat; importance = ||out - out without it||.");
   start_importance(state);
-  draw_task_status(state.importance, "importance", palette(state.ui.theme).error);
+  draw_task_status(state.head_tools.importance, "importance", palette(state.ui.theme).error);
   const std::vector<bool>& off = trace.config.ablated_heads;
-  const std::optional<std::vector<double>>& importance = state.importance.result();
-  const bool fresh = state.importance.started_for(trace.config) && importance;
+  const std::optional<std::vector<double>>& importance = state.head_tools.importance.result();
+  const bool fresh = state.head_tools.importance.started_for(trace.config) && importance;
   double largest = 0;
   if (fresh)
     for (double v : *importance) largest = std::max(largest, v);
@@ -102,13 +103,14 @@ void ablation(AppState& state, float width) {
 // [SECTION] one head against many
 
 void one_vs_many(AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   heading(state, "One head vs h heads");
   tooltip("The same weights read as one wide head and as h narrow ones (seed 003).");
   start_head_count_comparison(state);
-  if (draw_task_status(state.head_counts, "head_counts", palette(state.ui.theme).error)) return;
-  const auto& result = state.head_counts.result();
-  if (!state.head_counts.started_for(trace.config) || !result) return;
+  if (draw_task_status(state.head_tools.head_counts, "head_counts", palette(state.ui.theme).error))
+    return;
+  const auto& result = state.head_tools.head_counts.result();
+  if (!state.head_tools.head_counts.started_for(trace.config) || !result) return;
   if (ImGui::BeginTable("one_vs_many", 3,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
@@ -155,10 +157,10 @@ void one_vs_many(AppState& state) {
     dims += b;
   }
   ImGui::TextUnformatted("more heads, narrower heads (d_model fixed):");
-  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
   ImGui::TextUnformatted(counts.c_str());
   ImGui::TextUnformatted(dims.c_str());
-  if (state.mono_font) ImGui::PopFont();
+  if (state.window.mono_font) ImGui::PopFont();
 }
 
 }  // namespace

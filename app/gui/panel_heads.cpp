@@ -109,7 +109,7 @@ std::string axis_label(const Trace& trace, const HeatmapSet& set, int64_t index)
 }
 
 void hover_tooltip(const AppState& state, const HeatmapSet& set, const HoverCell& hover) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const bool masked = set.masked(hover.head, hover.query, hover.key);
   const float shown =
       set.shown[size_t((hover.head * set.rows + hover.query) * set.cols + hover.key)];
@@ -177,7 +177,7 @@ void cell_values(ImDrawList* list, const HeatmapSet& set, int head, ImVec2 origi
 // [SECTION] the maps
 
 void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   const float label_size = std::round(font * 0.75f);
@@ -205,18 +205,17 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  state.heatmap_placements.clear();
   for (int head = 0; head < int(set.heads); ++head) {
     const int column = head % grid.columns, row = head / grid.columns;
     const ImVec2 cell_origin(
         start.x + grid.left + float(column) * (grid.map + grid.gap),
         start.y + grid.top + float(row) * (grid.map + grid.title_h + grid.gap) + grid.title_h);
-    state.heatmap_placements.push_back(
+    state.frame.heatmap_placements.push_back(
         {head, cell_origin, ImVec2(cell_origin.x + grid.map, cell_origin.y + grid.map)});
   }
 
   // Titles and labels first, then the maps through the colour-map shader in one batch.
-  for (const HeatmapPlacement& p : state.heatmap_placements) {
+  for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
     const int column = p.head % grid.columns, row = p.head / grid.columns;
     // The longest title that fits above the map.
     char title[96];
@@ -243,12 +242,12 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
                      colours.text_dim);
   }
   if (drawer && drawer->error().empty()) {
-    drawer->draw(list, set, state.heatmap_placements);
+    drawer->draw(list, set, state.frame.heatmap_placements);
   } else {
-    for (const HeatmapPlacement& p : state.heatmap_placements)
+    for (const HeatmapPlacement& p : state.frame.heatmap_placements)
       list->AddRect(p.min, p.max, colours.block_border);
   }
-  for (const HeatmapPlacement& p : state.heatmap_placements) {
+  for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
     list->AddRect(p.min, p.max, colours.block_border);
     cell_values(list, set, p.head, p.min, grid.map / float(set.rows), label_size);
   }
@@ -256,9 +255,9 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
   // Hover: find the cell under the mouse; highlight that query's row in every head.
   const float cell = grid.map / float(set.rows);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  HoverCell& hover = state.hover;
+  HoverCell& hover = state.frame.hover;
   if (ImGui::IsWindowHovered()) {
-    for (const HeatmapPlacement& p : state.heatmap_placements) {
+    for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
       if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
         continue;
       hover = {p.head, std::min<int64_t>(int64_t((mouse.y - p.min.y) / cell), set.rows - 1),
@@ -267,12 +266,12 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
   }
   if (hover.head >= 0) {
     const float thickness = std::max(2.0f, font * 0.12f);
-    for (const HeatmapPlacement& p : state.heatmap_placements) {
+    for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
       const float y = p.min.y + float(hover.query) * cell;
       list->AddRect(ImVec2(p.min.x - 1, y - 1), ImVec2(p.max.x + 1, y + cell + 1), colours.accent,
                     0, 0, thickness);
     }
-    const HeatmapPlacement& p = state.heatmap_placements[size_t(hover.head)];
+    const HeatmapPlacement& p = state.frame.heatmap_placements[size_t(hover.head)];
     const ImVec2 a(p.min.x + float(hover.key) * cell, p.min.y + float(hover.query) * cell);
     list->AddRect(a, ImVec2(a.x + cell, a.y + cell), colours.error, 0, 0, thickness);
     hover_tooltip(state, set, hover);
@@ -284,11 +283,10 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   std::string title = "Heads";
-  if (state.trace && state.trace->config.batch > 1)
-    title += " \u2014 sequence b = " + std::to_string(state.batch_shown);
+  if (state.session.trace && state.session.trace->config.batch > 1)
+    title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
   title += "###heads";
-  state.hover = {};
-  if (begin_panel(state, PanelId::Heads, title.c_str(), flags) && state.trace) {
+  if (begin_panel(state, PanelId::Heads, title.c_str(), flags) && state.session.trace) {
     draw_stale_banner(state);
     const HeatmapSet& set = current_heatmaps(state);
     const Palette& colours = palette(state.ui.theme);
@@ -302,7 +300,7 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
                          drawer->error().c_str());
       ImGui::PopStyleColor();
     } else {
-      if (drawer) drawer->prepare(set, state.heatmaps_version);
+      if (drawer) drawer->prepare(set, state.heads.heatmaps.builds());
       ImGui::TextUnformatted(heatmap_view_title(set.view));
       // The legend beside the title when it fits, else under it.
       const float legend_w = ImGui::GetFontSize() * (set.masked_cells > 0 ? 16 : 11);

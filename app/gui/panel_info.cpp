@@ -14,13 +14,13 @@ namespace {
 
 void step_code(const AppState& state, const PipelineStep& step) {
   const Palette& colours = palette(state.ui.theme);
-  for (const TensorRecord* record : step_records(*state.trace, step)) {
+  for (const TensorRecord* record : step_records(*state.session.trace, step)) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
     ImGui::TextWrapped("%s", record->formula.c_str());
     ImGui::PopStyleColor();
-    if (state.mono_font) ImGui::PushFont(state.mono_font);
+    if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
     ImGui::TextWrapped("%s", record->pytorch.c_str());
-    if (state.mono_font) ImGui::PopFont();
+    if (state.window.mono_font) ImGui::PopFont();
     const std::string bytes = record->bytes > 0 ? format_bytes(double(record->bytes)) + " new"
                                                 : std::string("no new bytes (a view)");
     ImGui::TextDisabled("%s \u00B7 %s", count_text(record->flops, "FLOP").c_str(), bytes.c_str());
@@ -28,7 +28,7 @@ void step_code(const AppState& state, const PipelineStep& step) {
 }
 
 void run_summary(const AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const Counters& n = trace.counters;
   const Diagnostics& d = trace.diagnostics;
   ImGui::Separator();
@@ -59,12 +59,12 @@ void run_summary(const AppState& state) {
 
 void draw_checks_tab(AppState& state) {
   const Palette& colours = palette(state.ui.theme);
-  if (!state.run_error.empty()) {
+  if (!state.session.run_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-    ImGui::TextWrapped("%s", state.run_error.c_str());
+    ImGui::TextWrapped("%s", state.session.run_error.c_str());
     ImGui::PopStyleColor();
   }
-  if (!state.issues.empty()) {
+  if (!state.session.issues.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
     ImGui::TextWrapped(
         "The settings are invalid (see the red text under the controls); "
@@ -81,20 +81,20 @@ void draw_checks_tab(AppState& state) {
 
 void draw_info_panel(AppState& state) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoNavInputs;
-  if (begin_panel(state, PanelId::Info, "Code and checks", flags) && state.trace &&
+  if (begin_panel(state, PanelId::Info, "Code and checks", flags) && state.session.trace &&
       ImGui::BeginTabBar("info_tabs")) {
     static constexpr const char* kTips[kInfoTabCount] = {
         "The PyTorch forward() of this config: the running line follows the pipeline (C).",
         "The current step's formula and cost, and the run's checks: row sums, masks, NaN (C)."};
     for (int i = 0; i < kInfoTabCount; ++i) {
       const InfoTab tab = InfoTab(i);
-      const bool requested = state.requested_info_tab == tab;
+      const bool requested = state.tabs.requested_info == tab;
       const bool open = ImGui::BeginTabItem(info_tab_label(tab), nullptr,
                                             requested ? ImGuiTabItemFlags_SetSelected : 0);
       tooltip(kTips[i]);
       if (!open) continue;
-      state.info_tab = tab;
-      if (requested) state.requested_info_tab.reset();
+      state.tabs.info = tab;
+      if (requested) state.tabs.requested_info.reset();
       if (tab == InfoTab::Code) {
         draw_code_tab(state);
       } else {

@@ -31,22 +31,22 @@ struct Pair {
 // The records before and after the current step, or false when it has no memory picture: the
 // step's record (q, k or v as chosen at split and transpose) and the record it was made from.
 bool step_pair(const AppState& state, const PipelineStep& step, Pair& pair) {
-  const std::string x(1, state.memory_tensor);
+  const std::string x(1, state.memory.tensor);
   if (step.stage == Stage::Split) {
     pair.after = x + "_split";
   } else if (step.stage == Stage::Transpose) {
     pair.after = x + "_heads";
   } else if (step.stage == Stage::Concat) {
-    const std::vector<const TensorRecord*> records = step_records(*state.trace, step);
+    const std::vector<const TensorRecord*> records = step_records(*state.session.trace, step);
     if (records.empty()) return false;
     pair.after = records.front()->name;
   } else {
     return false;
   }
-  const TensorRecord* after = state.trace->find(pair.after);
+  const TensorRecord* after = state.session.trace->find(pair.after);
   if (!after || after->inputs.empty()) return false;
   pair.before = after->inputs.front();
-  return state.trace->find(pair.before) != nullptr;
+  return state.session.trace->find(pair.before) != nullptr;
 }
 
 // [SECTION] sizes
@@ -156,13 +156,13 @@ bool hovers(const MemoryHover& hover, const std::string& storage, int64_t index)
 }
 
 // The storage strip: the window's cells in storage order, wrapped into rows of `per_row`.
-// Wheel and drag move the window. Outlines follow last frame's hover (state.memory_hover); this
+// Wheel and drag move the window. Outlines follow last frame's hover (state.memory.hover); this
 // frame's goes into `next`.
 void draw_strip(AppState& state, MemoryHover& next, MemoryStripPlacement& strip,
                 const TensorRecord& record, int64_t tokens) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const std::string& storage = record.tensor.storage()->name;
-  const std::vector<MemoryCell> cells = storage_cells(*state.trace, record, strip.window);
+  const std::vector<MemoryCell> cells = storage_cells(*state.session.trace, record, strip.window);
   strip.min = ImGui::GetCursorScreenPos();
   strip.cells = int64_t(cells.size());
   const int64_t rows = (strip.cells + strip.per_row - 1) / strip.per_row;
@@ -172,11 +172,11 @@ void draw_strip(AppState& state, MemoryHover& next, MemoryStripPlacement& strip,
   const bool hovered = ImGui::IsItemHovered();
   const float wheel = ImGui::GetIO().MouseWheel;
   if (hovered && wheel != 0)  // a window per notch; up goes back
-    state.memory_window_start += (wheel > 0 ? -1 : 1) * strip.window.size;
+    state.memory.window_start += (wheel > 0 ? -1 : 1) * strip.window.size;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
     const int64_t moved = int64_t(ImGui::GetMouseDragDelta(ImGuiMouseButton_Left).x / strip.cell);
     if (moved != 0) {
-      state.memory_window_start -= moved;  // the cells follow the mouse
+      state.memory.window_start -= moved;  // the cells follow the mouse
       ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
     }
   }
@@ -187,7 +187,7 @@ void draw_strip(AppState& state, MemoryHover& next, MemoryStripPlacement& strip,
     const ImVec2 b(a.x + strip.cell - 1, a.y + strip.cell - 1);
     const MemoryCell& cell = cells[size_t(i)];
     list->AddRectFilled(a, b, cell_colour(cell, tokens));
-    if (hovers(state.memory_hover, storage, cell.storage))
+    if (hovers(state.memory.hover, storage, cell.storage))
       outline_hovered(list, a, strip.cell, palette(state.ui.theme).error);
     if (hovered && mouse.x >= a.x && mouse.y >= a.y && mouse.x < b.x && mouse.y < b.y) {
       next = {storage, cell.storage};
@@ -209,7 +209,7 @@ void draw_minimap(AppState& state, MemoryStripPlacement& strip, const LogicalGri
   strip.bar_max = ImVec2(strip.bar_min.x + width, strip.bar_min.y + height);
   ImGui::InvisibleButton("minimap", ImVec2(width, height));
   if (ImGui::IsItemActive()) {
-    state.memory_window_start =
+    state.memory.window_start =
         minimap_jump(strip.window, strip.bar_min.x, width, kMarkerPx, ImGui::GetIO().MousePos.x)
             .start;
   }
@@ -251,7 +251,7 @@ void draw_block(AppState& state, MemoryHover& next, const Picture& picture,
       const ImVec2 a = memory_cell_min(grid, i, j);
       list->AddRectFilled(a, ImVec2(a.x + grid.cell - 1, a.y + grid.cell - 1),
                           cell_colour(cell, tokens));
-      if (hovers(state.memory_hover, storage, cell.storage))
+      if (hovers(state.memory.hover, storage, cell.storage))
         outline_hovered(list, a, grid.cell, colours.error);
     }
   }
@@ -266,12 +266,12 @@ void draw_block(AppState& state, MemoryHover& next, const Picture& picture,
   }
   const ImVec2 size = grid.size();
   ImGui::Dummy(ImVec2(picture.label_width + size.x, size.y));
-  state.memory_grids.push_back(grid);
+  state.frame.memory_grids.push_back(grid);
 }
 
 // One tensor: name and layout, its storage window and minimap, its logical block.
 void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int64_t window_size) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const TensorRecord& record = *picture.record;
   const int64_t tokens = int64_t(trace.tokens.size());
   ImGui::PushTextWrapPos(picture.compact ? -1.0f : 0.0f);  // compact: cut at the column's edge
@@ -290,7 +290,7 @@ void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int
   MemoryStripPlacement strip;
   strip.record = record.name;
   strip.window =
-      clamp_window(state.memory_window_start, window_size, record.tensor.storage()->numel);
+      clamp_window(state.memory.window_start, window_size, record.tensor.storage()->numel);
   strip.cell = picture.fit.cell;
   strip.per_row = strip_per_row(picture.fit);
   ImGui::PushID(record.name.c_str());
@@ -298,17 +298,17 @@ void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int
   draw_minimap(state, strip, picture.grid, picture.fit.width);
   ImGui::PopID();
   draw_block(state, next, picture, strip.window, tokens);
-  state.memory_strips.push_back(strip);
+  state.frame.memory_strips.push_back(strip);
 }
 
 // The shared window's slider, and ↑/↓ while the panel has focus.
 void draw_window_controls(AppState& state, int64_t window_size, int64_t total) {
-  const StorageWindow window = clamp_window(state.memory_window_start, window_size, total);
+  const StorageWindow window = clamp_window(state.memory.window_start, window_size, total);
   if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
-      state.memory_window_start = scroll_window(window, window.size).start;
+      state.memory.window_start = scroll_window(window, window.size).start;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
-      state.memory_window_start = scroll_window(window, -window.size).start;
+      state.memory.window_start = scroll_window(window, -window.size).start;
   }
   if (window.size >= total) {
     ImGui::TextUnformatted("the whole storage is drawn");
@@ -320,7 +320,7 @@ void draw_window_controls(AppState& state, int64_t window_size, int64_t total) {
   const std::string format = "window of " + std::to_string(window.size) + " floats from %lld";
   if (ImGui::SliderScalar("##memory_window", ImGuiDataType_S64, &start, &first, &last,
                           format.c_str())) {
-    state.memory_window_start = start;
+    state.memory.window_start = start;
   }
   tooltip(
       "The first storage element drawn. Also: the wheel or a drag on a strip, a click on a "
@@ -343,8 +343,8 @@ void draw_memory_tab(AppState& state) {
     tooltip("Jump to the transpose stage.");
     return;
   }
-  const TensorRecord& before = *state.trace->find(pair.before);
-  const TensorRecord& after = *state.trace->find(pair.after);
+  const TensorRecord& before = *state.session.trace->find(pair.before);
+  const TensorRecord& after = *state.session.trace->find(pair.after);
   const bool shared = after.tensor.shares_storage_with(before.tensor);
   // Two columns under the controls line.
   const float font = ImGui::GetFontSize();
@@ -355,17 +355,18 @@ void draw_memory_tab(AppState& state) {
   const int64_t total = after.tensor.storage()->numel;
   // First look: a window across the first head boundary, where the split and the transposed
   // views part ways (the rows of one token's storage run into the next head).
-  if (state.memory_window_start < 0) {
-    const int64_t head_width = state.memory_tensor == 'v' ? state.trace->config.head_dim_v()
-                                                          : state.trace->config.head_dim_k();
-    state.memory_window_start = std::max<int64_t>(0, head_width - window_size / 2);
+  if (state.memory.window_start < 0) {
+    const int64_t head_width = state.memory.tensor == 'v'
+                                   ? state.session.trace->config.head_dim_v()
+                                   : state.session.trace->config.head_dim_k();
+    state.memory.window_start = std::max<int64_t>(0, head_width - window_size / 2);
   }
 
   if (step->stage == Stage::Split || step->stage == Stage::Transpose) {
     for (const char which : {'q', 'k', 'v'}) {
       const std::string label(1, which);
-      if (ImGui::RadioButton(label.c_str(), state.memory_tensor == which))
-        state.memory_tensor = which;
+      if (ImGui::RadioButton(label.c_str(), state.memory.tensor == which))
+        state.memory.tensor = which;
       tooltip("Which projection's layout to show.");
       ImGui::SameLine();
     }
@@ -381,8 +382,8 @@ void draw_memory_tab(AppState& state) {
   ImGui::BeginChild("memory_after", ImVec2(0, 0), false, flags);
   draw_tensor(state, next, pictures[1], window_size);
   ImGui::EndChild();
-  state.memory_window_start = clamp_window(state.memory_window_start, window_size, total).start;
-  state.memory_hover = next;
+  state.memory.window_start = clamp_window(state.memory.window_start, window_size, total).start;
+  state.memory.hover = next;
 }
 
 }  // namespace attnlab::gui

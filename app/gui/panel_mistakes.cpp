@@ -22,7 +22,7 @@ namespace {
 // [SECTION] choosing
 
 void mistake_picker(AppState& state) {
-  const Mistake current = state.config.mistake;
+  const Mistake current = state.session.config.mistake;
   const char* shown = current == Mistake::None ? "none (correct code)" : mistake_info(current).name;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo("mistake", shown)) {
@@ -53,11 +53,11 @@ void index_slider(const char* label, int64_t& value, int64_t count, const char* 
 void mono_line(const AppState& state, const char* prefix, const char* code, ImU32 colour) {
   ImGui::TextUnformatted(prefix);
   ImGui::SameLine();
-  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextWrapped("%s", code);
   ImGui::PopStyleColor();
-  if (state.mono_font) ImGui::PopFont();
+  if (state.window.mono_font) ImGui::PopFont();
 }
 
 void failure_text(const AppState& state, const Trace& buggy) {
@@ -65,12 +65,12 @@ void failure_text(const AppState& state, const Trace& buggy) {
   ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
   ImGui::TextWrapped("The run stops in the %s stage with the framework's error:",
                      stage_name(buggy.failure.stage));
-  if (state.mono_font) ImGui::PushFont(state.mono_font);
+  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
   ImGui::TextWrapped("%s", buggy.failure.message.c_str());
-  if (state.mono_font) ImGui::PopFont();
+  if (state.window.mono_font) ImGui::PopFont();
   ImGui::PopStyleColor();
-  if (state.mistake_report && !state.mistake_report->layout.empty())
-    ImGui::TextWrapped("Why: %s.", state.mistake_report->layout.c_str());
+  if (state.session.mistake_report && !state.session.mistake_report->layout.empty())
+    ImGui::TextWrapped("Why: %s.", state.session.mistake_report->layout.c_str());
 }
 
 // When the change is too small to see: says so, with the core's config where it shows as a button
@@ -81,7 +81,7 @@ void too_small_line(const AppState& state, const MistakeReport& report,
   ImGui::TextWrapped("Effect too small to see here: %s (entropy %.2f \u2192 %.2f bits).",
                      report.effect.c_str(), report.entropy_correct_bits, report.entropy_buggy_bits);
   ImGui::PopStyleColor();
-  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.trace->config);
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.session.trace->config);
   if (!there) return;
   const std::string label = "Show it on " + there->change;
   if (ImGui::Button(label.c_str())) chosen = there->config;
@@ -90,7 +90,7 @@ void too_small_line(const AppState& state, const MistakeReport& report,
 
 void description(const AppState& state, const MistakeInfo& info, std::optional<Config>& chosen) {
   const Palette& colours = palette(state.ui.theme);
-  const Trace& buggy = *state.trace;
+  const Trace& buggy = *state.session.trace;
   ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
   ImGui::TextWrapped("%s (%s stage)", info.title, stage_name(info.stage));
   ImGui::PopStyleColor();
@@ -108,8 +108,8 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
     failure_text(state, buggy);
     return;
   }
-  if (!state.mistake_report) return;
-  const MistakeReport& report = *state.mistake_report;
+  if (!state.session.mistake_report) return;
+  const MistakeReport& report = *state.session.mistake_report;
   if (report.too_small_to_see) too_small_line(state, report, chosen);
   ImGui::TextWrapped("%s", report.symptom.c_str());
   if (report.max_future_weight > 0)
@@ -133,20 +133,21 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
-  const std::string record = state.mistake_report ? state.mistake_report->record : "";
+  const std::string record =
+      state.session.mistake_report ? state.session.mistake_report->record : "";
   static constexpr const char* kTitles[3] = {"correct", "buggy", "|buggy \u2212 correct|"};
   if (maps[1].maps_are_tokens)
     ImGui::TextWrapped(
         "Buggy scores are (B, T, h, h): heads attend to heads, no T \u00D7 T map to subtract. "
         "Middle: token %lld's h \u00D7 h map.",
-        (long long)state.mistake_token);
+        (long long)state.mistakes.token);
   const HeatmapSet* scaled = nullptr;  // any drawn map: they share one colour scale
   for (const HeatmapSet& set : maps)
     if (!set.empty()) scaled = &set;
-  if (scaled && !maps[2].empty() && state.mistake_report) {
+  if (scaled && !maps[2].empty() && state.session.mistake_report) {
     ImGui::TextWrapped("%s: colours %.3g .. %.3g; largest change %.3g", record.c_str(),
                        double(scaled->value_min), double(scaled->value_max),
-                       state.mistake_report->record_change);
+                       state.session.mistake_report->record_change);
   } else if (scaled) {
     ImGui::TextWrapped("%s: colours %.3g .. %.3g", record.c_str(), double(scaled->value_min),
                        double(scaled->value_max));
@@ -166,9 +167,10 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, kTitles[i], nullptr, 0,
                   &title_clip);
     if (set.empty()) {
-      const std::string why = i == 1 ? empty_buggy_note(*state.trace)
-                              : i == 2 && !state.trace->failure.failed ? "shapes differ"
-                                                                       : "nothing to subtract";
+      const std::string why = i == 1 ? empty_buggy_note(*state.session.trace)
+                              : i == 2 && !state.session.trace->failure.failed
+                                  ? "shapes differ"
+                                  : "nothing to subtract";
       list->AddText(nullptr, 0, ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why.c_str(),
                     nullptr, side);
       continue;
@@ -176,10 +178,10 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
     const float h = set.rows >= set.cols ? side : side * float(set.rows) / float(set.cols);
     const HeatmapPlacement placement{i, at, ImVec2(at.x + w, at.y + h)};
-    state.mistake_placements.push_back(placement);
+    state.frame.mistake_placements.push_back(placement);
     const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
     if (drawer && drawer->error().empty()) {
-      drawer->prepare(set, state.mistake_maps.version, slot);
+      drawer->prepare(set, state.mistakes.maps.builds(), slot);
       drawer->draw(list, set, {HeatmapPlacement{0, placement.min, placement.max}}, slot);
     }
     list->AddRect(placement.min, placement.max, colours.block_border);
@@ -192,7 +194,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
   // Hover: the same cell in all three maps, with the values.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (!ImGui::IsWindowHovered()) return;
-  for (const HeatmapPlacement& p : state.mistake_placements) {
+  for (const HeatmapPlacement& p : state.frame.mistake_placements) {
     if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
       continue;
     const HeatmapSet& set = maps[size_t(p.head)];
@@ -220,7 +222,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
 
 void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
   mistake_picker(state);
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   if (trace.config.mistake == Mistake::None) {
     ImGui::TextWrapped(
         "Pick a mistake: the same config then runs twice, with the bug and without, and this "
@@ -228,13 +230,15 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
     return;
   }
   const HeatmapSet& buggy = current_mistake_maps(state)[1];
-  const TensorRecord* compared = state.mistake_report && state.correct_trace
-                                     ? state.correct_trace->find(state.mistake_report->record)
-                                     : nullptr;
+  const TensorRecord* compared =
+      state.session.mistake_report && state.session.correct_trace
+          ? state.session.correct_trace->find(state.session.mistake_report->record)
+          : nullptr;
   if (compared && compared->tensor.dim() == 4)  // (B, h, ., .): one map per head
-    index_slider("head", state.mistake_map, trace.config.n_heads, "Which head's maps to compare.");
+    index_slider("head", state.mistakes.head, trace.config.n_heads,
+                 "Which head's maps to compare.");
   if (buggy.maps_are_tokens)
-    index_slider("token", state.mistake_token, int64_t(trace.tokens.size()),
+    index_slider("token", state.mistakes.token, int64_t(trace.tokens.size()),
                  "Whose (h, h) map to show: with this bug every token has one.");
   const float text_w = std::floor(ImGui::GetContentRegionAvail().x * 0.46f);
   ImGui::BeginChild("mistake_text", ImVec2(text_w, 0), false, ImGuiWindowFlags_NoBackground);

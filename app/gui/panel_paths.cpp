@@ -45,13 +45,14 @@ void timeline(const char* label, double ms, int64_t steps, float pixels_per_ms, 
 }  // namespace
 
 void draw_paths_tab(AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
   start_path_timing(state);  // opening the tab measures the shown config, once
-  const bool busy = state.paths.busy();
+  const bool busy = state.paths.comparison.busy();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("measure again")) {
-    state.paths.forget();  // measuring again for the same config is what the button is for
+    state.paths.comparison
+        .forget();  // measuring again for the same config is what the button is for
     start_path_timing(state);
   }
   ImGui::EndDisabled();
@@ -60,8 +61,8 @@ void draw_paths_tab(AppState& state) {
   ImGui::TextWrapped(
       "The seeds first compute attention one head at a time in a Python-style loop; real code "
       "batches the heads into one matrix product over (B, h, T, d_k).");
-  if (draw_task_status(state.paths, "paths", colours.error)) return;
-  const auto& result = state.paths.result();
+  if (draw_task_status(state.paths.comparison, "paths", colours.error)) return;
+  const auto& result = state.paths.comparison.result();
   if (!result) return;
   ImGui::Text("outputs agree: max |loop \u2212 batched| = %.3g", result->max_abs_difference);
   ImGui::Text("median of %d runs: loop %.3f ms, batched %.3f ms", result->runs, result->loop_ms,

@@ -62,7 +62,7 @@ bool stage_box(int index, const std::string& name, const std::string& shape, boo
 }
 
 void stage_row(AppState& state) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const PipelineStep* step = current_step(state);
   const Palette& colours = palette(state.ui.theme);
   const float arrow_w = ImGui::CalcTextSize(" \u2192 ").x;
@@ -97,13 +97,13 @@ void substep_row(AppState& state) {
   const PipelineStep* step = current_step(state);
   const Palette& colours = palette(state.ui.theme);
   bool first = true;
-  for (size_t i = 0; i < state.steps.size(); ++i) {
-    const PipelineStep& s = state.steps[i];
+  for (size_t i = 0; i < state.walk.steps.size(); ++i) {
+    const PipelineStep& s = state.walk.steps[i];
     if (!step || s.stage != step->stage || s.substep == Substep::None) continue;
     if (!first) ImGui::SameLine();
     first = false;
     const std::string label = s.label + "##sub" + std::to_string(i);
-    if (strip_button(label.c_str(), int(i) == state.step_index, ImVec2(0, 0), colours))
+    if (strip_button(label.c_str(), int(i) == state.walk.step_index, ImVec2(0, 0), colours))
       go_to_step(state, int(i));
     tooltip("A sub-step of this stage: each one is one line of the PyTorch code.");
   }
@@ -117,9 +117,9 @@ void playback_controls(AppState& state) {
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - play_w -
                                                        status_w -
                                                        ImGui::GetStyle().ItemSpacing.x * 2));
-  ImGui::Text("step %d / %d", state.step_index + 1, int(state.steps.size()));
+  ImGui::Text("step %d / %d", state.walk.step_index + 1, int(state.walk.steps.size()));
   ImGui::SameLine();
-  if (ImGui::Button(state.playing ? "\u25A0 pause (Space)" : "\u25B6 play (Space)",
+  if (ImGui::Button(state.walk.playing ? "\u25A0 pause (Space)" : "\u25B6 play (Space)",
                     ImVec2(play_w, 0)))
     toggle_play(state);
   tooltip("Walk through the stages automatically; the speed is under Display.");
@@ -130,7 +130,7 @@ void progress_row(AppState& state) {
   const float cancel_w =
       ImGui::CalcTextSize("cancel (Esc)").x + ImGui::GetStyle().FramePadding.x * 2;
   const float bar_w = ImGui::GetFontSize() * 10;
-  ImGui::ProgressBar(float(state.worker->progress()), ImVec2(bar_w, 0), "computing...");
+  ImGui::ProgressBar(float(state.session.worker->progress()), ImVec2(bar_w, 0), "computing...");
   tooltip("A big configuration is computed in the background; the old trace stays meanwhile.");
   ImGui::SameLine();
   if (ImGui::Button("cancel (Esc)", ImVec2(cancel_w, 0))) cancel_computation(state);
@@ -143,14 +143,14 @@ void draw_pipeline_panel(AppState& state) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   if (begin_panel(state, PanelId::Pipeline, "Pipeline", flags)) {
-    if (state.trace) {
+    if (state.session.trace) {
       stage_row(state);
       substep_row(state);
     } else {
       ImGui::TextUnformatted("Computing the first trace...");
     }
-    if (state.computing) progress_row(state);
-    if (state.trace) playback_controls(state);
+    if (state.session.computing) progress_row(state);
+    if (state.session.trace) playback_controls(state);
   }
   ImGui::End();
 }

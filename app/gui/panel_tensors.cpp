@@ -174,11 +174,9 @@ void draw_captions(ImDrawList* list, ImVec2 at, const std::vector<std::string>& 
 }
 
 float magnitude_of(AppState& state, const TensorRecord& record) {
-  if (!same_trace(state.magnitudes_of, state.trace)) {
-    state.record_magnitudes.clear();
-    state.magnitudes_of = state.trace;
-  }
-  auto [it, added] = state.record_magnitudes.try_emplace(record.name, 1.0f);
+  std::map<std::string, float>& magnitudes = state.tensors.magnitudes.get(
+      state.session.generation, WholeTrace{}, [] { return std::map<std::string, float>{}; });
+  auto [it, added] = magnitudes.try_emplace(record.name, 1.0f);
   if (added) it->second = largest_magnitude(record.tensor);
   return it->second;
 }
@@ -188,7 +186,7 @@ bool is_weights(const TensorRecord& record) {
 }
 
 void draw_scene(AppState& state, const PipelineStep& step) {
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   const float gap = std::round(font * 0.4f);
@@ -258,7 +256,7 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     context.value_scale = magnitude_of(state, *item.record);
     BlockStyle style = item.style;
     style.values = values && state.ui.show_values;
-    draw_block(list, ImVec2(x, block_y), *item.record, state.batch_shown, item.geometry, cell,
+    draw_block(list, ImVec2(x, block_y), *item.record, state.walk.batch_shown, item.geometry, cell,
                style, context);
 
     const Captions c = captions_of(*item.record);
@@ -275,19 +273,19 @@ void draw_scene(AppState& state, const PipelineStep& step) {
 
 void draw_tensors_tab(AppState& state) {
   const PipelineStep* step = current_step(state);
-  if (!step || !state.trace) return;
+  if (!step || !state.session.trace) return;
   draw_stale_banner(state);
   std::string where = stage_name(step->stage);
   if (step->substep != Substep::None) where += " / " + step->label;
   ImGui::TextUnformatted(where.c_str());
-  const std::vector<const TensorRecord*> records = step_records(*state.trace, *step);
+  const std::vector<const TensorRecord*> records = step_records(*state.session.trace, *step);
   if (!records.empty()) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
     ImGui::TextUnformatted(records.front()->formula.c_str());
     ImGui::PopStyleColor();
   }
-  if (state.trace->shape_only) {
+  if (state.session.trace->shape_only) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
   }

@@ -45,20 +45,17 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
-  state.mistake_placements.clear();
-  state.memory_grids.clear();
-  state.memory_strips.clear();
-  if (begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags) && state.trace &&
+  if (begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags) && state.session.trace &&
       ImGui::BeginTabBar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
-      const bool requested = state.requested_tool_tab == tab;
+      const bool requested = state.tabs.requested_tool == tab;
       const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
                                             requested ? ImGuiTabItemFlags_SetSelected : 0);
       tooltip(kTabTips[i]);
       if (!open) continue;
-      state.tool_tab = tab;
-      if (requested) state.requested_tool_tab.reset();
+      state.tabs.tool = tab;
+      if (requested) state.tabs.requested_tool.reset();
       draw_tab(state, tab, drawer);
       ImGui::EndTabItem();
     }

@@ -35,7 +35,7 @@ bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowF
 // One-sentence tooltip for the last item (also when reached by keyboard).
 void tooltip(const char* text);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
-// state.explained.
+// state.frame.explained.
 void issue_text(AppState& state, const char* field);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);

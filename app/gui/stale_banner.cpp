@@ -10,23 +10,25 @@
 namespace attnlab::gui {
 
 std::string stale_message(const AppState& state) {
-  if (!state.trace) return "";
-  const Config& shown = state.trace->config;
-  const std::string wanted = join_fields(differing_fields(state.config, shown));
-  if (wanted.empty() && state.issues.empty() && !state.computing && state.run_error.empty())
+  if (!state.session.trace) return "";
+  const Config& shown = state.session.trace->config;
+  const std::string wanted = join_fields(differing_fields(state.session.config, shown));
+  if (wanted.empty() && state.session.issues.empty() && !state.session.computing &&
+      state.session.run_error.empty())
     return "";
-  const std::string showing = join_fields(differing_fields(shown, state.config));
+  const std::string showing = join_fields(differing_fields(shown, state.session.config));
   const std::string picture = "showing " + (showing.empty() ? "the last valid trace" : showing);
-  if (!state.issues.empty())
+  if (!state.session.issues.empty())
     return "Out of date: " + picture + "; " + (wanted.empty() ? "the settings" : wanted) +
-           (state.issues.size() == 1 && wanted.find(',') == std::string::npos ? " is" : " are") +
+           (state.session.issues.size() == 1 && wanted.find(',') == std::string::npos ? " is"
+                                                                                      : " are") +
            " invalid, see Controls";
-  if (!state.run_error.empty())
+  if (!state.session.run_error.empty())
     return "Out of date: " + picture + "; " + (wanted.empty() ? "the new run" : wanted) +
            " failed, see Controls";
-  if (state.computing) {
+  if (state.session.computing) {
     char percent[16];
-    std::snprintf(percent, sizeof percent, "%.0f%%", 100 * state.worker->progress());
+    std::snprintf(percent, sizeof percent, "%.0f%%", 100 * state.session.worker->progress());
     return "Computing " + (wanted.empty() ? std::string("a new trace") : wanted) + " (" + percent +
            "): " + picture;
   }

@@ -19,71 +19,74 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (!options.heatmap_view.empty())
     parse_heatmap_view(options.heatmap_view, state.ui.heatmap_view);
   if (options.scripted()) state.ui.animation_seconds = 0;
-  if (options.transition) state.frozen_transition = *options.transition;
-  state.pending_stage = options.stage;
+  if (options.transition) state.walk.frozen_transition = *options.transition;
+  state.walk.pending_stage = options.stage;
 
   const bool restore_config = options.preset.empty() && restored && restored->found;
   if (restore_config) {
-    state.preset_name = restored->settings.preset;
-    for (const Preset& preset : state.presets) {
-      if (preset.name != state.preset_name) continue;
-      state.preset_config = preset.config;
-      state.preset_inputs = preset.inputs;
+    state.session.preset_name = restored->settings.preset;
+    for (const Preset& preset : state.session.presets) {
+      if (preset.name != state.session.preset_name) continue;
+      state.session.preset_config = preset.config;
+      state.session.preset_inputs = preset.inputs;
     }
     // Settings that cannot be used any more (a preset or a limit changed) are dropped one by
     // one, each named with its reason; the rest of the session is kept.
     Config fallback;
-    for (const Preset& preset : state.presets)
+    for (const Preset& preset : state.session.presets)
       if (preset.name == kDefaultPreset) fallback = preset.config;
     RestoredConfig kept = restore_valid(restored->settings.config, fallback);
-    state.config = kept.config;
+    state.session.config = kept.config;
     if (!kept.dropped.empty()) {
       std::string dropped;
       for (const std::string& d : kept.dropped) dropped += (dropped.empty() ? "" : "; ") + d;
       state.status +=
           (state.status.empty() ? "" : " ") + ("Restored the last session except " + dropped + ".");
-      state.preset_name.clear();
+      state.session.preset_name.clear();
     }
   } else {
     const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
     if (!apply_preset(state, name)) {
-      error = state.presets.empty() ? "attnlab: " + state.preset_errors.front()
+      error = state.session.presets.empty() ? "attnlab: " + state.session.preset_errors.front()
                                     : "attnlab: unknown preset \"" + name +
                                           "\" (attnlab-cli --list-presets lists them)";
       apply_preset(state, kDefaultPreset);
     }
   }
 
-  Config config = state.config;
-  Inputs preset_inputs = state.preset_inputs;
+  Config config = state.session.config;
+  Inputs preset_inputs = state.session.preset_inputs;
   try {
     apply_config_flags(options.config, config, preset_inputs);
-    state.preset_inputs = preset_inputs;
+    state.session.preset_inputs = preset_inputs;
   } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
     if (error.empty()) error = std::string("attnlab: ") + bad_flag.what();
-    config = state.config;
+    config = state.session.config;
   }
   if (!options.tab.empty()) open_tab(state, options.tab);
   set_config(state, config);
   sync_edit_buffers(state);
-  if (error.empty() && !state.issues.empty()) error = "attnlab: " + describe(state.issues);
+  if (error.empty() && !state.session.issues.empty())
+    error = "attnlab: " + describe(state.session.issues);
 
   // A restored config may be invalid now (a preset changed): fall back to the default preset.
-  if (!state.trace && !state.computing && restore_config) apply_preset(state, kDefaultPreset);
+  if (!state.session.trace && !state.session.computing && restore_config)
+    apply_preset(state, kDefaultPreset);
   // Scripted runs need the trace before their first frame; a window shows progress instead.
-  if (options.scripted()) state.worker->wait_idle();
+  if (options.scripted()) state.session.worker->wait_idle();
   poll_trace(state);
-  if (options.scripted() && state.trace) {
+  if (options.scripted() && state.session.trace) {
     // The tabs that measure in the background show their numbers in the screenshot.
-    if (state.requested_tool_tab == ToolTab::HeadTools) {
+    if (state.tabs.requested_tool == ToolTab::HeadTools) {
       start_importance(state);
       start_head_count_comparison(state);
     }
-    if (state.requested_tool_tab == ToolTab::Paths) start_path_timing(state);
+    if (state.tabs.requested_tool == ToolTab::Paths) start_path_timing(state);
     wait_for_measurements(state);
   }
-  if (error.empty() && !state.trace && !state.computing) error = "attnlab: " + state.run_error;
-  if (error.empty() && state.trace && !state.pending_stage.empty())
+  if (error.empty() && !state.session.trace && !state.session.computing)
+    error = "attnlab: " + state.session.run_error;
+  if (error.empty() && state.session.trace && !state.walk.pending_stage.empty())
     error = "attnlab: this trace has no step \"" + options.stage + "\"";
   return error;
 }
@@ -91,13 +94,13 @@ std::string start_state(AppState& state, const StartOptions& options,
 Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   Settings settings;
   // Never an invalid config: while the controls hold one, the last valid (shown) config is saved.
-  if (state.issues.empty())
-    settings.config = state.config;
-  else if (state.trace)
-    settings.config = state.trace->config;
-  else if (validate(state.preset_config).empty())
-    settings.config = state.preset_config;
-  settings.preset = state.preset_name;
+  if (state.session.issues.empty())
+    settings.config = state.session.config;
+  else if (state.session.trace)
+    settings.config = state.session.trace->config;
+  else if (validate(state.session.preset_config).empty())
+    settings.config = state.session.preset_config;
+  settings.preset = state.session.preset_name;
   settings.ui = state.ui;
   settings.imgui_ini = imgui_ini;
   return settings;

@@ -123,9 +123,10 @@ ControlChange ControlDriver::edit_mask(AppState& state, Config& c) {
       m.causal = !m.causal;
       return {number("causal", m.causal)};
     case 1: {
-      state.padding_text = one_of(kPaddingTexts);
+      state.controls.padding_text = one_of(kPaddingTexts);
       const bool parsed = apply_padding_text(state, m);
-      return {"padding text \"" + state.padding_text + "\"" + (parsed ? "" : " (not numbers)")};
+      return {"padding text \"" + state.controls.padding_text + "\"" +
+              (parsed ? "" : " (not numbers)")};
     }
     case 2:
       return {number("window", m.window = slider_value(0, T))};
@@ -160,8 +161,8 @@ ControlChange ControlDriver::edit_model(AppState& state, Config& c) {
 }
 
 ControlChange ControlDriver::edit_config(AppState& state) {
-  Config c = state.config;
-  const std::string padding_before = state.padding_text;
+  Config c = state.session.config;
+  const std::string padding_before = state.controls.padding_text;
   ControlChange change;
   switch (pick(0, 3)) {
     case 0:
@@ -174,18 +175,18 @@ ControlChange ControlDriver::edit_config(AppState& state) {
     default:
       change = edit_model(state, c);
   }
-  if (c == state.config) return change;  // e.g. padding text that is not numbers
+  if (c == state.session.config) return change;  // e.g. padding text that is not numbers
   if (validate(c).empty() && run_bytes(c) > kMaxTraceBytes) {
-    state.padding_text = padding_before;  // the user did not type it after all
+    state.controls.padding_text = padding_before;  // the user did not type it after all
     return {"skipped: " + change.what + " (too big)", false};
   }
-  state.preset_name.clear();  // as the panel does: the user's own config now
+  state.session.preset_name.clear();  // as the panel does: the user's own config now
   set_config(state, c);
   return change;
 }
 
 ControlChange ControlDriver::make_oversize(AppState& state) {
-  Config c = state.config;
+  Config c = state.session.config;
   switch (pick(0, 3)) {
     case 0:  // every slider at its maximum: B h T^2 maps beyond the 1 GiB cap
       c.batch = 64;
@@ -209,13 +210,13 @@ ControlChange ControlDriver::make_oversize(AppState& state) {
 }
 
 ControlChange ControlDriver::drag_to_worker_size(AppState& state) {
-  Config c = state.config;
+  Config c = state.session.config;
   for (int attempt = 0; attempt < 20; ++attempt) {
     c.batch = pick(1, 8);
     c.seq_len = pick(32, 256);
     const int64_t bytes = run_bytes(c);
     if (!validate(c).empty() || bytes <= kSyncTraceBytes || bytes > kMaxTraceBytes) continue;
-    state.preset_name.clear();
+    state.session.preset_name.clear();
     set_config(state, c);
     return {number("worker-sized T", c.seq_len) + ", " + number("B", c.batch)};
   }
@@ -225,11 +226,12 @@ ControlChange ControlDriver::drag_to_worker_size(AppState& state) {
 // [SECTION] presets, keys, the toolkit and the display
 
 ControlChange ControlDriver::switch_preset(AppState& state) {
-  if (state.presets.empty() || chance(0.05)) {
+  if (state.session.presets.empty() || chance(0.05)) {
     apply_preset(state, "no-such-preset");
     return {"preset no-such-preset"};
   }
-  const Preset& preset = state.presets[size_t(pick(0, int64_t(state.presets.size()) - 1))];
+  const Preset& preset =
+      state.session.presets[size_t(pick(0, int64_t(state.session.presets.size()) - 1))];
   if (validate(preset.config).empty() && run_bytes(preset.config) > kMaxTraceBytes)
     return {"skipped: preset " + preset.name + " (too big)", false};
   apply_preset(state, preset.name);
@@ -260,14 +262,15 @@ ControlChange ControlDriver::press_key(AppState& state) {
     case 2: {  // 1-6 pick a tab; Shift+1..9 switch a head off or on
       const int digit = int(pick(1, 9));
       const bool shift = chance(0.5);
-      if (shift && run_bytes(state.config) > kMaxTraceBytes) return {"skipped: ablation", false};
+      if (shift && run_bytes(state.session.config) > kMaxTraceBytes)
+        return {"skipped: ablation", false};
       return press(kKey1 + digit - 1, shift, std::to_string(digit));
     }
     case 3:
       return press(kKeyC, false, "C");
     default:
       // A mistake runs twice (buggy and correct); run_bytes may saturate, so halve the limit.
-      if (run_bytes(state.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
+      if (run_bytes(state.session.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
       return press(kKeyM, chance(0.5), "M");
   }
 }
@@ -275,34 +278,32 @@ ControlChange ControlDriver::press_key(AppState& state) {
 ControlChange ControlDriver::edit_display(AppState& state) {
   switch (pick(0, 5)) {
     case 0:
-      set_heatmap_view(state, HeatmapView(pick(0, 3)));
+      state.ui.heatmap_view = HeatmapView(pick(0, 3));
       return {"heatmap view"};
     case 1:
       state.ui.stretch_weights = !state.ui.stretch_weights;
-      state.heatmaps_dirty = true;
       return {"stretch weights"};
     case 2:
-      if (!state.trace) return {"sequence shown (no trace)"};
-      state.batch_shown = pick(0, state.trace->config.batch - 1);
-      state.heatmaps_dirty = true;
-      return {number("sequence shown", state.batch_shown)};
+      if (!state.session.trace) return {"sequence shown (no trace)"};
+      state.walk.batch_shown = pick(0, state.session.trace->config.batch - 1);
+      return {number("sequence shown", state.walk.batch_shown)};
     case 3: {
       // A mistake runs twice (buggy and correct); run_bytes may saturate, so halve the limit.
-      if (run_bytes(state.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
+      if (run_bytes(state.session.config) > kMaxTraceBytes / 2) return {"skipped: mistake", false};
       const std::vector<MistakeInfo>& all = all_mistakes();
       const int64_t which = pick(0, int64_t(all.size()));
       set_mistake(state, which == 0 ? Mistake::None : all[size_t(which - 1)].id);
       return {number("mistake", which)};
     }
     case 4: {
-      const int64_t head = pick(-1, std::clamp<int64_t>(state.config.n_heads, 0, 40));
+      const int64_t head = pick(-1, std::clamp<int64_t>(state.session.config.n_heads, 0, 40));
       toggle_head_ablation(state, head);
       return {number("ablate head", head)};
     }
     default:
-      state.mistake_map = pick(0, 40);
-      state.mistake_token = pick(0, 300);
-      state.memory_tensor = "qkv"[pick(0, 2)];
+      state.mistakes.head = pick(0, 40);
+      state.mistakes.token = pick(0, 300);
+      state.memory.tensor = "qkv"[pick(0, 2)];
       return {"mistake map / memory tensor"};
   }
 }
@@ -310,7 +311,7 @@ ControlChange ControlDriver::edit_display(AppState& state) {
 ControlChange ControlDriver::apply(AppState& state) {
   // A user facing an error message fixes it soon: after a few changes on an invalid config, pick a
   // preset, so the run keeps computing rather than piling up invalid settings.
-  if (!state.issues.empty() && chance(0.3)) return switch_preset(state);
+  if (!state.session.issues.empty() && chance(0.3)) return switch_preset(state);
   const int64_t kind = pick(0, 99);
   if (kind < 37) return edit_config(state);
   if (kind < 45) return drag_to_worker_size(state);
@@ -321,8 +322,8 @@ ControlChange ControlDriver::apply(AppState& state) {
 }
 
 std::string frame_problem(AppState& state) {
-  if (state.trace && !state.trace->shape_only) {
-    const Diagnostics& d = state.trace->diagnostics;
+  if (state.session.trace && !state.session.trace->shape_only) {
+    const Diagnostics& d = state.session.trace->diagnostics;
     if (d.nonfinite_values > 0) return "NaN/Inf in " + d.first_nonfinite;
     const HeatmapSet& maps = current_heatmaps(state);
     if (!std::isfinite(maps.value_min) || !std::isfinite(maps.value_max))
@@ -331,17 +332,20 @@ std::string frame_problem(AppState& state) {
       if (std::isnan(value) || value == std::numeric_limits<float>::infinity())
         return "heatmap cell not finite";  // -inf marks a masked cell
   }
-  if (!state.issues.empty()) {
-    for (const ConfigIssue& issue : state.issues)
-      if (!contains(state.explained, issue.field))
+  if (!state.session.issues.empty()) {
+    for (const ConfigIssue& issue : state.session.issues)
+      if (!contains(state.frame.explained, issue.field))
         return "issue of \"" + issue.field + "\" not shown: " + issue.message;
     return "";
   }
-  if (!state.run_error.empty())
-    return contains(state.explained, "run") ? "" : "run error not shown: " + state.run_error;
-  if (state.computing) return "";  // the pipeline panel shows the progress and a cancel button
-  if (!state.trace) return "no trace and no explanation";
-  if (state.trace->config == state.config) return "";
+  if (!state.session.run_error.empty())
+    return contains(state.frame.explained, "run")
+               ? ""
+               : "run error not shown: " + state.session.run_error;
+  if (state.session.computing)
+    return "";  // the pipeline panel shows the progress and a cancel button
+  if (!state.session.trace) return "no trace and no explanation";
+  if (state.session.trace->config == state.session.config) return "";
   if (state.status.find("cancelled") != std::string::npos) return "";
   return "the trace shown is not of the current settings, and nothing says why";
 }

@@ -1,6 +1,6 @@
 // Seeded random changes to the app's controls, each made through the function the control itself
 // calls (set_config with the edited config, apply_padding_text, apply_preset, set_mistake,
-// toggle_head_ablation, set_heatmap_view) or as key presses in headless frames (stage steps, tabs,
+// toggle_head_ablation, the heatmap view) or as key presses in headless frames (stage steps, tabs,
 // M, Shift+digit, Escape). Values cover what a user can reach: slider ranges, and typed-in values
 // beyond them (Ctrl+click), bad padding text, empty / UTF-8 / control-character / very long
 // sentences.

@@ -41,7 +41,7 @@ class HeadlessImGui : public ::testing::Test {
     unsigned char* pixels = nullptr;
     int width = 0, height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    state.mono_font = fonts.mono;
+    state.window.mono_font = fonts.mono;
     apply_theme(state.ui.theme, 1.0f);
   }
   void TearDown() override { ImGui::DestroyContext(); }
@@ -63,9 +63,9 @@ class HeadlessImGui : public ::testing::Test {
   void start_on(const std::string& preset) {
     load_presets(state);
     ASSERT_TRUE(apply_preset(state, preset)) << preset;
-    state.worker->wait_idle();
+    state.session.worker->wait_idle();
     poll_trace(state);
-    ASSERT_TRUE(state.trace) << state.run_error;
+    ASSERT_TRUE(state.session.trace) << state.session.run_error;
     frame();
   }
 

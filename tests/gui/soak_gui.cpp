@@ -45,7 +45,7 @@ class GuiSoak : public HeadlessImGui {
   Memory settled_memory() {
     start_on("seed003");
     for (int tab = 0; tab < kToolTabCount; ++tab) {
-      state.requested_tool_tab = ToolTab(tab);
+      state.tabs.requested_tool = ToolTab(tab);
       frame();
       frame();
       wait_for_measurements(state);
@@ -68,17 +68,17 @@ TEST_F(GuiSoak, RandomChangesWithTheWorkerRestartedKeepMemoryFlat) {
   Memory after_warm_up;
   int superseded = 0, worker_runs = 0;
   for (int i = 0; i < changes; ++i) {
-    const bool was_computing = state.computing;
-    const uint64_t requests_before = state.last_request;
+    const bool was_computing = state.session.computing;
+    const uint64_t requests_before = state.session.last_request;
     const ControlChange change = driver.apply(state);
-    if (state.computing && state.last_request != requests_before) {
+    if (state.session.computing && state.session.last_request != requests_before) {
       ++worker_runs;
       superseded += was_computing;
     }
-    if (i % 10 == 0) state.worker->wait_idle();
+    if (i % 10 == 0) state.session.worker->wait_idle();
     frame();
-    ASSERT_EQ(frame_problem(state), "")
-        << "change " << i << " (" << change.what << "), config " << config_text(state.config);
+    ASSERT_EQ(frame_problem(state), "") << "change " << i << " (" << change.what << "), config "
+                                        << config_text(state.session.config);
     if (i + 1 == warm_up) after_warm_up = settled_memory();
   }
   const Memory at_end = settled_memory();

@@ -11,16 +11,16 @@ AppState started_on(const std::string& preset) {
   AppState state;
   load_presets(state);
   EXPECT_TRUE(apply_preset(state, preset));
-  state.worker->wait_idle();
+  state.session.worker->wait_idle();
   poll_trace(state);
-  EXPECT_TRUE(state.trace) << state.run_error;
+  EXPECT_TRUE(state.session.trace) << state.session.run_error;
   return state;
 }
 
 TEST(PipelineSteps, Seed003WalksEveryStageAndSubstep) {
   AppState state = started_on("seed003");
   std::vector<std::string> walk;
-  for (const PipelineStep& step : state.steps)
+  for (const PipelineStep& step : state.walk.steps)
     walk.push_back(
         std::string(stage_name(step.stage)) +
         (step.substep == Substep::None ? "" : std::string(":") + substep_name(step.substep)));
@@ -43,11 +43,11 @@ TEST(PipelineSteps, Seed003WalksEveryStageAndSubstep) {
 TEST(PipelineSteps, DropoutAddsItsSubstepAndTheWalkKeepsItsPlace) {
   AppState state = started_on("seed003");
   ASSERT_TRUE(go_to_named_step(state, "attend:softmax"));
-  Config config = state.config;
+  Config config = state.session.config;
   config.dropout = 0.1;
   set_config(state, config);
-  EXPECT_EQ(state.steps.size(), 14u);
-  EXPECT_NE(find_step(state.steps, Stage::Attend, Substep::Dropout), -1);
+  EXPECT_EQ(state.walk.steps.size(), 14u);
+  EXPECT_NE(find_step(state.walk.steps, Stage::Attend, Substep::Dropout), -1);
   EXPECT_EQ(current_step(state)->substep, Substep::Softmax) << "a new trace keeps the current step";
 }
 
@@ -63,80 +63,80 @@ TEST(PipelineSteps, NamedStepsAndUnknownOnes) {
 
 TEST(PipelineSteps, PlayLoopsBackToTheStart) {
   AppState state = started_on("seed003");
-  go_to_step(state, int(state.steps.size()) - 1);
+  go_to_step(state, int(state.walk.steps.size()) - 1);
   state.ui.steps_per_second = 1.0f;
   toggle_play(state);
-  EXPECT_EQ(state.step_index, 0) << "playing from the end starts over";
-  go_to_step(state, int(state.steps.size()) - 1);
+  EXPECT_EQ(state.walk.step_index, 0) << "playing from the end starts over";
+  go_to_step(state, int(state.walk.steps.size()) - 1);
   advance_clock(state, 1.01);
-  EXPECT_EQ(state.step_index, 0);
+  EXPECT_EQ(state.walk.step_index, 0);
 }
 
 TEST(Presets, ExplicitTensorsAreUsedWhileTheyFit) {
   AppState state = started_on("seed002");
-  const Tensor& x = state.trace->find("x")->tensor;
-  const Tensor& given = state.preset_inputs.x;
+  const Tensor& x = state.session.trace->find("x")->tensor;
+  const Tensor& given = state.session.preset_inputs.x;
   ASSERT_TRUE(given.has_values());
   EXPECT_FLOAT_EQ(x.at({0, 0, 0}), given.at({0, 0}));  // the notebook's X, not generated
 
-  Config config = state.config;
+  Config config = state.session.config;
   config.n_heads = 1;  // W_q still fits; but the sizes differ from the preset's
   config.d_model = 8;
   set_config(state, config);
-  ASSERT_TRUE(state.trace);
-  EXPECT_EQ(state.trace->config.d_model, 8);
+  ASSERT_TRUE(state.session.trace);
+  EXPECT_EQ(state.session.trace->config.d_model, 8);
   EXPECT_NE(state.status.find("generated"), std::string::npos) << state.status;
 }
 
 TEST(Worker, BigTracesComputeInTheBackgroundWhileTheOldOneStays) {
   AppState state = started_on("seed003");
-  const std::shared_ptr<const Trace> before = state.trace;
+  const std::shared_ptr<const Trace> before = state.session.trace;
   ASSERT_TRUE(apply_preset(state, "base"));  // B=32, T=128, d_model=512
-  EXPECT_TRUE(state.computing);
-  EXPECT_EQ(state.trace, before) << "the previous trace stays on screen meanwhile";
-  state.worker->wait_idle();
+  EXPECT_TRUE(state.session.computing);
+  EXPECT_EQ(state.session.trace, before) << "the previous trace stays on screen meanwhile";
+  state.session.worker->wait_idle();
   poll_trace(state);
-  EXPECT_FALSE(state.computing);
-  ASSERT_NE(state.trace, before);
-  EXPECT_EQ(state.trace->config.batch, 32);
+  EXPECT_FALSE(state.session.computing);
+  ASSERT_NE(state.session.trace, before);
+  EXPECT_EQ(state.session.trace->config.batch, 32);
 }
 
 TEST(Worker, CancelKeepsThePreviousTrace) {
   AppState state = started_on("seed003");
-  const std::shared_ptr<const Trace> before = state.trace;
+  const std::shared_ptr<const Trace> before = state.session.trace;
   ASSERT_TRUE(apply_preset(state, "base"));
   cancel_computation(state);
-  EXPECT_FALSE(state.computing);
-  state.worker->wait_idle();
+  EXPECT_FALSE(state.session.computing);
+  state.session.worker->wait_idle();
   poll_trace(state);
-  EXPECT_EQ(state.trace, before);
+  EXPECT_EQ(state.session.trace, before);
   EXPECT_NE(state.status.find("cancelled"), std::string::npos);
 }
 
 TEST(Worker, NewerRequestsSupersedeOlderOnes) {
   AppState state = started_on("base");
-  Config config = state.config;
+  Config config = state.session.config;
   config.seed = 7;
   set_config(state, config);
   config.seed = 8;
   set_config(state, config);
-  state.worker->wait_idle();
+  state.session.worker->wait_idle();
   poll_trace(state);
-  ASSERT_TRUE(state.trace);
-  EXPECT_EQ(state.trace->config.seed, 8u);
+  ASSERT_TRUE(state.session.trace);
+  EXPECT_EQ(state.session.trace->config.seed, 8u);
 }
 
 TEST(Worker, AnInvalidConfigStopsTheBackgroundRun) {
   AppState state = started_on("seed003");
-  const std::shared_ptr<const Trace> before = state.trace;
+  const std::shared_ptr<const Trace> before = state.session.trace;
   ASSERT_TRUE(apply_preset(state, "base"));
-  Config config = state.config;
+  Config config = state.session.config;
   config.n_heads = 7;  // 512 % 7 != 0
   set_config(state, config);
-  EXPECT_FALSE(state.computing);
-  state.worker->wait_idle();
+  EXPECT_FALSE(state.session.computing);
+  state.session.worker->wait_idle();
   poll_trace(state);
-  EXPECT_EQ(state.trace, before);
+  EXPECT_EQ(state.session.trace, before);
   EXPECT_FALSE(issue_for(state, "n_heads").empty());
 }
 
@@ -147,11 +147,11 @@ namespace attnlab::gui {
 namespace {
 
 std::vector<std::string> input_names(const AppState& state, Stage stage, Substep substep) {
-  const int index = find_step(state.steps, stage, substep);
+  const int index = find_step(state.walk.steps, stage, substep);
   EXPECT_GE(index, 0) << stage_name(stage) << ":" << substep_name(substep);
   std::vector<std::string> names;
   if (index < 0) return names;
-  for (const TensorRecord* r : step_inputs(*state.trace, state.steps[size_t(index)]))
+  for (const TensorRecord* r : step_inputs(*state.session.trace, state.walk.steps[size_t(index)]))
     names.push_back(r->name);
   return names;
 }

@@ -20,25 +20,25 @@ TEST_F(ControlFuzz, EveryFrameShowsAValidTraceOrAnExplanation) {
   ControlDriver driver(kSeed, [this] { frame(); });
   int applied = 0, refused = 0, worker_runs = 0;
   for (int i = 0; i < kChanges; ++i) {
-    const std::shared_ptr<const Trace> before = state.trace;
-    const uint64_t requests_before = state.last_request;
+    const std::shared_ptr<const Trace> before = state.session.trace;
+    const uint64_t requests_before = state.session.last_request;
     const ControlChange change = driver.apply(state);
     applied += change.applied;
-    worker_runs += state.computing && state.last_request != requests_before;
+    worker_runs += state.session.computing && state.session.last_request != requests_before;
     // Most runs finish before the next change; every third change arrives while one is in flight.
-    if (i % 3 != 0) state.worker->wait_idle();
+    if (i % 3 != 0) state.session.worker->wait_idle();
     frame();
     const std::string context = "change " + std::to_string(i) + " (" + change.what + "), config " +
-                                config_text(state.config);
+                                config_text(state.session.config);
     if (change.oversize) {
       ++refused;
-      ASSERT_FALSE(state.issues.empty()) << "computed an oversize config: " << context;
-      ASSERT_FALSE(state.computing) << context;
-      ASSERT_EQ(state.trace, before) << context;
+      ASSERT_FALSE(state.session.issues.empty()) << "computed an oversize config: " << context;
+      ASSERT_FALSE(state.session.computing) << context;
+      ASSERT_EQ(state.session.trace, before) << context;
     }
     ASSERT_EQ(frame_problem(state), "") << context;
   }
-  state.worker->wait_idle();
+  state.session.worker->wait_idle();
   frame();
   EXPECT_EQ(frame_problem(state), "");
   EXPECT_GT(applied, kChanges * 3 / 4);
@@ -52,7 +52,7 @@ TEST_F(ControlFuzz, EveryFrameShowsAValidTraceOrAnExplanation) {
 // aborts on an int64 slider range beyond +-2^62.
 TEST_F(ControlFuzz, ATypedInHugeTKeepsTheMaskSlidersDrawable) {
   start_on("seed003");
-  Config config = state.config;
+  Config config = state.session.config;
   config.seq_len = std::numeric_limits<int64_t>::max();
   set_config(state, config);
   frame();
@@ -63,12 +63,12 @@ TEST_F(ControlFuzz, ATypedInHugeTKeepsTheMaskSlidersDrawable) {
 // Found by the soak: Shift+1 grew ablated_heads to a typed-in n_heads of 2^63 - 1 (bad_alloc).
 TEST_F(ControlFuzz, AblatingAHeadWithAHugeTypedInHeadCountAllocatesNothing) {
   start_on("seed003");
-  Config config = state.config;
+  Config config = state.session.config;
   config.n_heads = std::numeric_limits<int64_t>::max();
   set_config(state, config);
   toggle_head_ablation(state, 1);
   frame();
-  EXPECT_EQ(state.config.ablated_heads.size(), 2u);
+  EXPECT_EQ(state.session.config.ablated_heads.size(), 2u);
   EXPECT_NE(issue_for(state, "n_heads"), "");
   EXPECT_EQ(frame_problem(state), "");
 }

@@ -48,13 +48,13 @@ TEST_F(EntropyBars, Seed003BarsAreEntropyOverUniformOnTheVisibleKeys) {
   ASSERT_TRUE(open_tab(state, "head-tools"));
   frame();
   frame();
-  ASSERT_EQ(state.tool_tab, ToolTab::HeadTools);
+  ASSERT_EQ(state.tabs.tool, ToolTab::HeadTools);
   const ImDrawList* list = entropy_draw_list();
   ASSERT_NE(list, nullptr) << "no entropy child window was drawn";
   // Causal, T = 11: query i sees i + 1 keys, so uniform attention averages mean log2(1..11).
   double uniform = 0;
   for (int i = 1; i <= 11; ++i) uniform += std::log2(double(i)) / 11;
-  const std::vector<double>& bits = state.trace->diagnostics.head_entropy_bits;
+  const std::vector<double>& bits = state.session.trace->diagnostics.head_entropy_bits;
   ASSERT_EQ(bits.size(), 2u);
   for (size_t h = 0; h < bits.size(); ++h) {
     const double drawn = bar_fraction(*list, head_colour(int(h)));

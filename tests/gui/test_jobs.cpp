@@ -18,13 +18,13 @@ class Jobs : public HeadlessImGui {
   // The base shape, large enough that each measurement runs for seconds on this machine.
   void start_on_big_base() {
     start_on("base");
-    Config config = state.config;
+    Config config = state.session.config;
     config.batch = 64;
     config.n_heads = 16;
     set_config(state, config);
-    state.worker->wait_idle();
+    state.session.worker->wait_idle();
     poll_trace(state);
-    ASSERT_EQ(state.trace->config.batch, 64);
+    ASSERT_EQ(state.session.trace->config.batch, 64);
   }
   // Milliseconds from now until `task` is idle (at most `limit_ms`).
   template <typename Result>
@@ -42,23 +42,25 @@ class Jobs : public HeadlessImGui {
 
 TEST_F(Jobs, ShapeOnlyPresetRefusesEveryMeasurementAtOnce) {
   start_on("gpt3");
-  ASSERT_TRUE(state.trace->shape_only);
+  ASSERT_TRUE(state.session.trace->shape_only);
   ASSERT_TRUE(open_tab(state, "head-tools"));
   frame();
   frame();
-  for (const std::string* error : {&state.importance.error(), &state.head_counts.error()}) {
+  for (const std::string* error :
+       {&state.head_tools.importance.error(), &state.head_tools.head_counts.error()}) {
     EXPECT_NE(error->find("needs computed values"), std::string::npos) << *error;
     EXPECT_NE(error->find("shape-only"), std::string::npos) << *error;
     // The same words the trace uses for a config above the memory cap.
     EXPECT_NE(error->find("above the cap of 1.0 GiB"), std::string::npos) << *error;
   }
-  EXPECT_FALSE(state.importance.busy()) << "refused before a thread starts";
-  EXPECT_FALSE(state.head_counts.busy());
+  EXPECT_FALSE(state.head_tools.importance.busy()) << "refused before a thread starts";
+  EXPECT_FALSE(state.head_tools.head_counts.busy());
   ASSERT_TRUE(open_tab(state, "paths"));
   frame();
   frame();
-  EXPECT_FALSE(state.paths.busy());
-  EXPECT_NE(state.paths.error().find("shape-only"), std::string::npos) << state.paths.error();
+  EXPECT_FALSE(state.paths.comparison.busy());
+  EXPECT_NE(state.paths.comparison.error().find("shape-only"), std::string::npos)
+      << state.paths.comparison.error();
 }
 
 TEST_F(Jobs, CancelStopsARunningMeasurementQuickly) {
@@ -68,20 +70,22 @@ TEST_F(Jobs, CancelStopsARunningMeasurementQuickly) {
                         Starter(start_head_count_comparison)}) {
     start(state);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    ASSERT_TRUE(state.importance.busy() || state.paths.busy() || state.head_counts.busy())
+    ASSERT_TRUE(state.head_tools.importance.busy() || state.paths.comparison.busy() ||
+                state.head_tools.head_counts.busy())
         << "the measurement should still be running after 0.3 s";
     cancel_all_jobs(state);
-    const double ms = std::max({ms_until_idle(state.importance), ms_until_idle(state.paths),
-                                ms_until_idle(state.head_counts)});
+    const double ms =
+        std::max({ms_until_idle(state.head_tools.importance), ms_until_idle(state.paths.comparison),
+                  ms_until_idle(state.head_tools.head_counts)});
     // The work checks its flag every few milliseconds (the issue asks for 100 ms; the bound here
     // leaves room for a loaded machine).
     EXPECT_LT(ms, 1000) << "cancel took " << ms << " ms";
     poll_measurements(state);
   }
-  EXPECT_TRUE(state.importance.cancelled());
-  EXPECT_TRUE(state.paths.cancelled());
-  EXPECT_TRUE(state.head_counts.cancelled());
-  EXPECT_TRUE(state.importance.error().empty()) << "a cancel is not a failure";
+  EXPECT_TRUE(state.head_tools.importance.cancelled());
+  EXPECT_TRUE(state.paths.comparison.cancelled());
+  EXPECT_TRUE(state.head_tools.head_counts.cancelled());
+  EXPECT_TRUE(state.head_tools.importance.error().empty()) << "a cancel is not a failure";
 }
 
 TEST_F(Jobs, ARunningMeasurementReportsProgressAndOffersCancel) {
@@ -89,20 +93,20 @@ TEST_F(Jobs, ARunningMeasurementReportsProgressAndOffersCancel) {
   ASSERT_TRUE(open_tab(state, "head-tools"));
   frame();
   frame();
-  ASSERT_TRUE(state.importance.busy());
+  ASSERT_TRUE(state.head_tools.importance.busy());
   double seen = 0;
-  for (int i = 0; i < 400 && state.importance.busy() && seen == 0; ++i) {
+  for (int i = 0; i < 400 && state.head_tools.importance.busy() && seen == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    seen = state.importance.progress();
+    seen = state.head_tools.importance.progress();
   }
   EXPECT_GT(seen, 0.0) << "progress moves while it measures";
   EXPECT_LT(seen, 1.0);
   frame();  // draws the progress bar and Cancel
-  state.importance.cancel();
-  ms_until_idle(state.importance);
+  state.head_tools.importance.cancel();
+  ms_until_idle(state.head_tools.importance);
   frame();
-  EXPECT_TRUE(state.importance.cancelled());
-  EXPECT_TRUE(state.importance.started_for(state.trace->config))
+  EXPECT_TRUE(state.head_tools.importance.cancelled());
+  EXPECT_TRUE(state.head_tools.importance.started_for(state.session.trace->config))
       << "a cancelled measurement is not restarted by itself";
 }
 
@@ -112,7 +116,7 @@ TEST_F(Jobs, CoreMeasurementsFollowTheirRunControl) {
   std::atomic<bool> cancel{true};
   RunControl stopped;
   stopped.cancel = &cancel;
-  const Config& config = state.trace->config;
+  const Config& config = state.session.trace->config;
   EXPECT_THROW(head_importance(config, inputs, stopped), Cancelled);
   EXPECT_THROW(compare_paths(config, inputs, 3, stopped), Cancelled);
   EXPECT_THROW(compare_head_counts(config, inputs, stopped), Cancelled);

@@ -96,14 +96,14 @@ class MemoryTab : public HeadlessImGui {
     ASSERT_TRUE(open_tab(state, "memory"));
     frame();
     frame();
-    ASSERT_EQ(state.memory_strips.size(), 2u) << stage;
-    ASSERT_EQ(state.memory_grids.size(), 2u) << stage;
+    ASSERT_EQ(state.frame.memory_strips.size(), 2u) << stage;
+    ASSERT_EQ(state.frame.memory_grids.size(), 2u) << stage;
   }
   const MemoryStripPlacement& strip(const std::string& record) {
-    for (const MemoryStripPlacement& s : state.memory_strips)
+    for (const MemoryStripPlacement& s : state.frame.memory_strips)
       if (s.record == record) return s;
     ADD_FAILURE() << "no strip for " << record;
-    return state.memory_strips.front();
+    return state.frame.memory_strips.front();
   }
   void move_mouse_to(ImVec2 at) {
     ImGui::GetIO().MousePos = at;
@@ -137,8 +137,8 @@ TEST_F(MemoryTab, RealSizesDrawAReadableWindowWhoseBlockHoldsExactlyItsElements)
     start_on(z.preset);
     for (const char* stage : {"split", "transpose"}) {
       open_memory(stage);
-      const ImVec4 panel = state.panel_rects[int(PanelId::Tensors)];
-      for (const MemoryGridPlacement& grid : state.memory_grids) {
+      const ImVec4 panel = state.frame.panel_rects[int(PanelId::Tensors)];
+      for (const MemoryGridPlacement& grid : state.frame.memory_grids) {
         const std::string where = std::string(z.preset) + " " + stage + " " + grid.record;
         const MemoryStripPlacement& s = strip(grid.record);
         EXPECT_GT(s.cells, 0) << where;
@@ -152,7 +152,7 @@ TEST_F(MemoryTab, RealSizesDrawAReadableWindowWhoseBlockHoldsExactlyItsElements)
         EXPECT_LE(grid.min.x + grid.size().x, panel.z) << where;
         EXPECT_LE(grid.min.y + grid.size().y, panel.w) << where;
         // Its cells whose offsets fall in the window are the window's elements, each once.
-        const TensorRecord& record = *state.trace->find(grid.record);
+        const TensorRecord& record = *state.session.trace->find(grid.record);
         std::set<int64_t> inside;
         for (int64_t row_key : grid.rows) {
           for (int64_t col : grid.cols) {
@@ -230,7 +230,7 @@ TEST_F(MemoryTab, WheelDragKeysAndMinimapMoveTheWindowToTheEnd) {
   EXPECT_FLOAT_EQ(end.marker.x1, end.bar_max.x);
   EXPECT_EQ(end.cells, size);
   // The last element of q is the last of batch item 31, token 127, head 7, column 63.
-  const MemoryGridPlacement& grid = state.memory_grids[1];
+  const MemoryGridPlacement& grid = state.frame.memory_grids[1];
   ASSERT_EQ(grid.record, "q_heads");
   EXPECT_EQ(grid.rows.back(), 32 * 8 * 128 - 1);
   EXPECT_EQ(grid.cols.back(), 63);

@@ -81,7 +81,7 @@ TEST(Options, ConfigFlagsOfTheCliSetTheFirstConfig) {
   ASSERT_EQ(outcome.exit_code, -1) << outcome.message;
   AppState state;
   EXPECT_EQ(start_state(state, o, nullptr), "");
-  const Config& c = state.config;
+  const Config& c = state.session.config;
   EXPECT_TRUE(c.mask.causal);
   EXPECT_EQ(c.mask.padding_lengths, std::vector<int64_t>{5});
   EXPECT_DOUBLE_EQ(c.dropout, 0.25);
@@ -92,8 +92,8 @@ TEST(Options, ConfigFlagsOfTheCliSetTheFirstConfig) {
   EXPECT_TRUE(c.bias);
   EXPECT_FALSE(c.output_proj);
   EXPECT_EQ(c.ablated_heads, (std::vector<bool>{false, true}));
-  ASSERT_TRUE(state.trace);
-  EXPECT_EQ(state.trace->config, c);
+  ASSERT_TRUE(state.session.trace);
+  EXPECT_EQ(state.session.trace->config, c);
 }
 
 // A bad value is the CLI's one-line message, with the app's name.

@@ -12,7 +12,7 @@ class Panels : public HeadlessImGui {};
 
 TEST_F(Panels, ArrowsStepThroughStagesAndSubsteps) {
   start_on("seed003");
-  ASSERT_EQ(state.step_index, 0);
+  ASSERT_EQ(state.walk.step_index, 0);
   press(kGlfwRight);
   EXPECT_EQ(current_step(state)->stage, Stage::Project);
   for (int i = 0; i < 3; ++i) press(kGlfwRight);
@@ -24,11 +24,11 @@ TEST_F(Panels, ArrowsStepThroughStagesAndSubsteps) {
   press(kGlfwLeft);
   EXPECT_EQ(current_step(state)->stage, Stage::Transpose);
   press(kGlfwEnd);
-  EXPECT_EQ(state.step_index, int(state.steps.size()) - 1);
+  EXPECT_EQ(state.walk.step_index, int(state.walk.steps.size()) - 1);
   press(kGlfwRight);  // stays on the last step
-  EXPECT_EQ(state.step_index, int(state.steps.size()) - 1);
+  EXPECT_EQ(state.walk.step_index, int(state.walk.steps.size()) - 1);
   press(kGlfwHome);
-  EXPECT_EQ(state.step_index, 0);
+  EXPECT_EQ(state.walk.step_index, 0);
 }
 
 TEST_F(Panels, FocusedControlsKeepTheArrowsUntilEscape) {
@@ -38,44 +38,44 @@ TEST_F(Panels, FocusedControlsKeepTheArrowsUntilEscape) {
   ImGui::SetWindowFocus("Controls");
   ImGui::Render();
   frame();
-  ASSERT_TRUE(state.controls_focused);
+  ASSERT_TRUE(state.controls.focused);
   press(kGlfwRight);
-  EXPECT_EQ(state.step_index, 0) << "the arrow belonged to the focused control";
+  EXPECT_EQ(state.walk.step_index, 0) << "the arrow belonged to the focused control";
   press(kGlfwPageDown);  // a presentation clicker works regardless
-  EXPECT_EQ(state.step_index, 1);
+  EXPECT_EQ(state.walk.step_index, 1);
   press(kGlfwEscape);
-  EXPECT_FALSE(state.controls_focused);
+  EXPECT_FALSE(state.controls.focused);
   press(kGlfwRight);
-  EXPECT_EQ(state.step_index, 2);
+  EXPECT_EQ(state.walk.step_index, 2);
 }
 
 TEST_F(Panels, SpacePlaysAndPausesTheWalk) {
   start_on("seed003");
   state.ui.steps_per_second = 2.0f;
   press(kGlfwSpace);
-  ASSERT_TRUE(state.playing);
-  const int before = state.step_index;
+  ASSERT_TRUE(state.walk.playing);
+  const int before = state.walk.step_index;
   for (int i = 0; i < 60; ++i) frame();  // one second at 60 fps: two steps
-  EXPECT_EQ(state.step_index, before + 2);
+  EXPECT_EQ(state.walk.step_index, before + 2);
   press(kGlfwSpace);
-  EXPECT_FALSE(state.playing);
-  const int paused_at = state.step_index;
+  EXPECT_FALSE(state.walk.playing);
+  const int paused_at = state.walk.step_index;
   for (int i = 0; i < 60; ++i) frame();
-  EXPECT_EQ(state.step_index, paused_at);
+  EXPECT_EQ(state.walk.step_index, paused_at);
 }
 
 TEST_F(Panels, EscapeCancelsABackgroundRunAndKeepsTheTrace) {
   start_on("seed003");
-  const std::shared_ptr<const Trace> before = state.trace;
+  const std::shared_ptr<const Trace> before = state.session.trace;
   ASSERT_TRUE(apply_preset(state, "base"));
-  ASSERT_TRUE(state.computing);
+  ASSERT_TRUE(state.session.computing);
   frame();  // the window keeps drawing the old trace meanwhile
-  EXPECT_EQ(state.heatmap_placements.size(), 2u);
+  EXPECT_EQ(state.frame.heatmap_placements.size(), 2u);
   press(kGlfwEscape);
-  EXPECT_FALSE(state.computing);
-  state.worker->wait_idle();
+  EXPECT_FALSE(state.session.computing);
+  state.session.worker->wait_idle();
   frame();
-  EXPECT_EQ(state.trace, before);
+  EXPECT_EQ(state.session.trace, before);
 }
 
 TEST_F(Panels, CtrlSAsksForAWindowPngAndF11ForFullscreen) {
@@ -83,24 +83,25 @@ TEST_F(Panels, CtrlSAsksForAWindowPngAndF11ForFullscreen) {
   ImGui::GetIO().KeyCtrl = true;
   press(kKeyS);
   ImGui::GetIO().KeyCtrl = false;
-  ASSERT_TRUE(state.export_request.has_value());
-  EXPECT_FALSE(state.export_request->panel.has_value());
+  ASSERT_TRUE(state.window.export_request.has_value());
+  EXPECT_FALSE(state.window.export_request->panel.has_value());
   press(kKeyF11);
-  EXPECT_TRUE(state.toggle_fullscreen);
+  EXPECT_TRUE(state.window.toggle_fullscreen);
 }
 
 TEST_F(Panels, AFailedExportIsExplainedBesideTheSaveButtons) {
   start_on("seed003");
-  state.export_message = "cannot write 'x.png': No space left on device; free some disk space";
-  state.export_failed = true;
+  state.window.export_message =
+      "cannot write 'x.png': No space left on device; free some disk space";
+  state.window.export_failed = true;
   frame();
-  EXPECT_NE(std::find(state.explained.begin(), state.explained.end(), "export"),
-            state.explained.end());
-  state.export_failed = false;  // a later success is shown plainly
-  state.export_message = "Saved x.png";
+  EXPECT_NE(std::find(state.frame.explained.begin(), state.frame.explained.end(), "export"),
+            state.frame.explained.end());
+  state.window.export_failed = false;  // a later success is shown plainly
+  state.window.export_message = "Saved x.png";
   frame();
-  EXPECT_EQ(std::find(state.explained.begin(), state.explained.end(), "export"),
-            state.explained.end());
+  EXPECT_EQ(std::find(state.frame.explained.begin(), state.frame.explained.end(), "export"),
+            state.frame.explained.end());
 }
 
 TEST_F(Panels, SteppingAnimatesThenSettles) {
@@ -116,17 +117,17 @@ TEST_F(Panels, SteppingAnimatesThenSettles) {
 
 TEST_F(Panels, OneHeatmapPerHeadFollowsTheHeadsSetting) {
   start_on("seed003");
-  EXPECT_EQ(state.heatmap_placements.size(), 2u);
-  Config config = state.config;
+  EXPECT_EQ(state.frame.heatmap_placements.size(), 2u);
+  Config config = state.session.config;
   config.d_model = 8;
   config.n_heads = 4;
   set_config(state, config);
   frame();
-  ASSERT_EQ(state.heatmap_placements.size(), 4u);
+  ASSERT_EQ(state.frame.heatmap_placements.size(), 4u);
   // Side by side, same size, no overlap.
   for (size_t i = 1; i < 4; ++i) {
-    const HeatmapPlacement& a = state.heatmap_placements[i - 1];
-    const HeatmapPlacement& b = state.heatmap_placements[i];
+    const HeatmapPlacement& a = state.frame.heatmap_placements[i - 1];
+    const HeatmapPlacement& b = state.frame.heatmap_placements[i];
     EXPECT_FLOAT_EQ(b.max.x - b.min.x, a.max.x - a.min.x);
     EXPECT_TRUE(b.min.x >= a.max.x || b.min.y >= a.max.y);
   }
@@ -134,44 +135,44 @@ TEST_F(Panels, OneHeatmapPerHeadFollowsTheHeadsSetting) {
 
 TEST_F(Panels, InvalidSettingExplainsAndKeepsTheLastValidTrace) {
   start_on("seed003");
-  const std::shared_ptr<const Trace> valid = state.trace;
-  Config config = state.config;
+  const std::shared_ptr<const Trace> valid = state.session.trace;
+  Config config = state.session.config;
   config.d_model = 10;
   config.n_heads = 4;
   set_config(state, config);
   frame();
-  EXPECT_EQ(state.trace, valid);
+  EXPECT_EQ(state.session.trace, valid);
   const std::string message = issue_for(state, "n_heads");
   EXPECT_NE(message.find("not divisible"), std::string::npos) << message;
   EXPECT_NE(message.find("choose n_heads in {1, 2, 5, 10}"), std::string::npos) << message;
-  EXPECT_EQ(state.heatmap_placements.size(), 2u) << "the old maps stay on screen";
+  EXPECT_EQ(state.frame.heatmap_placements.size(), 2u) << "the old maps stay on screen";
 
   config.n_heads = 5;
   set_config(state, config);
   frame();
-  EXPECT_TRUE(state.issues.empty());
-  EXPECT_EQ(state.trace->config.n_heads, 5);
-  EXPECT_EQ(state.heatmap_placements.size(), 5u);
+  EXPECT_TRUE(state.session.issues.empty());
+  EXPECT_EQ(state.session.trace->config.n_heads, 5);
+  EXPECT_EQ(state.frame.heatmap_placements.size(), 5u);
 }
 
 TEST_F(Panels, HoverNamesTheCellUnderTheMouse) {
   start_on("seed003");
-  const HeatmapPlacement head1 = state.heatmap_placements.at(1);
+  const HeatmapPlacement head1 = state.frame.heatmap_placements.at(1);
   const float cell = (head1.max.x - head1.min.x) / 11.0f;
   ImGui::GetIO().MousePos = ImVec2(head1.min.x + 1.5f * cell, head1.min.y + 3.5f * cell);
   frame();
   frame();
-  EXPECT_EQ(state.hover.head, 1);
-  EXPECT_EQ(state.hover.query, 3);
-  EXPECT_EQ(state.hover.key, 1);
+  EXPECT_EQ(state.frame.hover.head, 1);
+  EXPECT_EQ(state.frame.hover.query, 3);
+  EXPECT_EQ(state.frame.hover.key, 1);
   ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   frame();
-  EXPECT_EQ(state.hover.head, -1);
+  EXPECT_EQ(state.frame.hover.head, -1);
 }
 
 TEST_F(Panels, EveryPanelGetsItsRectangle) {
   start_on("seed003");
-  for (const ImVec4& r : state.panel_rects) {
+  for (const ImVec4& r : state.frame.panel_rects) {
     EXPECT_GT(r.z - r.x, 100.0f);
     EXPECT_GT(r.w - r.y, 50.0f);
     EXPECT_LE(r.z, 1600.0f);
@@ -183,14 +184,15 @@ TEST_F(Panels, EveryStepOfEveryPresetDrawsWithoutTrouble) {
   load_presets(state);
   for (const char* name : {"seed002", "seed003", "cat", "tiny"}) {
     ASSERT_TRUE(apply_preset(state, name));
-    state.worker->wait_idle();
+    state.session.worker->wait_idle();
     poll_trace(state);
-    for (size_t i = 0; i < state.steps.size(); ++i) {
+    for (size_t i = 0; i < state.walk.steps.size(); ++i) {
       go_to_step(state, int(i));
       frame();
       frame();
     }
-    EXPECT_EQ(state.heatmap_placements.size(), size_t(state.trace->config.n_heads)) << name;
+    EXPECT_EQ(state.frame.heatmap_placements.size(), size_t(state.session.trace->config.n_heads))
+        << name;
   }
 }
 

@@ -20,7 +20,8 @@ namespace attnlab::gui {
 namespace {
 
 bool explained(const AppState& state, const std::string& field) {
-  return std::find(state.explained.begin(), state.explained.end(), field) != state.explained.end();
+  return std::find(state.frame.explained.begin(), state.frame.explained.end(), field) !=
+         state.frame.explained.end();
 }
 
 // [SECTION] the sentence box
@@ -30,7 +31,7 @@ using TextAndLabels = HeadlessImGui;
 TEST_F(TextAndLabels, ABlankSentenceIsExplainedBesideItsBox) {
   start_on("seed003");
   EXPECT_FALSE(explained(state, "sentence")) << "seed 003 has its own sentence";
-  Config config = state.config;
+  Config config = state.session.config;
   config.sentence = "   ";
   set_config(state, config);
   frame();

@@ -17,46 +17,47 @@ TEST_F(Toolkit, ChoosingAMistakeRunsBuggyAndCorrectWithAReport) {
   start_on("seed003");
   set_mistake(state, Mistake::MaskZero);
   frame();
-  ASSERT_TRUE(state.trace && state.correct_trace);
-  EXPECT_EQ(state.trace->config.mistake, Mistake::MaskZero);
-  EXPECT_EQ(state.correct_trace->config.mistake, Mistake::None);
-  ASSERT_TRUE(state.mistake_report.has_value());
-  EXPECT_GT(state.mistake_report->max_future_weight, 0.0) << "mask-zero leaks onto future keys";
-  EXPECT_GT(state.mistake_report->out_max_abs_error, 0.0);
-  EXPECT_FALSE(state.mistake_report->symptom.empty());
+  ASSERT_TRUE(state.session.trace && state.session.correct_trace);
+  EXPECT_EQ(state.session.trace->config.mistake, Mistake::MaskZero);
+  EXPECT_EQ(state.session.correct_trace->config.mistake, Mistake::None);
+  ASSERT_TRUE(state.session.mistake_report.has_value());
+  EXPECT_GT(state.session.mistake_report->max_future_weight, 0.0)
+      << "mask-zero leaks onto future keys";
+  EXPECT_GT(state.session.mistake_report->out_max_abs_error, 0.0);
+  EXPECT_FALSE(state.session.mistake_report->symptom.empty());
 
   ASSERT_TRUE(open_tab(state, "mistakes"));
   frame();
   frame();
-  EXPECT_EQ(state.tool_tab, ToolTab::Mistakes);
-  ASSERT_EQ(state.mistake_placements.size(), 3u) << "correct, buggy and difference maps";
+  EXPECT_EQ(state.tabs.tool, ToolTab::Mistakes);
+  ASSERT_EQ(state.frame.mistake_placements.size(), 3u) << "correct, buggy and difference maps";
   const HeatmapSet& diff = current_mistake_maps(state)[2];
   EXPECT_GT(diff.value_max, 0.0f);
 
   set_mistake(state, Mistake::None);
-  EXPECT_FALSE(state.correct_trace);
-  EXPECT_FALSE(state.mistake_report.has_value());
+  EXPECT_FALSE(state.session.correct_trace);
+  EXPECT_FALSE(state.session.mistake_report.has_value());
 }
 
 TEST_F(Toolkit, MistakeKeysWalkThroughTheMistakes) {
   start_on("seed003");
   press(kKeyM);
-  EXPECT_EQ(state.trace->config.mistake, all_mistakes().front().id);
-  EXPECT_EQ(state.requested_tool_tab.value_or(state.tool_tab), ToolTab::Mistakes);
+  EXPECT_EQ(state.session.trace->config.mistake, all_mistakes().front().id);
+  EXPECT_EQ(state.tabs.requested_tool.value_or(state.tabs.tool), ToolTab::Mistakes);
   ImGui::GetIO().KeyShift = true;
   press(kKeyM);
   ImGui::GetIO().KeyShift = false;
-  EXPECT_EQ(state.trace->config.mistake, Mistake::None);
+  EXPECT_EQ(state.session.trace->config.mistake, Mistake::None);
 }
 
 TEST_F(Toolkit, ViewWithoutContiguousFailsInTheConcatStage) {
   start_on("seed003");
   set_mistake(state, Mistake::ViewNoContiguous);
   frame();
-  ASSERT_TRUE(state.trace->failure.failed);
-  EXPECT_EQ(state.trace->failure.stage, Stage::Concat);
-  ASSERT_TRUE(state.mistake_report.has_value());
-  EXPECT_NE(state.mistake_report->failure.find("view"), std::string::npos);
+  ASSERT_TRUE(state.session.trace->failure.failed);
+  EXPECT_EQ(state.session.trace->failure.stage, Stage::Concat);
+  ASSERT_TRUE(state.session.mistake_report.has_value());
+  EXPECT_NE(state.session.mistake_report->failure.find("view"), std::string::npos);
 }
 
 TEST_F(Toolkit, ForgetTransposeGivesOneHeadsByHeadsMapPerToken) {
@@ -65,9 +66,9 @@ TEST_F(Toolkit, ForgetTransposeGivesOneHeadsByHeadsMapPerToken) {
   frame();
   const HeatmapSet& set = current_heatmaps(state);
   EXPECT_TRUE(set.maps_are_tokens);
-  EXPECT_EQ(set.heads, int64_t(state.trace->tokens.size()));
-  EXPECT_EQ(set.rows, state.trace->config.n_heads);
-  EXPECT_EQ(state.heatmap_placements.size(), state.trace->tokens.size());
+  EXPECT_EQ(set.heads, int64_t(state.session.trace->tokens.size()));
+  EXPECT_EQ(set.rows, state.session.trace->config.n_heads);
+  EXPECT_EQ(state.frame.heatmap_placements.size(), state.session.trace->tokens.size());
   EXPECT_TRUE(current_mistake_maps(state)[2].empty()) << "no T x T map to subtract";
 }
 
@@ -92,19 +93,19 @@ TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
   };
   ASSERT_EQ(std::size(cases), all_mistakes().size());
   start_on("seed003");
-  state.mistake_map = 1;
+  state.mistakes.head = 1;
   for (const Case& c : cases) {
     set_mistake(state, c.mistake);
     frame();
     const char* name = mistake_info(c.mistake).name;
     const std::array<HeatmapSet, 3>& maps = current_mistake_maps(state);
-    const Tensor& correct = state.correct_trace->find(c.record)->tensor;
+    const Tensor& correct = state.session.correct_trace->find(c.record)->tensor;
     ASSERT_EQ(maps[0].rows, correct.size(correct.dim() - 2)) << name;
     ASSERT_EQ(maps[0].cols, correct.size(correct.dim() - 1)) << name;
     for (int64_t i = 0; i < maps[0].rows; ++i)
       for (int64_t j = 0; j < maps[0].cols; ++j)
         ASSERT_EQ(maps[0].shown[size_t(i * maps[0].cols + j)],
-                  record_cell(*state.correct_trace, c.record, 1, i, j))
+                  record_cell(*state.session.correct_trace, c.record, 1, i, j))
             << name << " correct " << i << "," << j;
     // One colour scale: the same number is the same colour in all three maps.
     for (const HeatmapSet& map : maps) {
@@ -112,7 +113,7 @@ TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
       EXPECT_EQ(map.value_min, maps[0].value_min) << name;
       EXPECT_EQ(map.value_max, maps[0].value_max) << name;
     }
-    if (state.trace->failure.failed) {
+    if (state.session.trace->failure.failed) {
       EXPECT_TRUE(maps[1].empty()) << name << ": the buggy run never made it";
       continue;
     }
@@ -121,7 +122,7 @@ TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
     for (int64_t i = 0; i < buggy.rows; ++i) {
       for (int64_t j = 0; j < buggy.cols; ++j) {
         const size_t at = size_t(i * buggy.cols + j);
-        ASSERT_EQ(buggy.shown[at], record_cell(*state.trace, c.record, 1, i, j)) << name;
+        ASSERT_EQ(buggy.shown[at], record_cell(*state.session.trace, c.record, 1, i, j)) << name;
         EXPECT_FLOAT_EQ(maps[2].shown[at], std::abs(buggy.shown[at] - maps[0].shown[at])) << name;
       }
     }
@@ -142,7 +143,7 @@ TEST_F(Toolkit, ConcatAndOutputDropoutShowADifferenceOnSeed003) {
 
 TEST_F(Toolkit, SharedProjectionIsSymmetricOnTheScaledScoresDespiteTheCausalMask) {
   start_on("seed003");
-  ASSERT_TRUE(state.config.mask.causal);
+  ASSERT_TRUE(state.session.config.mask.causal);
   set_mistake(state, Mistake::SharedQkProjection);
   frame();
   const HeatmapSet& buggy = current_mistake_maps(state)[1];
@@ -165,18 +166,20 @@ TEST_F(Toolkit, NoScaleIsTooSmallOnSeed003AndItsSuggestedConfigShowsIt) {
   set_mistake(state, Mistake::NoScale);
   ASSERT_TRUE(open_tab(state, "mistakes"));
   frame();
-  ASSERT_TRUE(state.mistake_report.has_value());
-  EXPECT_TRUE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
-  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.trace->config);
+  ASSERT_TRUE(state.session.mistake_report.has_value());
+  EXPECT_TRUE(state.session.mistake_report->too_small_to_see)
+      << state.session.mistake_report->effect;
+  const std::optional<ShowcaseConfig> there = config_where_it_shows(state.session.trace->config);
   ASSERT_TRUE(there.has_value());
   set_config(state, there->config);  // what the "Show it on ..." button does
   frame();
-  EXPECT_EQ(state.trace->config.mistake, Mistake::NoScale);
-  EXPECT_FALSE(state.mistake_report->too_small_to_see) << state.mistake_report->effect;
+  EXPECT_EQ(state.session.trace->config.mistake, Mistake::NoScale);
+  EXPECT_FALSE(state.session.mistake_report->too_small_to_see)
+      << state.session.mistake_report->effect;
   const HeatmapSet& diff = current_mistake_maps(state)[2];
   float largest = 0;  // over every head, as the report measures it
-  const Tensor& good = state.correct_trace->find("weights")->tensor;
-  const Tensor& bad = state.trace->find("weights")->tensor;
+  const Tensor& good = state.session.correct_trace->find("weights")->tensor;
+  const Tensor& bad = state.session.trace->find("weights")->tensor;
   for (int64_t h = 0; h < good.size(1); ++h)
     for (int64_t i = 0; i < good.size(2); ++i)
       for (int64_t j = 0; j < good.size(3); ++j)
@@ -187,31 +190,33 @@ TEST_F(Toolkit, NoScaleIsTooSmallOnSeed003AndItsSuggestedConfigShowsIt) {
 
 TEST_F(Toolkit, TogglingAHeadOffRunsAgainWithoutIt) {
   start_on("seed003");
-  const std::shared_ptr<const Trace> before = state.trace;
+  const std::shared_ptr<const Trace> before = state.session.trace;
   toggle_head_ablation(state, 1);
-  ASSERT_NE(state.trace, before);
-  ASSERT_EQ(state.trace->config.ablated_heads.size(), 2u);
-  EXPECT_FALSE(state.trace->config.ablated_heads[0]);
-  EXPECT_TRUE(state.trace->config.ablated_heads[1]);
-  EXPECT_TRUE(state.trace->find("context_ablated"));
+  ASSERT_NE(state.session.trace, before);
+  ASSERT_EQ(state.session.trace->config.ablated_heads.size(), 2u);
+  EXPECT_FALSE(state.session.trace->config.ablated_heads[0]);
+  EXPECT_TRUE(state.session.trace->config.ablated_heads[1]);
+  EXPECT_TRUE(state.session.trace->find("context_ablated"));
   ImGui::GetIO().KeyShift = true;
   press(kKey1 + 1);  // Shift+2: head 1 back on
   ImGui::GetIO().KeyShift = false;
-  EXPECT_FALSE(state.trace->config.ablated_heads[1]);
+  EXPECT_FALSE(state.session.trace->config.ablated_heads[1]);
 }
 
 TEST_F(Toolkit, HeadToolsMeasureImportanceAndOneVersusMany) {
   start_on("seed003");
   press(kKey1 + 3);  // key 4
   frame();
-  EXPECT_EQ(state.tool_tab, ToolTab::HeadTools);
+  EXPECT_EQ(state.tabs.tool, ToolTab::HeadTools);
   wait_for_measurements(state);
-  ASSERT_TRUE(state.importance.result().has_value()) << state.importance.error();
-  EXPECT_EQ(state.importance.result()->size(), 2u);
-  ASSERT_TRUE(state.head_counts.result().has_value()) << state.head_counts.error();
-  EXPECT_EQ(state.head_counts.result()->single.config.n_heads, 1);
-  EXPECT_EQ(state.head_counts.result()->single.counters.parameters(),
-            state.head_counts.result()->multi.counters.parameters());
+  ASSERT_TRUE(state.head_tools.importance.result().has_value())
+      << state.head_tools.importance.error();
+  EXPECT_EQ(state.head_tools.importance.result()->size(), 2u);
+  ASSERT_TRUE(state.head_tools.head_counts.result().has_value())
+      << state.head_tools.head_counts.error();
+  EXPECT_EQ(state.head_tools.head_counts.result()->single.config.n_heads, 1);
+  EXPECT_EQ(state.head_tools.head_counts.result()->single.counters.parameters(),
+            state.head_tools.head_counts.result()->multi.counters.parameters());
   frame();
 }
 
@@ -219,12 +224,12 @@ TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
   start_on("seed003");
   ASSERT_TRUE(go_to_named_step(state, "transpose"));
   ASSERT_TRUE(open_tab(state, "memory"));
-  state.memory_window_start = 8;  // q[0, 2, :]: token 2 of both heads
+  state.memory.window_start = 8;  // q[0, 2, :]: token 2 of both heads
   frame();
   frame();
-  ASSERT_EQ(state.tool_tab, ToolTab::Memory);
-  ASSERT_EQ(state.memory_grids.size(), 2u);
-  const MemoryGridPlacement grid = state.memory_grids[1];  // q_heads (B, h, T, d_k)
+  ASSERT_EQ(state.tabs.tool, ToolTab::Memory);
+  ASSERT_EQ(state.frame.memory_grids.size(), 2u);
+  const MemoryGridPlacement grid = state.frame.memory_grids[1];  // q_heads (B, h, T, d_k)
   ASSERT_EQ(grid.record, "q_heads");
   // Row 13 of the h blocks of T rows = head 1, token 2; column 1.
   const auto row = std::find(grid.rows.begin(), grid.rows.end(), 13);
@@ -235,15 +240,15 @@ TEST_F(Toolkit, MemoryHoverLightsTheStorageCellOfALogicalCell) {
   ImGui::GetIO().MousePos = ImVec2(at.x + grid.cell * 0.5f, at.y + grid.cell * 0.5f);
   frame();
   frame();
-  const Tensor& q_heads = state.trace->find("q_heads")->tensor;
-  EXPECT_EQ(state.memory_hover.storage_name, "q");
-  EXPECT_EQ(state.memory_hover.storage, q_heads.storage_index({0, 1, 2, 1}));
-  EXPECT_EQ(state.memory_hover.storage, 2 * 4 + 1 * 2 + 1) << "token 2, head 1, column 1 of q";
+  const Tensor& q_heads = state.session.trace->find("q_heads")->tensor;
+  EXPECT_EQ(state.memory.hover.storage_name, "q");
+  EXPECT_EQ(state.memory.hover.storage, q_heads.storage_index({0, 1, 2, 1}));
+  EXPECT_EQ(state.memory.hover.storage, 2 * 4 + 1 * 2 + 1) << "token 2, head 1, column 1 of q";
 }
 
 TEST_F(Toolkit, MemoryPictureFollowsTheStrides) {
   start_on("seed003");
-  const Trace& trace = *state.trace;
+  const Trace& trace = *state.session.trace;
   const TensorRecord& q_split = *trace.find("q_split");
   const TensorRecord& q_heads = *trace.find("q_heads");
   const LogicalGrid split_grid = logical_grid(q_split);
@@ -287,33 +292,33 @@ TEST_F(Toolkit, CodeHighlightFollowsTheArrows) {
   start_on("seed003");
   ASSERT_TRUE(go_to_named_step(state, "attend:QK^T"));
   frame();
-  ASSERT_EQ(state.info_tab, InfoTab::Code);
-  const int at_scores = state.code_highlight;
+  ASSERT_EQ(state.tabs.info, InfoTab::Code);
+  const int at_scores = state.code.highlight;
   ASSERT_GE(at_scores, 0);
   press(kGlfwRight);  // scale
-  EXPECT_EQ(state.code_highlight, at_scores + 1);
+  EXPECT_EQ(state.code.highlight, at_scores + 1);
   press(kGlfwRight);  // mask
-  EXPECT_EQ(state.code_highlight, at_scores + 2);
+  EXPECT_EQ(state.code.highlight, at_scores + 2);
   press(kGlfwLeft);
   press(kGlfwLeft);
-  EXPECT_EQ(state.code_highlight, at_scores);
+  EXPECT_EQ(state.code.highlight, at_scores);
   press(kKeyC);
-  EXPECT_EQ(state.info_tab, InfoTab::Checks);
+  EXPECT_EQ(state.tabs.info, InfoTab::Checks);
 }
 
 TEST_F(Toolkit, EveryTabDrawsForEveryMistake) {
   start_on("seed003");
   for (int tab = 0; tab < kToolTabCount; ++tab) {
-    state.requested_tool_tab = ToolTab(tab);
+    state.tabs.requested_tool = ToolTab(tab);
     for (const MistakeInfo& info : all_mistakes()) {
       set_mistake(state, info.id);
-      for (int step = 0; step < int(state.steps.size()); step += 3) {
+      for (int step = 0; step < int(state.walk.steps.size()); step += 3) {
         go_to_step(state, step);
         frame();
       }
     }
     frame();
-    EXPECT_EQ(state.tool_tab, ToolTab(tab));
+    EXPECT_EQ(state.tabs.tool, ToolTab(tab));
   }
   wait_for_measurements(state);
 }

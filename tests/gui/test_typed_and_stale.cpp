@@ -46,15 +46,15 @@ class TypedAndStale : public HeadlessImGui {
 
 TEST_F(TypedAndStale, ATypedNumberAppliesOnEnterNotAtEveryKeystroke) {
   start_on("seed003");
-  const int64_t before = state.config.seq_len;
+  const int64_t before = state.session.config.seq_len;
   tab_to("T (tokens)");
   select_all();
   type("40");
-  EXPECT_EQ(state.config.seq_len, before) << "T = 4 was applied while 40 was being typed";
-  EXPECT_EQ(state.trace->config.seq_len, before);
+  EXPECT_EQ(state.session.config.seq_len, before) << "T = 4 was applied while 40 was being typed";
+  EXPECT_EQ(state.session.trace->config.seq_len, before);
   press(kGlfwEnter);
-  EXPECT_EQ(state.config.seq_len, 40);
-  EXPECT_EQ(state.trace->config.tokens(), 40);
+  EXPECT_EQ(state.session.config.seq_len, 40);
+  EXPECT_EQ(state.session.trace->config.tokens(), 40);
 }
 
 TEST_F(TypedAndStale, ATypedNumberAppliesWhenTheFieldIsLeft) {
@@ -62,10 +62,10 @@ TEST_F(TypedAndStale, ATypedNumberAppliesWhenTheFieldIsLeft) {
   tab_to("B (batch)");
   select_all();
   type("3");
-  EXPECT_EQ(state.config.batch, 1);
+  EXPECT_EQ(state.session.config.batch, 1);
   press(kGlfwTab);  // on to the next control: the typed value is kept
-  EXPECT_EQ(state.config.batch, 3);
-  EXPECT_TRUE(state.typed_values.empty());
+  EXPECT_EQ(state.session.config.batch, 3);
+  EXPECT_TRUE(state.controls.typed_values.empty());
 }
 
 TEST_F(TypedAndStale, TheMemoryCapMessageSitsUnderTheControlThatCausedIt) {
@@ -74,7 +74,7 @@ TEST_F(TypedAndStale, TheMemoryCapMessageSitsUnderTheControlThatCausedIt) {
   select_all();
   type("60000");
   press(kGlfwEnter);
-  ASSERT_FALSE(state.issues.empty());
+  ASSERT_FALSE(state.session.issues.empty());
   EXPECT_NE(issue_for(state, "seq_len").find("above the cap"), std::string::npos)
       << "T changed: the message belongs under T";
   EXPECT_EQ(issue_for(state, "dropout"), "");
@@ -83,7 +83,7 @@ TEST_F(TypedAndStale, TheMemoryCapMessageSitsUnderTheControlThatCausedIt) {
 TEST_F(TypedAndStale, AnInvalidSettingSaysOnThePictureWhatItShows) {
   start_on("seed003");
   EXPECT_EQ(stale_message(state), "");
-  Config config = state.config;
+  Config config = state.session.config;
   config.n_heads = 3;
   set_config(state, config);
   frame();
@@ -93,27 +93,27 @@ TEST_F(TypedAndStale, AnInvalidSettingSaysOnThePictureWhatItShows) {
 
 TEST_F(TypedAndStale, APendingTraceSaysWhatItComputesAndWhatItShows) {
   start_on("base");
-  Config config = state.config;
+  Config config = state.session.config;
   config.batch = 48;
   set_config(state, config);
-  ASSERT_TRUE(state.computing);
+  ASSERT_TRUE(state.session.computing);
   const std::string message = stale_message(state);
   EXPECT_EQ(message.rfind("Computing B = 48 (", 0), 0u) << message;
   EXPECT_NE(message.find("showing B = 32"), std::string::npos) << message;
-  state.worker->wait_idle();
+  state.session.worker->wait_idle();
   frame();
   EXPECT_EQ(stale_message(state), "");
 }
 
 TEST_F(TypedAndStale, AnInvalidConfigIsNeverSaved) {
   start_on("seed003");
-  Config config = state.config;
+  Config config = state.session.config;
   config.d_model = 10;
   config.n_heads = 4;
   set_config(state, config);
   const Settings saved = current_settings(state, "");
   EXPECT_TRUE(validate(saved.config).empty());
-  EXPECT_EQ(saved.config, state.trace->config);
+  EXPECT_EQ(saved.config, state.session.trace->config);
 }
 
 TEST_F(TypedAndStale, SavedSettingsKeepWhatStillWorksAndNameWhatWasDropped) {
@@ -130,11 +130,11 @@ TEST_F(TypedAndStale, SavedSettingsKeepWhatStillWorksAndNameWhatWasDropped) {
   load_presets(state);
   StartOptions options;
   start_state(state, options, &restored);
-  EXPECT_EQ(state.config.batch, 8);
-  EXPECT_EQ(state.config.mask.window, 2);
-  EXPECT_DOUBLE_EQ(state.config.dropout, 0.9);
-  EXPECT_EQ(state.config.sentence, saved.sentence);
-  EXPECT_TRUE(state.issues.empty());
+  EXPECT_EQ(state.session.config.batch, 8);
+  EXPECT_EQ(state.session.config.mask.window, 2);
+  EXPECT_DOUBLE_EQ(state.session.config.dropout, 0.9);
+  EXPECT_EQ(state.session.config.sentence, saved.sentence);
+  EXPECT_TRUE(state.session.issues.empty());
   EXPECT_NE(state.status.find("except n_heads = 3 ("), std::string::npos) << state.status;
   EXPECT_NE(state.status.find("not divisible"), std::string::npos) << state.status;
 }

@@ -89,15 +89,15 @@ void toggle_fullscreen(GLFWwindow* window, WindowedRect& saved) {
 // [SECTION] looks
 
 void rebuild_fonts(AppState& state) {
-  state.font_text = state.config.sentence;
-  const Fonts fonts = load_fonts(state.ui.font_scale, state.font_text);
+  state.window.font_text = state.session.config.sentence;
+  const Fonts fonts = load_fonts(state.ui.font_scale, state.window.font_text);
   if (!fonts.from_files)
     state.status = "DejaVu Sans not found (install fonts-dejavu-core): using ImGui's own font.";
-  state.mono_font = fonts.mono;
+  state.window.mono_font = fonts.mono;
   apply_theme(state.ui.theme, state.ui.font_scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-  state.fonts_dirty = false;
+  state.window.fonts_dirty = false;
 }
 
 // [SECTION] export
@@ -114,16 +114,16 @@ std::string default_png_name(const std::optional<PanelId>& panel) {
 void export_png(AppState& state, const ExportRequest& request) {
   const std::string path = request.path.empty() ? default_png_name(request.panel) : request.path;
   std::optional<ImVec4> crop;
-  if (request.panel) crop = state.panel_rects[int(*request.panel)];
+  if (request.panel) crop = state.frame.panel_rects[int(*request.panel)];
   try {
     save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop);
-    state.export_message = "Saved " + path;
-    state.export_failed = false;
+    state.window.export_message = "Saved " + path;
+    state.window.export_failed = false;
   } catch (const std::exception& error) {
-    state.export_message = error.what();
-    state.export_failed = true;
+    state.window.export_message = error.what();
+    state.window.export_failed = true;
   }
-  state.status = state.export_message;
+  state.status = state.window.export_message;
 }
 
 // [SECTION] frame timing for --bench-frames
@@ -216,10 +216,10 @@ int run_gui(const StartOptions& options) {
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window) && !stop_requested; ++frame) {
     glfwPollEvents();
-    if (state.fonts_dirty) rebuild_fonts(state);
-    if (state.toggle_fullscreen) {
+    if (state.window.fonts_dirty) rebuild_fonts(state);
+    if (state.window.toggle_fullscreen) {
       toggle_fullscreen(window, windowed);
-      state.toggle_fullscreen = false;
+      state.window.toggle_fullscreen = false;
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -227,9 +227,9 @@ int run_gui(const StartOptions& options) {
     const Palette& colours = palette(state.ui.theme);
     renderer.set_masked_colours(colours.masked_a, colours.masked_b);
     drag_heads_for_bench(state, frame, options.bench_drag);
-    const Trace* shown_before = state.trace.get();
+    const Trace* shown_before = state.session.trace.get();
     draw_frame(state, &renderer);
-    traces_shown += state.trace.get() != shown_before;
+    traces_shown += state.session.trace.get() != shown_before;
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -259,9 +259,9 @@ int run_gui(const StartOptions& options) {
       }
       break;
     }
-    if (state.export_request) {
-      export_png(state, *state.export_request);
-      state.export_request.reset();
+    if (state.window.export_request) {
+      export_png(state, *state.window.export_request);
+      state.window.export_request.reset();
     }
     glfwSwapBuffers(window);
 
