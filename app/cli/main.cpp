@@ -5,8 +5,8 @@
 
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
-#include "core/teaching/ablation.hpp"
 #include "core/model/errors.hpp"
+#include "core/teaching/ablation.hpp"
 #include "core/trace/export.hpp"
 #include "core/trace/mha.hpp"
 

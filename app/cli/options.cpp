@@ -5,9 +5,9 @@
 
 #include "app/common/config_flags.hpp"
 #include "core/model/errors.hpp"
-#include "core/tensor/npy.hpp"
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::cli {
 

@@ -6,12 +6,12 @@
 #include <sstream>
 
 #include "app/common/format.hpp"
-#include "core/teaching/code_view.hpp"
 #include "core/model/config.hpp"
-#include "core/trace/diagnostics.hpp"
 #include "core/model/masks.hpp"
+#include "core/teaching/code_view.hpp"
 #include "core/teaching/mistakes.hpp"
 #include "core/teaching/model_table.hpp"
+#include "core/trace/diagnostics.hpp"
 
 namespace attnlab::cli {
 

@@ -4,8 +4,8 @@
 #include <ostream>
 #include <string>
 
-#include "core/teaching/comparisons.hpp"
 #include "core/model/preset.hpp"
+#include "core/teaching/comparisons.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnlab::cli {

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "app/gui/gl/gl_app.hpp"
-#include "app/gui/options.hpp"
+#include "app/gui/state/options.hpp"
 
 int main(int argc, char** argv) {
   attnlab::gui::StartOptions options;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/model/errors.hpp"
-#include "core/trace/plan.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/plan.hpp"
 
 namespace attnlab {
 

@@ -18,7 +18,8 @@ struct MaskSpec {
   bool operator==(const MaskSpec&) const = default;
 };
 
-// The classic implementation mistakes the simulator can inject (core/teaching/mistakes.hpp describes them).
+// The classic implementation mistakes the simulator can inject (core/teaching/mistakes.hpp
+// describes them).
 enum class Mistake {
   None,
   ForgetTranspose,     // heads not moved to a batch axis: scores (B, T, h, h)

@@ -6,10 +6,10 @@
 
 #include "core/kernels/attention_math.hpp"
 #include "core/kernels/blas_threads.hpp"
-#include "core/model/errors.hpp"
 #include "core/kernels/linear.hpp"
-#include "core/model/masks.hpp"
 #include "core/kernels/parallel.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/masks.hpp"
 
 namespace attnlab {
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <vector>
 
-#include "core/model/errors.hpp"
 #include "core/kernels/parallel.hpp"
 #include "core/kernels/rng.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab {
 

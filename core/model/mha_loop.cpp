@@ -1,6 +1,8 @@
 // The per-head loop of seeds 001 and 003: slice each head's columns out of W_q, W_k, W_v,
 // attend with plain matrices, concatenate. Written independently of the batched path (no views,
 // no trace) so that the two can check each other.
+#include "core/model/mha_loop.hpp"
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
@@ -9,7 +11,6 @@
 #include "core/kernels/blas_threads.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
-#include "core/model/mha_loop.hpp"
 #include "core/model/tokenizer.hpp"
 
 namespace attnlab {

@@ -7,8 +7,8 @@
 
 #include "core/model/asset_paths.hpp"
 #include "core/model/config_json.hpp"
-#include "core/teaching/crafted_heads.hpp"
 #include "core/model/errors.hpp"
+#include "core/teaching/crafted_heads.hpp"
 
 namespace attnlab {
 

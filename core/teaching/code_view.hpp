@@ -1,6 +1,6 @@
 // The PyTorch reference forward of the seeds' MultiHeadAttention, one line per planned step
-// (core/trace/plan.hpp), in the narration's words, with shapes as comments: the code view beside the
-// pipeline.
+// (core/trace/plan.hpp), in the narration's words, with shapes as comments: the code view beside
+// the pipeline.
 #pragma once
 
 #include <string>

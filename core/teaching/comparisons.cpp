@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "core/model/forward.hpp"
-#include "core/trace/mha.hpp"
 #include "core/model/mha_loop.hpp"
+#include "core/trace/mha.hpp"
 
 namespace attnlab {
 

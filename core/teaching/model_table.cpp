@@ -1,7 +1,7 @@
 #include "core/teaching/model_table.hpp"
 
-#include "core/trace/mha.hpp"
 #include "core/model/preset.hpp"
+#include "core/trace/mha.hpp"
 
 namespace attnlab {
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/model/masks.hpp"
 #include "core/kernels/parallel.hpp"
+#include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
 
 namespace attnlab {

@@ -10,13 +10,13 @@
 
 #include "core/kernels/batched_ops.hpp"
 #include "core/kernels/blas_threads.hpp"
-#include "core/trace/diagnostics.hpp"
-#include "core/model/errors.hpp"
 #include "core/kernels/linear.hpp"
-#include "core/model/masks.hpp"
 #include "core/kernels/parallel.hpp"
-#include "core/trace/plan.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/diagnostics.hpp"
+#include "core/trace/plan.hpp"
 #include "core/trace/trace_builder.hpp"
 
 namespace attnlab {

@@ -1,8 +1,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/config_json.hpp"
-#include "core/trace/export.hpp"
 #include "core/model/masks.hpp"
+#include "core/trace/export.hpp"
 
 namespace attnlab {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "app/gui/keyboard.hpp"
+#include "app/gui/panels/keyboard.hpp"
 #include "core/model/config_json.hpp"
 #include "headless_imgui.hpp"
 

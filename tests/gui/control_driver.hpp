@@ -15,7 +15,7 @@
 #include <random>
 #include <string>
 
-#include "app/gui/app_state.hpp"
+#include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "app/gui/app_state.hpp"
-#include "app/gui/frame.hpp"
-#include "app/gui/theme.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/panels/frame.hpp"
+#include "app/gui/look/theme.hpp"
 
 namespace attnlab::gui {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/gui/colormap.hpp"
+#include "app/gui/look/colormap.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/masks.hpp"
 #include "core/trace/mha.hpp"

@@ -2,7 +2,7 @@
 // worker thread (background runs, cancel, newer requests superseding older ones).
 #include <gtest/gtest.h>
 
-#include "app/gui/app_state.hpp"
+#include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
 namespace {

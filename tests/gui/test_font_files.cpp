@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/font_files.hpp"
+#include "app/gui/look/font_files.hpp"
 
 namespace attnlab::gui {
 namespace {

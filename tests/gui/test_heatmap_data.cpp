@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "app/gui/colormap.hpp"
-#include "app/gui/heatmap_data.hpp"
+#include "app/gui/look/colormap.hpp"
+#include "app/gui/state/heatmap_data.hpp"
 #include "core/trace/mha.hpp"
 #include "core/model/preset.hpp"
 

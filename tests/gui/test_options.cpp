@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "app/gui/options.hpp"
-#include "app/gui/startup.hpp"
+#include "app/gui/state/options.hpp"
+#include "app/gui/state/startup.hpp"
 
 namespace attnlab::gui {
 namespace {

@@ -2,7 +2,7 @@
 // heatmaps follow n_heads, hover finds the cell, invalid settings keep the last valid trace.
 #include <algorithm>
 
-#include "app/gui/keyboard.hpp"
+#include "app/gui/panels/keyboard.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {

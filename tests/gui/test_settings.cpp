@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/settings.hpp"
+#include "app/gui/state/settings.hpp"
 
 namespace attnlab::gui {
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "app/gui/settings.hpp"
+#include "app/gui/state/settings.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab::gui {

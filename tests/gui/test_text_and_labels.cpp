@@ -8,11 +8,11 @@
 #include <cmath>
 #include <set>
 
-#include "app/gui/axis_labels.hpp"
-#include "app/gui/colormap.hpp"
-#include "app/gui/tensor_drawing.hpp"
-#include "app/gui/theme.hpp"
-#include "app/gui/token_text.hpp"
+#include "app/gui/look/axis_labels.hpp"
+#include "app/gui/look/colormap.hpp"
+#include "app/gui/panels/tensor_drawing.hpp"
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/token_text.hpp"
 #include "core/model/tokenizer.hpp"
 #include "headless_imgui.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "app/gui/keyboard.hpp"
+#include "app/gui/panels/keyboard.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {

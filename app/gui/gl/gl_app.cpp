@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/bench_drag.hpp"
-#include "app/gui/frame.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
-#include "app/gui/layout_dump.hpp"
-#include "app/gui/settings.hpp"
-#include "app/gui/startup.hpp"
-#include "app/gui/theme.hpp"
+#include "app/gui/look/theme.hpp"
+#include "app/gui/panels/bench_drag.hpp"
+#include "app/gui/panels/frame.hpp"
+#include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/state/settings.hpp"
+#include "app/gui/state/startup.hpp"
 #include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {

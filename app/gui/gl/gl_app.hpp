@@ -2,7 +2,7 @@
 // and the scripted modes (--screenshot, --bench-frames).
 #pragma once
 
-#include "app/gui/options.hpp"
+#include "app/gui/state/options.hpp"
 
 namespace attnlab::gui {
 

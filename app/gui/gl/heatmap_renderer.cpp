@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "app/gui/colormap.hpp"
 #include "app/gui/gl/shader_program.hpp"
+#include "app/gui/look/colormap.hpp"
 #include "embedded_shaders.hpp"
 
 namespace attnlab::gui {

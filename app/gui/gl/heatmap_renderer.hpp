@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/heatmap_drawer.hpp"
+#include "app/gui/panels/heatmap_drawer.hpp"
 
 namespace attnlab::gui {
 

@@ -1,0 +1,67 @@
+#include "app/gui/look/colormap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace attnlab::gui {
+
+namespace {
+
+// Anchor colours, evenly spaced; the table interpolates between them in sRGB.
+// Sequential: the nine viridis stops (perceptually uniform, readable in grey and by most
+// colour-blind viewers). Diverging: ColorBrewer RdBu, reversed so negative is blue.
+const std::vector<Rgb8> kSequentialAnchors = {{68, 1, 84},    {71, 44, 122},  {59, 81, 139},
+                                              {44, 113, 142}, {33, 144, 141}, {39, 173, 129},
+                                              {92, 200, 99},  {170, 220, 50}, {253, 231, 37}};
+const std::vector<Rgb8> kDivergingAnchors = {{33, 102, 172},  {67, 147, 195},  {146, 197, 222},
+                                             {209, 229, 240}, {247, 247, 247}, {253, 219, 199},
+                                             {244, 165, 130}, {214, 96, 77},   {178, 24, 43}};
+
+ColormapTable build_table(const std::vector<Rgb8>& anchors) {
+  ColormapTable table{};
+  const int segments = static_cast<int>(anchors.size()) - 1;
+  for (int i = 0; i < kColormapEntries; ++i) {
+    const float position = float(i) / float(kColormapEntries - 1) * float(segments);
+    const int low = std::min(int(position), segments - 1);
+    const float f = position - float(low);
+    auto mix = [&](uint8_t a, uint8_t b) {
+      return static_cast<uint8_t>(std::lround(float(a) + (float(b) - float(a)) * f));
+    };
+    table[i] = {mix(anchors[low].r, anchors[low + 1].r), mix(anchors[low].g, anchors[low + 1].g),
+                mix(anchors[low].b, anchors[low + 1].b)};
+  }
+  return table;
+}
+
+}  // namespace
+
+const ColormapTable& colormap_table(ColormapKind kind) {
+  static const ColormapTable sequential = build_table(kSequentialAnchors);
+  static const ColormapTable diverging = build_table(kDivergingAnchors);
+  return kind == ColormapKind::Sequential ? sequential : diverging;
+}
+
+Rgbf colour_at(ColormapKind kind, float t) {
+  const ColormapTable& table = colormap_table(kind);
+  if (!(t >= 0.0f)) t = 0.0f;  // also catches NaN
+  t = std::min(t, 1.0f);
+  const float position = t * float(kColormapEntries - 1);
+  const int low = std::min(int(position), kColormapEntries - 2);
+  const float f = position - float(low);
+  auto mix = [&](uint8_t a, uint8_t b) { return (float(a) + (float(b) - float(a)) * f) / 255.0f; };
+  return {mix(table[low].r, table[low + 1].r), mix(table[low].g, table[low + 1].g),
+          mix(table[low].b, table[low + 1].b)};
+}
+
+uint32_t colour_at_packed(ColormapKind kind, float t) {
+  const Rgbf c = colour_at(kind, t);
+  auto byte = [](float v) { return uint32_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+  return byte(c.r) | (byte(c.g) << 8) | (byte(c.b) << 16) | (0xFFu << 24);
+}
+
+const char* colormap_name(ColormapKind kind) {
+  return kind == ColormapKind::Sequential ? "viridis" : "diverging";
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,13 @@
+// One frame of the app between ImGui::NewFrame() and ImGui::Render(): clock, background results,
+// shortcuts, layout and every panel. The same function runs in the window and in headless tests.
+#pragma once
+
+#include "app/gui/panels/heatmap_drawer.hpp"
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+// `drawer` may be null (no renderer: heatmaps are outlined, not filled).
+void draw_frame(AppState& state, HeatmapDrawer* drawer);
+
+}  // namespace attnlab::gui

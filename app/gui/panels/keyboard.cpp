@@ -1,0 +1,69 @@
+#include "app/gui/panels/keyboard.hpp"
+
+#include <imgui.h>
+
+namespace attnlab::gui {
+
+namespace {
+
+bool pressed(ImGuiKey key, bool repeat = true) {
+  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat);
+}
+
+// The mistake `delta` places after the current one, None included (so the walk wraps through it).
+Mistake neighbour_mistake(Mistake current, int delta) {
+  const std::vector<MistakeInfo>& all = all_mistakes();
+  const int count = int(all.size()) + 1;  // position 0 = None
+  int position = 0;
+  for (int i = 0; i < int(all.size()); ++i)
+    if (all[size_t(i)].id == current) position = i + 1;
+  position = ((position + delta) % count + count) % count;
+  return position == 0 ? Mistake::None : all[size_t(position - 1)].id;
+}
+
+void toolkit_keys(AppState& state) {
+  const bool shift = ImGui::GetIO().KeyShift;
+  for (int i = 0; i < 9; ++i) {
+    if (!ImGui::IsKeyPressed(kKey1 + i, false)) continue;
+    if (shift) {
+      toggle_head_ablation(state, i);
+    } else if (i < kToolTabCount) {
+      state.tabs.requested_tool = ToolTab(i);
+    }
+  }
+  if (ImGui::IsKeyPressed(kKeyC, false))
+    state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
+  if (ImGui::IsKeyPressed(kKeyM, false)) {
+    set_mistake(state, neighbour_mistake(state.session.config.mistake, shift ? -1 : +1));
+    state.tabs.requested_tool = ToolTab::Mistakes;
+  }
+}
+
+}  // namespace
+
+void handle_shortcuts(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsKeyPressed(kKeyF11, false)) state.window.toggle_fullscreen = true;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
+    state.window.export_request = ExportRequest{std::nullopt, ""};
+  if (io.WantTextInput) return;
+
+  if (state.session.computing && pressed(ImGuiKey_Escape, false)) {
+    cancel_computation(state);
+    return;
+  }
+  if (pressed(ImGuiKey_PageDown)) step_by(state, +1);
+  if (pressed(ImGuiKey_PageUp)) step_by(state, -1);
+  if (state.controls.focused) {
+    if (pressed(ImGuiKey_Escape, false)) ImGui::SetWindowFocus(nullptr);
+    return;
+  }
+  if (pressed(ImGuiKey_RightArrow)) step_by(state, +1);
+  if (pressed(ImGuiKey_LeftArrow)) step_by(state, -1);
+  if (pressed(ImGuiKey_Home, false)) go_to_step(state, 0);
+  if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.walk.steps.size()) - 1);
+  if (pressed(ImGuiKey_Space, false)) toggle_play(state);
+  toolkit_keys(state);
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,56 @@
+// Helpers every panel uses.
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/look/theme.hpp"
+#include "app/gui/panels/panels.hpp"
+
+namespace attnlab::gui {
+
+void value_bar(float fraction, float width, ImU32 colour, const char* text) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float height = ImGui::GetTextLineHeight();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const float filled = std::round(width * std::clamp(fraction, 0.0f, 1.0f));
+  list->AddRectFilled(at, ImVec2(at.x + width, at.y + height),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg));
+  if (filled > 0) list->AddRectFilled(at, ImVec2(at.x + filled, at.y + height), colour);
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+}
+
+bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra) {
+  const ImVec4 r = state.frame.panel_rects[int(panel)];
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+  ImGui::SetNextWindowSize(ImVec2(r.z - r.x, r.w - r.y));
+  // The layout follows the window and font size, so panels are placed, not dragged. No panel
+  // background: the panels tile the window, whose clear colour is the background already, and a
+  // software rasteriser (Mesa llvmpipe under Xvfb) spends most of a frame blending full-window
+  // quads.
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground |
+                                 extra;
+  return ImGui::Begin(title, nullptr, flags);
+}
+
+void tooltip(const char* text) {
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void issue_text(AppState& state, const char* field) {
+  const std::string message = issue_for(state, field);
+  if (message.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  ImGui::TextWrapped("%s", message.c_str());
+  ImGui::PopStyleColor();
+  for (const ConfigIssue& issue : state.session.issues)
+    if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,138 @@
+// Counters: the parameter count as a formula with this config's numbers filled in (the values are
+// the core's counters), FLOPs and bytes per stage, attention memory B·h·T², and the seeds'
+// hyperparameter table of real models computed in shape-only mode (core/teaching/model_table.hpp).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/gui/look/theme.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "core/teaching/model_table.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+std::string n(int64_t value) {
+  return std::to_string(value);
+}
+
+void heading(const AppState& state, const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
+// [SECTION] this config
+
+void parameters(const AppState& state) {
+  const Trace& trace = *state.session.trace;
+  const Config& c = trace.config;
+  const Counters& k = trace.counters;
+  const int64_t d_in = c.input_dim(), h = c.n_heads, d_k = c.head_dim_k(), d_v = c.head_dim_v();
+  heading(state, "Parameters");
+  tooltip("Each number is the core's count; the formula shows where it comes from.");
+  if (d_k == d_v) {
+    ImGui::Text(
+        "W_q, W_k, W_v: 3\u00B7d_in\u00B7h\u00B7d_k = 3\u00B7%lld\u00B7%lld\u00B7%lld = %lld",
+        (long long)d_in, (long long)h, (long long)d_k, (long long)k.qkv_weights);
+  } else {
+    ImGui::Text(
+        "W_q, W_k, W_v: d_in\u00B7h\u00B7(2d_k + d_v) = %lld\u00B7%lld\u00B7(2\u00B7%lld + %lld) = "
+        "%lld",
+        (long long)d_in, (long long)h, (long long)d_k, (long long)d_v, (long long)k.qkv_weights);
+  }
+  // Each extra term shows its formula with the numbers filled in, or says that it is off.
+  const std::string biases =
+      c.bias ? "+ biases h\u00B7(2d_k + d_v) = " + n(k.qkv_biases) : std::string("biases: off");
+  const std::string out_weights = c.output_proj ? "+ W_o h\u00B7d_v\u00B7d_model = " + n(h) +
+                                                      "\u00B7" + n(d_v) + "\u00B7" + n(c.d_model) +
+                                                      " = " + n(k.out_weights)
+                                                : std::string("W_o: off (no output projection)");
+  const std::string out_bias =
+      c.bias && c.output_proj ? "+ b_o d_model = " + n(k.out_bias) : std::string("b_o: off");
+  const std::string extras = biases + " \u00B7 " + out_weights + " \u00B7 " + out_bias;
+  ImGui::TextWrapped("%s", extras.c_str());
+  ImGui::Text("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
+              (long long)k.qkv_weights);
+  ImGui::Text(
+      "attention memory B\u00B7h\u00B7T\u00B2 = %lld\u00B7%lld\u00B7%lld\u00B2 = %lld weights (%s)",
+      (long long)c.batch, (long long)h, (long long)c.tokens(), (long long)k.attention_elements,
+      format_bytes(double(k.attention_elements) * 4).c_str());
+  tooltip("One float32 weight per (sequence, head, query, key): it grows with the square of T.");
+}
+
+void per_stage(const AppState& state) {
+  const Trace& trace = *state.session.trace;
+  heading(state, "FLOPs and new bytes per stage");
+  tooltip("Floating-point operations and freshly allocated bytes of each stage (views cost none).");
+  double most_flops = 1, most_bytes = 1;
+  for (int i = 0; i < kStageCount; ++i) {
+    most_flops = std::max(most_flops, trace.stage_flops(Stage(i)));
+    most_bytes = std::max(most_bytes, double(trace.stage_bytes(Stage(i))));
+  }
+  const float bar_w = ImGui::GetFontSize() * 4;
+  if (!ImGui::BeginTable("stages", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  for (int i = 0; i < kStageCount; ++i) {
+    const Stage stage = Stage(i);
+    const double flops = trace.stage_flops(stage);
+    const double bytes = double(trace.stage_bytes(stage));
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(stage_name(stage));
+    ImGui::TableNextColumn();
+    value_bar(float(flops / most_flops), bar_w, palette(state.ui.theme).accent,
+              count_text(flops, "FLOP").c_str());
+    ImGui::TableNextColumn();
+    value_bar(float(bytes / most_bytes), bar_w, head_colour(0), format_bytes(bytes).c_str());
+  }
+  ImGui::EndTable();
+  ImGui::Text("total %s, %s", count_text(trace.counters.flops, "FLOP").c_str(),
+              format_bytes(double(trace.counters.bytes)).c_str());
+}
+
+// [SECTION] real models
+
+void models(const AppState& state) {
+  heading(state, "Real models (one attention layer, one sequence at full context)");
+  tooltip("The seeds' hyperparameter table, computed by the core in shape-only mode.");
+  static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("models", 7, flags)) return;
+  for (const char* name : {"model", "d_model", "h", "d_k", "context", "params", "attn memory"})
+    ImGui::TableSetupColumn(name);
+  ImGui::TableHeadersRow();
+  for (const ModelRow& row : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.model.c_str());
+    for (int64_t value : {row.d_model, row.n_heads, row.d_k, row.context}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", (long long)value);
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(count_text(double(row.parameters), "").c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_bytes(double(row.attention_bytes)).c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_counters_tab(AppState& state) {
+  const float half = std::floor(ImGui::GetContentRegionAvail().x * 0.47f);
+  ImGui::BeginChild("this_config", ImVec2(half, 0), false, ImGuiWindowFlags_NoBackground);
+  parameters(state);
+  per_stage(state);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("model_table", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  models(state);
+  ImGui::EndChild();
+}
+
+}  // namespace attnlab::gui

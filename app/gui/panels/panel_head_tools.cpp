@@ -1,0 +1,185 @@
+// Head tools: each head's entropy as bars (the crafted preset's construction in the tooltip),
+// switching heads off with their importance (||Δout|| when each one alone is off), and one head
+// against many (same parameters, attention memory ×h, head_dim shrinking as heads grow).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/gui/look/theme.hpp"
+#include "app/gui/panels/job_status.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "core/trace/diagnostics.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+const Preset* find_preset(const AppState& state, const std::string& name) {
+  for (const Preset& preset : state.session.presets)
+    if (preset.name == name) return &preset;
+  return nullptr;
+}
+
+void heading(const AppState& state, const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
+// [SECTION] entropy per head
+
+void entropy_chart(const AppState& state, float width) {
+  const Trace& trace = *state.session.trace;
+  heading(state, "Entropy per head (bits)");
+  const Preset* crafted =
+      state.session.preset_name == "crafted" ? find_preset(state, "crafted") : nullptr;
+  const std::string help =
+      "Mean over queries of -\u03A3 p log\u2082 p: 0 = one key gets all the weight. The bar is "
+      "the share of uniform attention's entropy over the keys each query sees (log\u2082 T "
+      "without a mask): a full bar means the head barely focuses." +
+      (crafted ? "\n\n" + crafted->description : std::string());
+  tooltip(help.c_str());
+  const Diagnostics& d = trace.diagnostics;
+  const std::vector<double>& entropy = d.head_entropy_bits;
+  if (entropy.empty()) {
+    ImGui::TextWrapped("No entropies: this trace has no weights.");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", describe_uniform_entropy(trace).c_str());  // a column is narrow at 1280
+  ImGui::PopStyleColor();
+  const float bar_w =
+      width - ImGui::CalcTextSize("h00 ").x - ImGui::CalcTextSize("0.00").x - ImGui::GetFontSize();
+  for (size_t h = 0; h < entropy.size(); ++h) {
+    ImGui::Text("h%zu", h);
+    ImGui::SameLine(ImGui::CalcTextSize("h00 ").x);
+    char value[16];
+    std::snprintf(value, sizeof value, "%.2f", entropy[h]);
+    value_bar(float(fraction_of_uniform(d, h)), std::max(10.0f, bar_w), head_colour(int(h)), value);
+    tooltip(help.c_str());
+  }
+  if (crafted) ImGui::TextWrapped("%s", crafted->title.c_str());
+}
+
+// [SECTION] ablation
+
+void ablation(AppState& state, float width) {
+  const Trace& trace = *state.session.trace;
+  heading(state, "Switch heads off");
+  tooltip(
+      "An ablated head's context is zeroed before concat; importance = ||out - out without it||.");
+  start_importance(state);
+  draw_task_status(state.head_tools.importance, "importance", palette(state.ui.theme).error);
+  const std::vector<bool>& off = trace.config.ablated_heads;
+  const std::optional<std::vector<double>>& importance = state.head_tools.importance.result();
+  const bool fresh = state.head_tools.importance.started_for(trace.config) && importance;
+  double largest = 0;
+  if (fresh)
+    for (double v : *importance) largest = std::max(largest, v);
+  const float bar_w = width - ImGui::GetFontSize() * 9;
+  for (int64_t h = 0; h < trace.config.n_heads; ++h) {
+    bool on = !(h < int64_t(off.size()) && off[size_t(h)]);
+    char label[32];
+    std::snprintf(label, sizeof label, "h%lld##ablate", (long long)h);
+    if (ImGui::Checkbox(label, &on)) toggle_head_ablation(state, h);
+    tooltip(
+        "Head on or off (Shift+1..9 toggles heads 0..8): off zeroes its context before concat.");
+    ImGui::SameLine();
+    if (fresh && size_t(h) < importance->size()) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.3g", (*importance)[size_t(h)]);
+      value_bar(largest > 0 ? float((*importance)[size_t(h)] / largest) : 0.0f,
+                std::max(10.0f, bar_w), head_colour(int(h)), value);
+      tooltip("Importance: how far the output moves when this head alone is switched off.");
+    } else {
+      ImGui::TextDisabled("-");
+    }
+  }
+}
+
+// [SECTION] one head against many
+
+void one_vs_many(AppState& state) {
+  const Trace& trace = *state.session.trace;
+  heading(state, "One head vs h heads");
+  tooltip("The same weights read as one wide head and as h narrow ones (seed 003).");
+  start_head_count_comparison(state);
+  if (draw_task_status(state.head_tools.head_counts, "head_counts", palette(state.ui.theme).error))
+    return;
+  const auto& result = state.head_tools.head_counts.result();
+  if (!state.head_tools.head_counts.started_for(trace.config) || !result) return;
+  if (ImGui::BeginTable("one_vs_many", 3,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn("1 head");
+    ImGui::TableSetupColumn("h heads");
+    ImGui::TableHeadersRow();
+    const Trace* runs[2] = {&result->single, &result->multi};
+    auto row = [&](const char* name, auto text_of) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      for (const Trace* t : runs) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(text_of(*t).c_str());
+      }
+    };
+    row("h", [](const Trace& t) { return std::to_string(t.config.n_heads); });
+    row("head_dim d_k", [](const Trace& t) { return std::to_string(t.config.head_dim_k()); });
+    row("parameters", [](const Trace& t) { return std::to_string(t.counters.parameters()); });
+    row("attention memory",
+        [](const Trace& t) { return std::to_string(t.counters.attention_elements) + " weights"; });
+    row("entropy (bits)", [](const Trace& t) {
+      std::string text;
+      char part[16];
+      for (double e : t.diagnostics.head_entropy_bits) {
+        std::snprintf(part, sizeof part, "%s%.2f", text.empty() ? "" : " ", e);
+        text += part;
+      }
+      return text;
+    });
+    ImGui::EndTable();
+  }
+  // head_dim for every valid head count at this d_model (d_k linked).
+  if (trace.config.d_k != 0) return;
+  std::string counts = "h:   ", dims = "d_k: ";
+  for (int64_t h = 1; h <= trace.config.d_model && h <= 64; ++h) {
+    Config c = trace.config;
+    c.n_heads = h;
+    if (trace.config.d_model % h != 0) continue;
+    char a[16], b[16];
+    std::snprintf(a, sizeof a, "%5lld", (long long)h);
+    std::snprintf(b, sizeof b, "%5lld", (long long)c.head_dim_k());
+    counts += a;
+    dims += b;
+  }
+  ImGui::TextUnformatted("more heads, narrower heads (d_model fixed):");
+  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
+  ImGui::TextUnformatted(counts.c_str());
+  ImGui::TextUnformatted(dims.c_str());
+  if (state.window.mono_font) ImGui::PopFont();
+}
+
+}  // namespace
+
+void draw_head_tools_tab(AppState& state) {
+  const float font = ImGui::GetFontSize();
+  const float column_w = std::floor((ImGui::GetContentRegionAvail().x - 2 * font) / 3);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoBackground;
+  ImGui::BeginChild("entropy", ImVec2(column_w, 0), false, flags);
+  entropy_chart(state, column_w - font);
+  ImGui::EndChild();
+  ImGui::SameLine(0, font);
+  ImGui::BeginChild("ablation", ImVec2(column_w, 0), false, flags);
+  ablation(state, column_w - font);
+  ImGui::EndChild();
+  ImGui::SameLine(0, font);
+  ImGui::BeginChild("one_vs_many", ImVec2(0, 0), false, flags);
+  one_vs_many(state);
+  ImGui::EndChild();
+}
+
+}  // namespace attnlab::gui

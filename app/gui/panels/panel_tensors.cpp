@@ -1,0 +1,295 @@
+// The tensor view: the tensors of the current step as blocks (inputs faded on the left, outputs
+// on the right), labelled with the seeds' notation, sizes, strides, contiguity and storage.
+// Moving to a step animates what it does: project grows Q, K, V; split opens h bands; transpose
+// stacks them; attend fills the T x T maps; concat lays the bands side by side again.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/token_text.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/panels/stale_banner.hpp"
+#include "app/gui/panels/tensor_drawing.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+struct SceneItem {
+  const TensorRecord* record = nullptr;
+  BlockGeometry geometry;
+  BlockStyle style;
+  bool input = false;        // what the step reads: faded, left of the arrow
+  bool moves_parts = false;  // its parts travel between side by side and stacked
+};
+
+// [SECTION] what each step shows, and how it animates (a: 0 -> 1 over the transition)
+
+std::vector<SceneItem> build_scene(const Trace& trace, const PipelineStep& step, float a,
+                                   float gap) {
+  const int64_t h = trace.config.n_heads;
+  std::vector<SceneItem> scene;
+  auto add = [&](const char* name, bool input, BlockStyle style, bool bands = false) {
+    const TensorRecord* record = trace.find(name);
+    if (!record) return;
+    if (input) style.alpha = 0.5f;
+    scene.push_back({record, geometry_of(*record, h, bands), style, input});
+  };
+  auto outputs = [&](BlockStyle style, bool bands = false) {
+    for (const TensorRecord* record : step_records(trace, step))
+      scene.push_back({record, geometry_of(*record, h, bands), style, false});
+  };
+  auto add_inputs = [&](BlockStyle style, bool bands = false) {
+    for (const TensorRecord* input : step_inputs(trace, step))
+      add(input->name.c_str(), true, style, bands);
+  };
+  const BlockStyle stacked{.deck = 1, .band_gap = gap, .band_tint = 1};
+  const BlockStyle side_by_side{.deck = 0, .band_gap = gap, .band_tint = 1};
+  const BlockStyle filling{.deck = 1, .band_gap = gap, .band_tint = 1, .reveal_rows = a};
+
+  switch (step.stage) {
+    case Stage::Input:
+      outputs({});
+      break;
+    case Stage::Project:
+      add_inputs({});
+      outputs({.reveal_cols = a});
+      break;
+    case Stage::Split:
+      outputs({.band_gap = a * gap, .band_tint = a});
+      break;
+    case Stage::Transpose:
+      outputs({.deck = a, .band_gap = gap, .band_tint = 1});
+      for (SceneItem& item : scene) item.moves_parts = true;
+      break;
+    case Stage::Attend:
+      add_inputs(stacked);
+      outputs(filling);
+      break;
+    case Stage::Concat:
+      if (step.substep == Substep::TransposeBack) {
+        add_inputs(stacked);
+        outputs({.deck = 1 - a, .band_gap = gap, .band_tint = 1});
+        scene.back().moves_parts = true;
+      } else if (step.substep == Substep::Contiguous) {
+        add_inputs(side_by_side);
+        outputs({.band_gap = gap, .band_tint = 1, .fresh = 1 - 0.6f * a});
+      } else {
+        outputs({.band_gap = (1 - a) * gap, .band_tint = 1 - 0.7f * a}, true);
+      }
+      break;
+    case Stage::OutputProject:
+      add_inputs({.band_tint = 0.3f}, true);
+      outputs({.reveal_cols = trace.config.output_proj ? a : 1.0f});
+      break;
+  }
+  return scene;
+}
+
+// [SECTION] captions
+
+struct Captions {
+  std::vector<std::string> above, below;
+};
+
+Captions captions_of(const TensorRecord& r) {
+  const Tensor& t = r.tensor;
+  Captions c;
+  c.above = {r.name + "  " + r.axes_text(), "= " + shape_to_string(t.shape())};
+  std::string storage;
+  if (r.is_view) {
+    storage = "view of " + r.storage_owner;
+  } else if (r.substep == Substep::Contiguous) {
+    storage = "copy: new storage";
+  } else {
+    storage = "new storage";
+  }
+  c.below = {
+      "strides " + shape_to_string(t.strides()),
+      std::string(t.is_contiguous() ? "contiguous" : "not contiguous") + " \u00B7 " + storage};
+  return c;
+}
+
+float widest(const std::vector<std::string>& lines, float size) {
+  float w = 0;
+  for (const std::string& line : lines)
+    w = std::max(w, ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, line.c_str()).x);
+  return w;
+}
+
+// [SECTION] fitting the scene into the panel
+
+struct SceneMetrics {
+  float caption_size = 0, line_h = 0, above_h = 0, below_h = 0;
+  float item_gap = 0, arrow_w = 0, tokens_w = 0;
+  std::vector<float> caption_w;
+};
+
+// The block's largest size over its animation, so cells keep their size while it plays.
+ImVec2 settled_extent(const SceneItem& item, CellSize cell, float gap) {
+  BlockStyle loose = item.style;
+  loose.band_gap = gap;
+  if (!item.moves_parts) return block_extent(item.geometry, cell, loose);
+  loose.deck = 0;
+  const ImVec2 side = block_extent(item.geometry, cell, loose);
+  loose.deck = 1;
+  const ImVec2 deck = block_extent(item.geometry, cell, loose);
+  return ImVec2(std::max(side.x, deck.x), std::max(side.y, deck.y));
+}
+
+bool fits(const std::vector<SceneItem>& scene, const SceneMetrics& m, CellSize cell, float gap,
+          ImVec2 room) {
+  float width = m.tokens_w + m.arrow_w + m.item_gap * float(scene.size() - 1);
+  for (size_t i = 0; i < scene.size(); ++i) {
+    const ImVec2 extent = settled_extent(scene[i], cell, gap);
+    if (extent.y > room.y - m.above_h - m.below_h) return false;
+    width += std::max(m.caption_w[i], extent.x);
+  }
+  return width <= room.x;
+}
+
+// Largest cells that fit: first wide enough for printed values, else square ones.
+CellSize fit_cells(const std::vector<SceneItem>& scene, const SceneMetrics& m, CellSize value_cell,
+                   float gap, ImVec2 room, bool& values) {
+  values = fits(scene, m, value_cell, gap, room);
+  if (values) return value_cell;
+  float low = 0.05f, high = value_cell.h * 1.2f;
+  for (int i = 0; i < 24; ++i) {
+    const float mid = 0.5f * (low + high);
+    (fits(scene, m, {mid, mid}, gap, room) ? low : high) = mid;
+  }
+  return {low, low};
+}
+
+void draw_captions(ImDrawList* list, ImVec2 at, const std::vector<std::string>& lines,
+                   const SceneMetrics& m, ImU32 first_colour, ImU32 colour) {
+  for (size_t i = 0; i < lines.size(); ++i)
+    list->AddText(ImGui::GetFont(), m.caption_size, ImVec2(at.x, at.y + m.line_h * float(i)),
+                  i == 0 ? first_colour : colour, lines[i].c_str());
+}
+
+float magnitude_of(AppState& state, const TensorRecord& record) {
+  std::map<std::string, float>& magnitudes = state.tensors.magnitudes.get(
+      state.session.generation, WholeTrace{}, [] { return std::map<std::string, float>{}; });
+  auto [it, added] = magnitudes.try_emplace(record.name, 1.0f);
+  if (added) it->second = largest_magnitude(record.tensor);
+  return it->second;
+}
+
+bool is_weights(const TensorRecord& record) {
+  return record.name == "weights" || record.name == "weights_dropout";
+}
+
+void draw_scene(AppState& state, const PipelineStep& step) {
+  const Trace& trace = *state.session.trace;
+  const Palette& colours = palette(state.ui.theme);
+  const float font = ImGui::GetFontSize();
+  const float gap = std::round(font * 0.4f);
+  const std::vector<SceneItem> scene = build_scene(trace, step, transition_progress(state), gap);
+  if (scene.empty()) return;
+
+  SceneMetrics m;
+  m.caption_size = std::round(font * 0.8f);
+  m.line_h = m.caption_size * 1.2f;
+  m.above_h = m.line_h * 2 + font * 0.3f;
+  m.below_h = m.line_h * 2 + font * 0.3f;
+  m.item_gap = font * 1.2f;
+  const bool has_inputs = scene.front().input;
+  m.arrow_w = has_inputs ? ImGui::CalcTextSize(" \u2192 ").x : 0;
+  for (const SceneItem& item : scene) {
+    const Captions c = captions_of(*item.record);
+    m.caption_w.push_back(
+        std::max(widest(c.above, m.caption_size), widest(c.below, m.caption_size)));
+  }
+  DrawContext context;
+  context.colours = &colours;
+  std::vector<std::string> tokens;  // as the font draws them
+  for (const std::string& token : trace.tokens)
+    tokens.push_back(display_text(token, *ImGui::GetFont()));
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+
+  // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never
+  // below 11 px); otherwise square cells as large as fit, without numbers.
+  float value_size = 0;
+  CellSize cell;
+  bool values = false;
+  for (const float fraction : {0.75f, 0.62f}) {
+    value_size = std::max(11.0f, std::round(font * fraction));
+    context.value_font_size = value_size;
+    context.value_min_cell_width =
+        ImGui::GetFont()->CalcTextSizeA(value_size, FLT_MAX, 0, "-0.00").x + 6;
+    const CellSize value_cell{context.value_min_cell_width, std::round(value_size * 1.3f)};
+    // Token labels down the left, when the rows are tall enough to read them.
+    m.tokens_w = widest(tokens, value_size) + font * 0.5f;
+    cell = fit_cells(scene, m, value_cell, gap, room, values);
+    if (cell.h < value_size * 0.9f) {
+      m.tokens_w = 0;
+      cell = fit_cells(scene, m, value_cell, gap, room, values);
+    }
+    if (values) break;
+  }
+
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  float x = top_left.x;
+  const float block_y = top_left.y + m.above_h;
+  if (m.tokens_w > 0) {
+    for (int64_t i = 0; i < int64_t(tokens.size()) && i < scene.front().geometry.rows; ++i)
+      list->AddText(ImGui::GetFont(), value_size,
+                    ImVec2(x, block_y + cell.h * float(i) + (cell.h - value_size) * 0.5f),
+                    colours.text_dim, tokens[size_t(i)].c_str());
+    x += m.tokens_w;
+  }
+  for (size_t i = 0; i < scene.size(); ++i) {
+    const SceneItem& item = scene[i];
+    if (i > 0 && !item.input && scene[i - 1].input) {
+      const float middle = block_y + scene.front().geometry.rows * cell.h * 0.5f;
+      list->AddText(ImVec2(x - m.item_gap * 0.5f, middle - font * 0.5f), colours.text, " \u2192 ");
+      x += m.arrow_w;
+    }
+    context.sequential = is_weights(*item.record);
+    context.value_scale = magnitude_of(state, *item.record);
+    BlockStyle style = item.style;
+    style.values = values && state.ui.show_values;
+    draw_block(list, ImVec2(x, block_y), *item.record, state.walk.batch_shown, item.geometry, cell,
+               style, context);
+
+    const Captions c = captions_of(*item.record);
+    const ImU32 ink = item.input ? colours.text_dim : colours.text;
+    const ImU32 name_ink = item.input ? colours.text_dim : colours.accent;
+    draw_captions(list, ImVec2(x, top_left.y), c.above, m, name_ink, ink);
+    const ImVec2 extent = settled_extent(item, cell, gap);
+    draw_captions(list, ImVec2(x, block_y + extent.y + font * 0.3f), c.below, m, ink, ink);
+    x += std::max(m.caption_w[i], extent.x) + m.item_gap;
+  }
+}
+
+}  // namespace
+
+void draw_tensors_tab(AppState& state) {
+  const PipelineStep* step = current_step(state);
+  if (!step || !state.session.trace) return;
+  draw_stale_banner(state);
+  std::string where = stage_name(step->stage);
+  if (step->substep != Substep::None) where += " / " + step->label;
+  ImGui::TextUnformatted(where.c_str());
+  const std::vector<const TensorRecord*> records = step_records(*state.session.trace, *step);
+  if (!records.empty()) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+    ImGui::TextUnformatted(records.front()->formula.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (state.session.trace->shape_only) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(shape-only: no values were computed)");
+  }
+  draw_scene(state, *step);
+}
+
+}  // namespace attnlab::gui

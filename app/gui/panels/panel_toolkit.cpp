@@ -1,0 +1,67 @@
+// The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
+// (mistakes, memory layout, head tools, loop vs batched, counters). Keys 1-6 pick a tab.
+#include <imgui.h>
+
+#include "app/gui/panels/panels.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr const char* kTabTips[kToolTabCount] = {
+    "The tensors of the current step, drawn with their shapes and strides (key 1).",
+    "Inject a classic bug and compare it with the correct run (key 2; M picks the next bug).",
+    "How split, transpose and concat lay the numbers out in memory (key 3).",
+    "One head against many, switching heads off, and each head's entropy (key 4).",
+    "The per-head loop of the seeds against the batched computation: same output, timed (key 5).",
+    "Parameters, FLOPs and bytes of this config, and the seeds' table of real models (key 6).",
+};
+
+void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
+  switch (tab) {
+    case ToolTab::Tensors:
+      draw_tensors_tab(state);
+      break;
+    case ToolTab::Mistakes:
+      draw_mistakes_tab(state, drawer);
+      break;
+    case ToolTab::Memory:
+      draw_memory_tab(state);
+      break;
+    case ToolTab::HeadTools:
+      draw_head_tools_tab(state);
+      break;
+    case ToolTab::Paths:
+      draw_paths_tab(state);
+      break;
+    case ToolTab::Counters:
+      draw_counters_tab(state);
+      break;
+  }
+}
+
+}  // namespace
+
+void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
+  if (begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags) && state.session.trace &&
+      ImGui::BeginTabBar("toolkit_tabs")) {
+    for (int i = 0; i < kToolTabCount; ++i) {
+      const ToolTab tab = ToolTab(i);
+      const bool requested = state.tabs.requested_tool == tab;
+      const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
+                                            requested ? ImGuiTabItemFlags_SetSelected : 0);
+      tooltip(kTabTips[i]);
+      if (!open) continue;
+      state.tabs.tool = tab;
+      if (requested) state.tabs.requested_tool.reset();
+      draw_tab(state, tab, drawer);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab::gui

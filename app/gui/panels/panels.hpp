@@ -1,0 +1,43 @@
+// One function per panel (or tab), each a function of the app state; each lives in its own file.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "app/common/format.hpp"
+#include "app/gui/panels/heatmap_drawer.hpp"
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+void draw_controls_panel(AppState& state);
+void draw_pipeline_panel(AppState& state);
+// The middle panel: a tab bar over the tensors and the teaching toolkit.
+void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
+void draw_heads_panel(AppState& state, HeatmapDrawer* drawer);
+// The right-hand panel: the code of the forward pass, and the run's checks.
+void draw_info_panel(AppState& state);
+
+// [SECTION] the tabs' contents (drawn inside their panel's window)
+void draw_tensors_tab(AppState& state);
+void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer);
+void draw_memory_tab(AppState& state);
+void draw_head_tools_tab(AppState& state);
+void draw_paths_tab(AppState& state);
+void draw_counters_tab(AppState& state);
+void draw_code_tab(AppState& state);
+void draw_checks_tab(AppState& state);
+
+// [SECTION] shared helpers
+// Begins a fixed panel window at its layout rectangle; records the rectangle for PNG export.
+bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra = 0);
+// One-sentence tooltip for the last item (also when reached by keyboard).
+void tooltip(const char* text);
+// Red, wrapped text under a control when the config has an issue for `field`; records it in
+// state.frame.explained.
+void issue_text(AppState& state, const char* field);
+// A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
+void value_bar(float fraction, float width, ImU32 colour, const char* text);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,44 @@
+// What the panels record while drawing one frame (where things landed on screen, which problems
+// were explained), for hover, figures, the layout dump and tests. draw_frame clears it at the
+// start of every frame, so nothing here outlives the frame it describes.
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/gui/state/memory_layout.hpp"
+
+namespace attnlab::gui {
+
+enum class PanelId { Controls, Pipeline, Tensors, Heads, Info };
+constexpr int kPanelCount = 5;
+
+// Where a heatmap was drawn this frame (screen pixels), for hover and the layout dump.
+struct HeatmapPlacement {
+  int head = 0;
+  ImVec2 min, max;
+};
+
+struct HoverCell {
+  int head = -1;  // -1: nothing hovered
+  int64_t query = -1;
+  int64_t key = -1;
+};
+
+struct FrameOutput {
+  std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
+  std::vector<HeatmapPlacement> heatmap_placements;
+  HoverCell hover;                                   // the heatmap cell under the mouse
+  std::vector<HeatmapPlacement> mistake_placements;  // head = 0 correct, 1 buggy, 2 difference
+  std::vector<MemoryGridPlacement> memory_grids;     // where logical tensors were drawn
+  std::vector<MemoryStripPlacement> memory_strips;   // where storage windows were drawn
+  // Fields whose issue the controls panel drew, "run" for run_error and "export" for a failed
+  // PNG export: every problem is explained on screen (the GUI fuzz test checks it).
+  std::vector<std::string> explained;
+};
+
+}  // namespace attnlab::gui

@@ -1,0 +1,77 @@
+// The numbers behind the heatmaps: one (T, T) map per head (or one map of any recorded tensor) for
+// one sequence of the batch, read from the trace (never recomputed), plus the range and colour map
+// to draw them with.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/gui/look/colormap.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnlab::gui {
+
+enum class HeatmapView { Weights, Scores, Scaled, Masked };
+constexpr int kHeatmapViewCount = 4;
+const char* heatmap_view_name(HeatmapView view);   // "weights", "scores", "scaled", "masked"
+const char* heatmap_view_title(HeatmapView view);  // "weights  softmax(S)", ...
+bool parse_heatmap_view(const std::string& text, HeatmapView& view);
+
+// Stored in `values` for a cell the masks hide. The shader hatches every value below
+// kMaskedBelow (passed to it as the uniform MaskedBelow): no finite score comes near it.
+constexpr float kMaskedValue = -std::numeric_limits<float>::infinity();
+constexpr float kMaskedBelow = -1.0e30f;
+
+struct HeatmapSet {
+  HeatmapView view = HeatmapView::Weights;
+  int64_t batch_index = 0;
+  int64_t heads = 0;  // maps (one per token when maps_are_tokens)
+  int64_t rows = 0;   // queries
+  int64_t cols = 0;   // keys
+  // The forget-transpose mistake's (B, T, h, h) maps: one h x h map per token, heads attending to
+  // heads; rows and columns are heads, not tokens.
+  bool maps_are_tokens = false;
+  std::string row_axis = "T", col_axis = "T";  // what rows and columns index: "T", "h*d_v", "h"
+  std::vector<float> values;  // (heads, rows, cols) row-major; kMaskedValue where masked
+  std::vector<float> shown;   // same layout: the value hover prints (0 for a masked weight)
+  float value_min = 0;        // the first colour of the map
+  float value_max = 1;        // the last colour
+  ColormapKind colormap = ColormapKind::Sequential;
+  int64_t masked_cells = 0;
+
+  float at(int64_t head, int64_t query, int64_t key) const {
+    return values[size_t((head * rows + query) * cols + key)];
+  }
+  bool masked(int64_t head, int64_t query, int64_t key) const {
+    return at(head, query, key) < -1.0e30f;
+  }
+  bool empty() const { return heads == 0; }
+};
+
+// Weights use the sequential map from 0 to 1 (or to the largest weight with stretch); signed
+// scores use the diverging map, symmetric around 0. Empty when the trace has no values.
+// Reads (B, h, T, T) records, and the (B, T, h, h) ones of forget-transpose (maps_are_tokens).
+HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
+                          bool stretch_weights);
+
+// The maps of any recorded (B, A, R, C) tensor (one per index of A) or (B, R, C) tensor (one map,
+// e.g. the (T, h*d_v) concat): "weights" as build_heatmaps draws them, any other record on the
+// diverging map around 0. Empty when the record is missing or has no values.
+HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index);
+
+// One map of the set (same range and colour map), for side-by-side comparisons.
+HeatmapSet single_map(const HeatmapSet& set, int64_t map);
+
+// |buggy - correct| per cell of two same-sized single maps, from the values hover shows (a masked
+// weight counts as 0, so weight leaking onto masked keys shows up). Sequential, 0 .. largest
+// difference. Empty when the sizes differ.
+HeatmapSet difference_map(const HeatmapSet& correct, const HeatmapSet& buggy);
+
+// Gives the (non-empty) maps one colour scale covering all of them, diverging and symmetric around
+// 0 if any of them is diverging: the same colour is the same number in each.
+void share_colour_scale(std::span<HeatmapSet> maps);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,75 @@
+#include "app/gui/state/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// "attend" or "attend:softmax": the stage part must name a stage.
+std::string check_stage(const std::string& text) {
+  Stage stage;
+  if (parse_stage(text.substr(0, text.find(':')), stage)) return "";
+  return "unknown stage \"" + text +
+         "\": use input, project, split, transpose, attend, concat or output-project "
+         "(optionally with a sub-step, e.g. attend:softmax)";
+}
+
+std::string check_tab(const std::string& text) {
+  if (is_tab_name(text)) return "";
+  return "unknown tab \"" + text + "\": use one of " + tab_names();
+}
+
+}  // namespace
+
+ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
+  CLI::App app{"Attention Lab: multi-head attention, stage by stage, one heatmap per head.",
+               "attnlab"};
+  app.add_option("--preset", o.preset, "start on this preset (attnlab-cli --list-presets)");
+  app.add_option("--stage", o.stage, "start on this stage, e.g. attend or attend:softmax")
+      ->check(CLI::Validator(check_stage, "STAGE"));
+  app.add_option("--screenshot", o.screenshot, "render --frames frames, save a PNG and exit");
+  app.add_option("--frames", o.frames, "frames to render before the screenshot")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--panel", o.panel, "with --screenshot: save only this panel")
+      ->check(CLI::IsMember({"controls", "pipeline", "tensors", "heads", "info"}));
+  app.add_option("--dump-layout", o.dump_layout,
+                 "with --screenshot: write each heatmap's rectangle and cell count as JSON");
+  app.add_option("--bench-frames", o.bench_frames,
+                 "render N frames without vsync and print the median and p95 frame time")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--bench-drag", o.bench_drag,
+                 "with --bench-frames: drag n_heads (8, 4, 2, ...) every N frames, as a slider")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--transition", o.transition,
+                 "show the stage's animation held at this point, 0 (start) to 1 (end)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--font-scale", o.font_scale, "text size (1 = 20 px)")
+      ->check(CLI::Range(double(kMinFontScale), double(kMaxFontScale)));
+  app.add_option("--theme", o.theme, "light (projectors) or dark")
+      ->check(CLI::IsMember({"light", "dark"}));
+  app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
+      ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
+  app.add_option("--tab", o.tab, "open this tab: " + tab_names())
+      ->check(CLI::Validator(check_tab, "NAME"));
+  add_config_flags(app, o.config);
+  app.add_option("--width", o.width, "window width")->check(CLI::Range(320, 16384));
+  app.add_option("--height", o.height, "window height")->check(CLI::Range(240, 16384));
+  app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {0, app.help()};
+  } catch (const CLI::ParseError& error) {
+    return {2, std::string("attnlab: ") + error.what() + " (see attnlab --help)"};
+  }
+  if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
+    return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
+  if (o.bench_drag > 0 && o.bench_frames == 0)
+    return {2, "attnlab: --bench-drag needs --bench-frames N"};
+  return {};
+}
+
+}  // namespace attnlab::gui

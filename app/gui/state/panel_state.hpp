@@ -1,0 +1,88 @@
+// What each panel and tab remembers between frames: its own choices and its caches of the shown
+// trace (TraceCache: rebuilt when the trace generation or the panel's key changes).
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "app/gui/state/background_task.hpp"
+#include "app/gui/state/heatmap_data.hpp"
+#include "app/gui/state/memory_layout.hpp"
+#include "app/gui/state/mistake_maps.hpp"
+#include "app/gui/state/toolkit_tabs.hpp"
+#include "app/gui/state/trace_cache.hpp"
+#include "core/teaching/comparisons.hpp"
+
+namespace attnlab::gui {
+
+struct ControlsPanel {
+  // A number typed into a field (Ctrl+click on a slider, or an input box) is applied on Enter or
+  // when the field loses focus, not at every keystroke; until then it waits here, by widget ID.
+  std::map<ImGuiID, std::variant<int64_t, uint64_t, float>> typed_values;
+  std::string last_edited_field;  // validate()'s name for the control changed last ("seq_len")
+  std::string padding_text;       // the padding-lengths field as typed ("3, 5")
+  std::string padding_error;      // when that text is not a list of whole numbers
+  bool focused = false;           // last frame: the arrows then belong to the focused control
+};
+
+// The open tab of each tabbed panel, and the ones to select on the next frames (keys, --tab).
+struct TabSelection {
+  ToolTab tool = ToolTab::Tensors;
+  InfoTab info = InfoTab::Code;
+  std::optional<ToolTab> requested_tool;
+  std::optional<InfoTab> requested_info;
+};
+
+struct TensorsTab {
+  // Largest |value| per record, for its colours: seeded with the trace's bundle when it is
+  // adopted, completed as records are drawn.
+  TraceCache<WholeTrace, std::map<std::string, float>> magnitudes;
+};
+
+// What the heads panel's maps are built for, besides the trace.
+struct HeatmapChoice {
+  HeatmapView view = HeatmapView::Weights;
+  int64_t batch = 0;  // the sequence shown
+  bool stretch_weights = false;
+  bool operator==(const HeatmapChoice&) const = default;
+};
+
+struct HeadsPanel {
+  TraceCache<HeatmapChoice, HeatmapSet> heatmaps;  // current_heatmaps()
+};
+
+struct MistakesTab {
+  int64_t head = 0;   // the head whose maps are compared
+  int64_t token = 0;  // forget-transpose: the token whose (h, h) map is shown
+  TraceCache<MistakeMapChoice, std::array<HeatmapSet, 3>> maps;  // current_mistake_maps()
+};
+
+struct MemoryTab {
+  char tensor = 'q';  // which of q, k, v the tab follows
+  MemoryHover hover;  // the storage cell under the mouse last frame
+  // First storage element of the tab's window; -1 until the tab first draws, which places it
+  // across the first head boundary.
+  int64_t window_start = -1;
+};
+
+struct CodeTab {
+  int highlight = -1;  // first highlighted line of the code view
+};
+
+struct HeadToolsTab {
+  BackgroundTask<std::vector<double>> importance;  // head_importance, per head
+  BackgroundTask<HeadCountComparison> head_counts;
+};
+
+struct PathsTab {
+  BackgroundTask<PathComparison> comparison;  // the loop against the batched path
+};
+
+}  // namespace attnlab::gui

@@ -1,0 +1,109 @@
+#include "app/gui/state/settings.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/model/config_json.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
+
+namespace attnlab::gui {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kSettingsVersion = 1;
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+}  // namespace
+
+std::string settings_dir() {
+  if (std::string dir = env("ATTNLAB_CONFIG_DIR"); !dir.empty()) return dir;
+  if (std::string xdg = env("XDG_CONFIG_HOME"); !xdg.empty()) return xdg + "/attention-lab";
+  return env("HOME") + "/.config/attention-lab";
+}
+
+std::string settings_path(const std::string& dir) {
+  return dir + "/settings.json";
+}
+
+std::string settings_to_json(const Settings& s) {
+  const UiSettings& ui = s.ui;
+  json object = {{"version", kSettingsVersion},
+                 {"config", config_to_json(s.config)},
+                 {"preset", s.preset},
+                 {"theme", ui.theme == Theme::Light ? "light" : "dark"},
+                 {"font_scale", ui.font_scale},
+                 {"heatmap_view", heatmap_view_name(ui.heatmap_view)},
+                 {"stretch_weights", ui.stretch_weights},
+                 {"steps_per_second", ui.steps_per_second},
+                 {"animation_seconds", ui.animation_seconds},
+                 {"link_d_k", ui.link_d_k},
+                 {"show_values", ui.show_values},
+                 {"imgui_ini", s.imgui_ini}};
+  // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
+  // than losing every setting to json's type_error.
+  return object.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Settings settings_from_json(const std::string& text, const std::string& source) {
+  const json object = parse_json_text(text, source);  // depth-limited: no stack overflow
+  if (!object.is_object()) throw UserError(source + ": not a JSON object");
+  Settings s;
+  std::vector<std::string> warnings;  // keys a newer version may add are fine to ignore
+  if (object.contains("config"))
+    s.config = config_from_json(object.at("config"), source, {}, warnings);
+  UiSettings& ui = s.ui;
+  s.preset = object.value("preset", "");
+  const std::string theme = object.value("theme", "light");
+  if (theme != "light" && theme != "dark") throw UserError(source + ": unknown theme " + theme);
+  ui.theme = theme == "light" ? Theme::Light : Theme::Dark;
+  ui.font_scale = std::clamp(object.value("font_scale", 1.0f), kMinFontScale, kMaxFontScale);
+  if (!parse_heatmap_view(object.value("heatmap_view", "weights"), ui.heatmap_view))
+    throw UserError(source + ": unknown heatmap_view");
+  ui.stretch_weights = object.value("stretch_weights", false);
+  ui.steps_per_second = std::clamp(object.value("steps_per_second", 0.7f), 0.1f, 10.0f);
+  ui.animation_seconds = std::clamp(object.value("animation_seconds", 0.6f), 0.0f, 5.0f);
+  ui.link_d_k = object.value("link_d_k", true);
+  ui.show_values = object.value("show_values", true);
+  s.imgui_ini = object.value("imgui_ini", "");
+  return s;
+}
+
+LoadedSettings load_settings(const std::string& dir) {
+  LoadedSettings loaded;
+  const std::string path = settings_path(dir);
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return loaded;
+  std::stringstream text;
+  text << file.rdbuf();
+  try {
+    loaded.settings = settings_from_json(text.str(), path);
+    loaded.found = true;
+  } catch (const std::exception& error) {
+    std::error_code ignored;
+    fs::rename(path, path + ".bad", ignored);
+    loaded.settings = Settings{};
+    loaded.notice = "Settings file " + path + " could not be read (" + error.what() +
+                    "); moved it to settings.json.bad and started with the defaults.";
+  }
+  return loaded;
+}
+
+void save_settings(const std::string& dir, const Settings& settings) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw UserError("cannot create the settings folder " + dir + ": " + error.message());
+  write_file_atomically(settings_path(dir), settings_to_json(settings));
+}
+
+}  // namespace attnlab::gui

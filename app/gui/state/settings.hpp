@@ -1,0 +1,39 @@
+// Settings that survive a restart: the last config, theme, font scale and ImGui's window layout,
+// in <dir>/settings.json, written atomically (temp file, fsync, rename).
+// <dir> = $ATTNLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/attention-lab, else ~/.config/attention-lab.
+#pragma once
+
+#include <string>
+
+#include "app/gui/state/ui_settings.hpp"
+#include "core/model/config.hpp"
+
+namespace attnlab::gui {
+
+struct Settings {
+  Config config;
+  std::string preset;  // the preset the config started from ("" = none)
+  UiSettings ui;
+  std::string imgui_ini;  // ImGui::SaveIniSettingsToMemory()
+};
+
+std::string settings_dir();
+std::string settings_path(const std::string& dir);
+
+struct LoadedSettings {
+  Settings settings;
+  bool found = false;  // false: first start (or the file was unreadable), defaults used
+  std::string notice;  // said once to the user, e.g. the corrupted file was moved aside
+};
+
+// A file that does not parse is renamed to settings.json.bad and the defaults are used.
+LoadedSettings load_settings(const std::string& dir);
+
+// Creates the folder if needed. Throws UserError naming the path and the reason.
+void save_settings(const std::string& dir, const Settings& settings);
+
+std::string settings_to_json(const Settings& settings);
+// Throws UserError (or nlohmann::json::exception) when the text is not valid settings.
+Settings settings_from_json(const std::string& text, const std::string& source);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,109 @@
+#include "app/gui/state/startup.hpp"
+
+#include "app/gui/state/config_fields.hpp"
+#include "core/model/config.hpp"
+#include "core/model/errors.hpp"
+
+namespace attnlab::gui {
+
+std::string start_state(AppState& state, const StartOptions& options,
+                        const LoadedSettings* restored) {
+  load_presets(state);
+  std::string error;
+  if (restored) {
+    state.ui = restored->settings.ui;
+    state.status = restored->notice;
+  }
+  if (!options.theme.empty()) state.ui.theme = options.theme == "dark" ? Theme::Dark : Theme::Light;
+  if (options.font_scale) state.ui.font_scale = *options.font_scale;
+  if (!options.heatmap_view.empty())
+    parse_heatmap_view(options.heatmap_view, state.ui.heatmap_view);
+  if (options.scripted()) state.ui.animation_seconds = 0;
+  if (options.transition) state.walk.frozen_transition = *options.transition;
+  state.walk.pending_stage = options.stage;
+
+  const bool restore_config = options.preset.empty() && restored && restored->found;
+  if (restore_config) {
+    state.session.preset_name = restored->settings.preset;
+    for (const Preset& preset : state.session.presets) {
+      if (preset.name != state.session.preset_name) continue;
+      state.session.preset_config = preset.config;
+      state.session.preset_inputs = preset.inputs;
+    }
+    // Settings that cannot be used any more (a preset or a limit changed) are dropped one by
+    // one, each named with its reason; the rest of the session is kept.
+    Config fallback;
+    for (const Preset& preset : state.session.presets)
+      if (preset.name == kDefaultPreset) fallback = preset.config;
+    RestoredConfig kept = restore_valid(restored->settings.config, fallback);
+    state.session.config = kept.config;
+    if (!kept.dropped.empty()) {
+      std::string dropped;
+      for (const std::string& d : kept.dropped) dropped += (dropped.empty() ? "" : "; ") + d;
+      state.status +=
+          (state.status.empty() ? "" : " ") + ("Restored the last session except " + dropped + ".");
+      state.session.preset_name.clear();
+    }
+  } else {
+    const std::string name = options.preset.empty() ? kDefaultPreset : options.preset;
+    if (!apply_preset(state, name)) {
+      error = state.session.presets.empty() ? "attnlab: " + state.session.preset_errors.front()
+                                            : "attnlab: unknown preset \"" + name +
+                                                  "\" (attnlab-cli --list-presets lists them)";
+      apply_preset(state, kDefaultPreset);
+    }
+  }
+
+  Config config = state.session.config;
+  Inputs preset_inputs = state.session.preset_inputs;
+  try {
+    apply_config_flags(options.config, config, preset_inputs);
+    state.session.preset_inputs = preset_inputs;
+  } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
+    if (error.empty()) error = std::string("attnlab: ") + bad_flag.what();
+    config = state.session.config;
+  }
+  if (!options.tab.empty()) open_tab(state, options.tab);
+  set_config(state, config);
+  sync_edit_buffers(state);
+  if (error.empty() && !state.session.issues.empty())
+    error = "attnlab: " + describe(state.session.issues);
+
+  // A restored config may be invalid now (a preset changed): fall back to the default preset.
+  if (!state.session.trace && !state.session.computing && restore_config)
+    apply_preset(state, kDefaultPreset);
+  // Scripted runs need the trace before their first frame; a window shows progress instead.
+  if (options.scripted()) state.session.worker->wait_idle();
+  poll_trace(state);
+  if (options.scripted() && state.session.trace) {
+    // The tabs that measure in the background show their numbers in the screenshot.
+    if (state.tabs.requested_tool == ToolTab::HeadTools) {
+      start_importance(state);
+      start_head_count_comparison(state);
+    }
+    if (state.tabs.requested_tool == ToolTab::Paths) start_path_timing(state);
+    wait_for_measurements(state);
+  }
+  if (error.empty() && !state.session.trace && !state.session.computing)
+    error = "attnlab: " + state.session.run_error;
+  if (error.empty() && state.session.trace && !state.walk.pending_stage.empty())
+    error = "attnlab: this trace has no step \"" + options.stage + "\"";
+  return error;
+}
+
+Settings current_settings(const AppState& state, const std::string& imgui_ini) {
+  Settings settings;
+  // Never an invalid config: while the controls hold one, the last valid (shown) config is saved.
+  if (state.session.issues.empty())
+    settings.config = state.session.config;
+  else if (state.session.trace)
+    settings.config = state.session.trace->config;
+  else if (validate(state.session.preset_config).empty())
+    settings.config = state.session.preset_config;
+  settings.preset = state.session.preset_name;
+  settings.ui = state.ui;
+  settings.imgui_ini = imgui_ini;
+  return settings;
+}
+
+}  // namespace attnlab::gui

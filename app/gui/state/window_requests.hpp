@@ -1,0 +1,31 @@
+// Between the panels and the window layer (gl_app.cpp): what the panels ask it to do between
+// frames, what it reports back, and the font it provides.
+#pragma once
+
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+
+#include "app/gui/state/frame_output.hpp"
+
+namespace attnlab::gui {
+
+// A PNG the app should write after rendering the current frame.
+struct ExportRequest {
+  std::optional<PanelId> panel;  // none = the whole window
+  std::string path;              // "" = attnlab-<panel>-<date-time>.png in the current folder
+};
+
+struct WindowRequests {
+  bool fonts_dirty = false;  // font scale changed: rebuild the atlas
+  std::string font_text;     // the atlas has glyphs for this text's characters (the sentence)
+  bool toggle_fullscreen = false;
+  std::optional<ExportRequest> export_request;
+  // The last PNG export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
+  std::string export_message;
+  bool export_failed = false;
+  ImFont* mono_font = nullptr;  // code lines; null = the default font
+};
+
+}  // namespace attnlab::gui
