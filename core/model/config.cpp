@@ -56,10 +56,9 @@ std::string over_memory_cap(const Config& c) {
                        : ": use shape-only mode, or lower B, T or n_heads");
 }
 
-}  // namespace
+// [SECTION] the rules, one group each
 
-std::vector<ConfigIssue> validate(const Config& c) {
-  std::vector<ConfigIssue> issues;
+void check_sizes(const Config& c, std::vector<ConfigIssue>& issues) {
   check_range(issues, "batch", c.batch, 1, kMaxBatch, "the batch size B (number of sequences)");
   if (c.seq_len < 0 || c.seq_len > kMaxSeqLen) {
     check_range(issues, "seq_len", c.seq_len, 1, kMaxSeqLen, "the sequence length T");
@@ -69,8 +68,9 @@ std::vector<ConfigIssue> validate(const Config& c) {
   check_range(issues, "n_heads", c.n_heads, 1, kMaxHeads, "the number of heads");
   if (c.d_k != 0) check_range(issues, "d_k", c.d_k, 1, kMaxWidth, "the per-head width d_k");
   if (c.d_v != 0) check_range(issues, "d_v", c.d_v, 1, kMaxWidth, "the per-head width d_v");
-  if (!issues.empty()) return issues;  // the rules below assume sane sizes
+}
 
+void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {
   const int64_t h = c.n_heads;
   if (c.d_k == 0 && h > c.d_model) {
     issues.push_back({"n_heads", "n_heads=" + std::to_string(h) +
@@ -86,7 +86,9 @@ std::vector<ConfigIssue> validate(const Config& c) {
                                      " dimensions): choose n_heads in {" + divisors_of(c.d_model) +
                                      "} or set d_k"});
   }
+}
 
+void check_mask(const Config& c, std::vector<ConfigIssue>& issues) {
   const int64_t T = c.tokens();
   const MaskSpec& m = c.mask;
   if (!m.padding_lengths.empty()) {
@@ -118,23 +120,36 @@ std::vector<ConfigIssue> validate(const Config& c) {
                       "width too (e.g. window:2:" +
                           std::to_string(m.global_tokens) + ")"});
   }
+}
+
+// Only for a config every other rule accepts: the sizes are then sane to multiply.
+void check_memory(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (element_bound(c) > kMaxCountableElements) {
+    issues.push_back(
+        {"memory", "this configuration's tensors hold about " + format_number(element_bound(c)) +
+                       " numbers, more than even shape-only mode can count exactly: lower B, T "
+                       "or n_heads"});
+    return;
+  }
+  if (c.shape_only) return;
+  if (std::string over = over_memory_cap(c); !over.empty()) issues.push_back({"memory", over});
+}
+
+}  // namespace
+
+std::vector<ConfigIssue> validate(const Config& c) {
+  std::vector<ConfigIssue> issues;
+  check_sizes(c, issues);
+  if (!issues.empty()) return issues;  // the rules below assume sane sizes
+  check_heads(c, issues);
+  check_mask(c, issues);
   if (!(c.dropout >= 0.0 && c.dropout < 1.0)) {
     issues.push_back({"dropout", "dropout=" + format_number(c.dropout) +
                                      " must be at least 0 and below 1 (it is the probability of "
                                      "zeroing an attention weight)"});
   }
-  if (c.memory_cap_bytes <= 0) {
-    issues.push_back({"memory_cap", "the memory cap must be positive"});
-  }
-  if (issues.empty() && element_bound(c) > kMaxCountableElements) {
-    issues.push_back(
-        {"memory", "this configuration's tensors hold about " + format_number(element_bound(c)) +
-                       " numbers, more than even shape-only mode can count exactly: lower B, T "
-                       "or n_heads"});
-  }
-  if (issues.empty() && !c.shape_only) {
-    if (std::string over = over_memory_cap(c); !over.empty()) issues.push_back({"memory", over});
-  }
+  if (c.memory_cap_bytes <= 0) issues.push_back({"memory_cap", "the memory cap must be positive"});
+  if (issues.empty()) check_memory(c, issues);
   return issues;
 }
 

@@ -57,6 +57,7 @@ bool display_available() {
 
 // Owns GLFW, the window and the ImGui context; tears them down in the right order.
 struct Platform {
+  bool glfw = false;
   GLFWwindow* window = nullptr;
   bool imgui = false;
   ~Platform() {
@@ -66,7 +67,7 @@ struct Platform {
       ImGui::DestroyContext();
     }
     if (window) glfwDestroyWindow(window);
-    glfwTerminate();
+    if (glfw) glfwTerminate();
   }
 };
 
@@ -141,12 +142,11 @@ void report_frame_times(std::vector<double> ms, int traces_shown) {
   std::printf("\n");
 }
 
-}  // namespace
+// [SECTION] start-up
 
-int run_gui(const StartOptions& options) {
-  // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+// Opens the GL 3.3 core window (on the monitor with --fullscreen); prints why not and returns
+// the exit code otherwise (-1 = opened).
+int open_window(const StartOptions& options, Platform& platform) {
   if (!display_available()) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 2;
@@ -156,7 +156,7 @@ int run_gui(const StartOptions& options) {
     std::fprintf(stderr, "%s (GLFW: %s)\n", kNoDisplay, last_glfw_error.c_str());
     return 2;
   }
-  Platform platform;
+  platform.glfw = true;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -169,19 +169,18 @@ int run_gui(const StartOptions& options) {
                  last_glfw_error.c_str());
     return 1;
   }
-  GLFWwindow* window = platform.window;
-  glfwMakeContextCurrent(window);
+  glfwMakeContextCurrent(platform.window);
   if (!gladLoadGL(glfwGetProcAddress)) {
     std::fprintf(stderr, "attnlab: could not load the OpenGL 3.3 functions\n");
     return 1;
   }
   // Scripted runs go as fast as they can; the bench measures frames, not the display's refresh.
   glfwSwapInterval(options.scripted() ? 0 : 1);
+  return -1;
+}
 
-  const std::string dir = settings_dir();
-  std::optional<LoadedSettings> restored;
-  if (!options.scripted()) restored = load_settings(dir);
-
+void start_imgui(const StartOptions& options, const std::optional<LoadedSettings>& restored,
+                 Platform& platform) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   platform.imgui = true;
@@ -193,8 +192,65 @@ int run_gui(const StartOptions& options) {
   if (restored && !restored->settings.imgui_ini.empty())
     ImGui::LoadIniSettingsFromMemory(restored->settings.imgui_ini.c_str(),
                                      restored->settings.imgui_ini.size());
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplGlfw_InitForOpenGL(platform.window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+// [SECTION] one frame
+
+// Builds and draws one frame of the app into the back buffer.
+void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  const Palette& colours = palette(state.ui.theme);
+  renderer.set_masked_colours(colours.masked_a, colours.masked_b);
+  draw_frame(state, &renderer);
+  ImGui::Render();
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+// --screenshot: the PNG (and with --dump-layout the layout JSON) of the frame just drawn; returns
+// the exit code (2 when a file cannot be written: the user's to fix, as a bad option).
+int save_screenshot(AppState& state, const StartOptions& options) {
+  std::optional<PanelId> panel;
+  if (PanelId id; parse_panel(options.panel, id)) panel = id;
+  export_png(state, ExportRequest{panel, options.screenshot});
+  if (state.status != "Saved " + options.screenshot) {
+    std::fprintf(stderr, "attnlab: %s\n", state.status.c_str());
+    return 2;
+  }
+  if (options.dump_layout.empty()) return 0;
+  const ImGuiIO& io = ImGui::GetIO();
+  try {
+    write_file_atomically(options.dump_layout,
+                          layout_json(state, io.DisplaySize, io.DisplayFramebufferScale));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "attnlab: %s\n", error.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_gui(const StartOptions& options) {
+  // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  Platform platform;
+  if (const int failed = open_window(options, platform); failed >= 0) return failed;
+  GLFWwindow* window = platform.window;
+  const std::string dir = settings_dir();
+  std::optional<LoadedSettings> restored;
+  if (!options.scripted()) restored = load_settings(dir);
+  start_imgui(options, restored, platform);
 
   AppState state;
   const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
@@ -221,42 +277,12 @@ int run_gui(const StartOptions& options) {
       toggle_fullscreen(window, windowed);
       state.window.toggle_fullscreen = false;
     }
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    const Palette& colours = palette(state.ui.theme);
-    renderer.set_masked_colours(colours.masked_a, colours.masked_b);
     drag_heads_for_bench(state, frame, options.bench_drag);
     const Trace* shown_before = state.session.trace.get();
-    draw_frame(state, &renderer);
+    render_frame(state, renderer, window);
     traces_shown += state.session.trace.get() != shown_before;
-    ImGui::Render();
-
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window, &fb_w, &fb_h);
-    glViewport(0, 0, fb_w, fb_h);
-    const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
     if (!options.screenshot.empty() && frame >= options.frames) {
-      std::optional<PanelId> panel;
-      if (PanelId id; parse_panel(options.panel, id)) panel = id;
-      export_png(state, ExportRequest{panel, options.screenshot});
-      // An unwritable path is the user's to fix: one line and exit 2, as for a bad option.
-      if (state.status != "Saved " + options.screenshot) {
-        std::fprintf(stderr, "attnlab: %s\n", state.status.c_str());
-        exit_code = 2;
-      } else if (!options.dump_layout.empty()) {
-        try {
-          write_file_atomically(options.dump_layout,
-                                layout_json(state, io.DisplaySize, io.DisplayFramebufferScale));
-        } catch (const std::exception& error) {
-          std::fprintf(stderr, "attnlab: %s\n", error.what());
-          exit_code = 2;
-        }
-      }
+      exit_code = save_screenshot(state, options);
       break;
     }
     if (state.window.export_request) {
@@ -264,7 +290,6 @@ int run_gui(const StartOptions& options) {
       state.window.export_request.reset();
     }
     glfwSwapBuffers(window);
-
     const auto now = std::chrono::steady_clock::now();
     frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_frame).count());
     last_frame = now;
