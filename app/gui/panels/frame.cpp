@@ -7,20 +7,26 @@
 namespace attnlab::gui {
 
 void draw_frame(AppState& state, HeatmapDrawer* drawer) {
-  const ImGuiIO& io = ImGui::GetIO();
+  ImGuiIO& io = ImGui::GetIO();
   state.frame = FrameOutput{};  // nothing recorded by the last frame is left over
+  io.UserData = &state.frame;   // where note_item() records this frame's items
   advance_clock(state, io.DeltaTime);
   poll_trace(state);
   poll_measurements(state);
   handle_shortcuts(state);
 
-  const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize());
+  const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui);
   state.frame.panel_rects = layout.rects;
-  draw_controls_panel(state);
+  if (state.ui.presenter) {
+    draw_presenter_bar(state);
+  } else {
+    draw_controls_panel(state);
+  }
   draw_pipeline_panel(state);
   draw_toolkit_panel(state, drawer);
   draw_heads_panel(state, drawer);
-  draw_info_panel(state);
+  if (shown(layout, PanelId::Info)) draw_info_panel(state);
+  drag_borders(layout, state.ui);
 
   // ImGui focuses each window as it first appears, which would leave the controls "focused" and
   // swallow the first arrow key: start with no window focused.
@@ -28,6 +34,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
     ImGui::SetWindowFocus(nullptr);
     state.controls.focused = false;
   }
+  io.UserData = nullptr;
 }
 
 }  // namespace attnlab::gui

@@ -33,6 +33,7 @@ void toolkit_keys(AppState& state) {
   }
   if (ImGui::IsKeyPressed(kKeyC, false))
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
+  if (ImGui::IsKeyPressed(kKeyP, false)) state.ui.presenter = !state.ui.presenter;
   if (ImGui::IsKeyPressed(kKeyM, false)) {
     set_mistake(state, neighbour_mistake(state.session.config.mistake, shift ? -1 : +1));
     state.tabs.requested_tool = ToolTab::Mistakes;

@@ -16,6 +16,7 @@ void handle_shortcuts(AppState& state);
 constexpr int kKeyS = 83;
 constexpr int kKeyC = 67;
 constexpr int kKeyM = 77;
+constexpr int kKeyP = 80;
 constexpr int kKey1 = 49;  // '1'; '2'..'9' follow
 constexpr int kKeyF11 = 300;
 

@@ -2,28 +2,104 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace attnlab::gui {
 
-PanelLayout compute_layout(ImVec2 display, float font) {
-  const float W = display.x, H = display.y;
-  const float controls_w = std::clamp(22.0f * font, std::min(300.0f, 0.4f * W), 0.3f * W);
-  const float pipeline_h = std::clamp(5.6f * font, 80.0f, 0.3f * H);
-  const float rest_h = H - pipeline_h;
-  const float tensors_h = std::round(rest_h * 0.48f);
-  const float right_w = W - controls_w;
-  const float heads_w = std::round(right_w * 0.6f);
+namespace {
 
+// A split keeps every panel usable: at least this much of the window either side.
+constexpr float kMinFraction = 0.15f;
+constexpr float kMaxFraction = 0.85f;
+
+float clamp_split(float fraction) {
+  return std::clamp(fraction, kMinFraction, kMaxFraction);
+}
+
+}  // namespace
+
+PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui) {
+  const float W = display.x, H = display.y;
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
     layout.rects[int(id)] = ImVec4(std::round(x0), std::round(y0), std::round(x1), std::round(y1));
   };
+  // The strip: a row of stage boxes (two lines each), a row of sub-steps and the step counter.
+  // Below 40 em the step counter takes a line of its own under the sub-steps.
+  const bool narrow = W < 40 * font;
+  const float pipeline_h = std::clamp((narrow ? 7.4f : 5.6f) * font, 80.0f, 0.36f * H);
+  if (ui.presenter) {
+    const float bar_h = std::round(2.4f * font);
+    const float stage_w = W * clamp_split(ui.splits.presenter);
+    set(PanelId::Controls, 0, 0, W, bar_h);
+    set(PanelId::Pipeline, 0, bar_h, W, bar_h + pipeline_h);
+    set(PanelId::Tensors, 0, bar_h + pipeline_h, stage_w, H);
+    set(PanelId::Heads, stage_w, bar_h + pipeline_h, W, H);
+    layout.rects[int(PanelId::Info)] = ImVec4(0, 0, 0, 0);
+    return layout;
+  }
+  const float controls_w = W * clamp_split(ui.splits.controls);
+  const float rest_h = H - pipeline_h;
+  const float tensors_h = std::round(rest_h * clamp_split(ui.splits.tensors));
+  const float heads_w = std::round((W - controls_w) * clamp_split(ui.splits.heads));
   set(PanelId::Controls, 0, 0, controls_w, H);
   set(PanelId::Pipeline, controls_w, 0, W, pipeline_h);
   set(PanelId::Tensors, controls_w, pipeline_h, W, pipeline_h + tensors_h);
   set(PanelId::Heads, controls_w, pipeline_h + tensors_h, controls_w + heads_w, H);
   set(PanelId::Info, controls_w + heads_w, pipeline_h + tensors_h, W, H);
   return layout;
+}
+
+void drag_borders(const PanelLayout& layout, UiSettings& ui) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 mouse = io.MousePos;
+  const float grab = std::max(3.0f, ImGui::GetFontSize() * 0.2f);
+  const ImVec4& controls = layout.rects[int(PanelId::Controls)];
+  const ImVec4& tensors = layout.rects[int(PanelId::Tensors)];
+  const ImVec4& heads = layout.rects[int(PanelId::Heads)];
+  // The border under the mouse: a vertical line at x between y0..y1, or a horizontal one.
+  std::optional<Border> hovered;
+  auto near_vertical = [&](float x, float y0, float y1) {
+    return std::abs(mouse.x - x) <= grab && mouse.y >= y0 && mouse.y <= y1;
+  };
+  if (ui.presenter) {
+    if (near_vertical(tensors.z, tensors.y, tensors.w)) hovered = Border::Presenter;
+  } else if (near_vertical(controls.z, controls.y, controls.w)) {
+    hovered = Border::Controls;
+  } else if (std::abs(mouse.y - tensors.w) <= grab && mouse.x >= tensors.x &&
+             mouse.x <= tensors.z) {
+    hovered = Border::Tensors;
+  } else if (near_vertical(heads.z, heads.y, heads.w)) {
+    hovered = Border::Heads;
+  }
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID dragging_id = ImGui::GetID("##dragged_border");
+  int dragging = storage->GetInt(dragging_id, -1);
+  if (dragging < 0 && hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+      !ImGui::IsAnyItemActive())
+    dragging = int(*hovered);
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging = -1;
+  storage->SetInt(dragging_id, dragging);
+  const int shown_border = dragging >= 0 ? dragging : (hovered ? int(*hovered) : -1);
+  if (shown_border >= 0)
+    ImGui::SetMouseCursor(Border(shown_border) == Border::Tensors ? ImGuiMouseCursor_ResizeNS
+                                                                  : ImGuiMouseCursor_ResizeEW);
+  if (dragging < 0) return;
+  const float W = io.DisplaySize.x;
+  switch (Border(dragging)) {
+    case Border::Controls:
+      ui.splits.controls = clamp_split(mouse.x / W);
+      break;
+    case Border::Presenter:
+      ui.splits.presenter = clamp_split(mouse.x / W);
+      break;
+    case Border::Tensors:
+      ui.splits.tensors = clamp_split((mouse.y - tensors.y) / (heads.w - tensors.y));
+      break;
+    case Border::Heads:
+      ui.splits.heads = clamp_split((mouse.x - heads.x) / (W - heads.x));
+      break;
+  }
 }
 
 }  // namespace attnlab::gui

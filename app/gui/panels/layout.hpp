@@ -1,5 +1,7 @@
-// Where the panels go, from the window size and the font size: controls down the left, the
-// pipeline strip across the top, tensors in the middle, heads and info below.
+// Where the panels go, from the window size, the font size and the user's splits: controls down
+// the left, the pipeline strip across the top, tensors in the middle, heads and info below. In
+// presenter mode the controls fold into a bar across the top and the stage view and the heads
+// share the rest side by side; the code panel is hidden.
 #pragma once
 
 #include <imgui.h>
@@ -11,9 +13,22 @@
 namespace attnlab::gui {
 
 struct PanelLayout {
-  std::array<ImVec4, kPanelCount> rects;  // x0, y0, x1, y1 per PanelId
+  std::array<ImVec4, kPanelCount> rects;  // x0, y0, x1, y1 per PanelId; empty = not shown
 };
 
-PanelLayout compute_layout(ImVec2 display, float font_pixels);
+PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui);
+
+// The borders between panels a user can drag, and the split each one moves.
+enum class Border { Controls, Tensors, Heads, Presenter };
+
+// Drags the border under the mouse (a few pixels either side of it), changing ui.splits; shows
+// the resize cursor on hover. Called once a frame after the panels are drawn.
+void drag_borders(const PanelLayout& layout, UiSettings& ui);
+
+// True when the panel is shown in this layout.
+inline bool shown(const PanelLayout& layout, PanelId panel) {
+  const ImVec4& r = layout.rects[size_t(panel)];
+  return r.z > r.x && r.w > r.y;
+}
 
 }  // namespace attnlab::gui

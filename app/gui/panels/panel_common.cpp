@@ -1,4 +1,6 @@
 // Helpers every panel uses.
+#include <imgui_internal.h>  // the current window's visible rectangle
+
 #include <algorithm>
 #include <cmath>
 
@@ -34,7 +36,19 @@ bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowF
   return ImGui::Begin(title, nullptr, flags);
 }
 
+void note_item(const char* label) {
+  auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
+  if (!frame) return;
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const ImRect& visible = window->InnerClipRect;
+  frame->items.push_back(
+      {label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), visible.Min, visible.Max,
+       window->ScrollbarX,
+       window->ScrollbarY || (window->Flags & ImGuiWindowFlags_NoScrollbar) == 0});
+}
+
 void tooltip(const char* text) {
+  note_item(text);
   if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);

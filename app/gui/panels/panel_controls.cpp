@@ -5,8 +5,10 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cfloat>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/model/tokenizer.hpp"
 
@@ -18,39 +20,6 @@ namespace {
 
 constexpr int64_t kMaxSliderRange = int64_t{1} << 20;
 
-// Dragged, a value applies live; typed (Ctrl+click or double-click on a slider, or an input
-// box) it applies on Enter or when the field loses focus, so typing 4096 never computes T = 4,
-// 40 and 409 on the way. Call right after the widget; `value` is what the widget wrote.
-template <typename T>
-bool commit(AppState& state, const char* field, bool edited, T& value, T before, bool text_box) {
-  ControlsPanel& controls = state.controls;
-  const ImGuiID id = ImGui::GetItemID();
-  if (ImGui::TempInputIsActive(id) || (text_box && ImGui::IsItemActive())) {
-    if (edited) controls.typed_values[id] = value;  // held until the field is left
-    value = before;
-    return false;
-  }
-  if (const auto typed = controls.typed_values.find(id); typed != controls.typed_values.end()) {
-    // Left by Enter: this frame's value is final. Left by a click elsewhere: the held one.
-    if (!edited && ImGui::IsItemDeactivatedAfterEdit()) {
-      value = std::get<T>(typed->second);
-      edited = value != before;
-    }
-    controls.typed_values.erase(typed);
-  }
-  if (edited) controls.last_edited_field = field;
-  return edited;
-}
-
-bool slider(AppState& state, const char* field, const char* label, int64_t& value, int64_t low,
-            int64_t high, const char* format, const char* help, ImGuiSliderFlags flags = 0) {
-  const int64_t before = value;
-  const bool edited =
-      ImGui::SliderScalar(label, ImGuiDataType_S64, &value, &low, &high, format, flags);
-  tooltip(help);
-  return commit(state, field, edited, value, before, false);
-}
-
 // A collapsible group of controls, open at start.
 bool section(const char* title) {
   return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
@@ -58,26 +27,11 @@ bool section(const char* title) {
 
 // [SECTION] config
 
-void preset_picker(AppState& state) {
-  const char* current =
-      state.session.preset_name.empty() ? "(custom)" : state.session.preset_name.c_str();
-  if (ImGui::BeginCombo("preset", current)) {
-    for (const Preset& preset : state.session.presets) {
-      const bool selected = preset.name == state.session.preset_name;
-      if (ImGui::Selectable(preset.name.c_str(), selected)) apply_preset(state, preset.name);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset.title.c_str());
-      if (selected) ImGui::SetItemDefaultFocus();
-    }
-    ImGui::EndCombo();
-  }
-  tooltip("Load a ready-made configuration: the seeds' examples and real model sizes.");
-}
-
 // The sentence box; when it gives no tokens, a line under it says the sample text is used.
 bool sentence_control(AppState& state, std::string& sentence) {
   // Empty, the box itself says what is used; blank (only spaces), a line under it does.
-  const bool changed =
-      ImGui::InputTextWithHint("sentence", "empty: the built-in sample text", &sentence);
+  const bool changed = ImGui::InputTextWithHint(field_label(state, "sentence").c_str(),
+                                                "empty: the built-in sample text", &sentence);
   tooltip("The tokens of the input; empty uses the built-in sample text.");
   // New characters (another script) need their glyphs in the font atlas.
   if (changed && needs_new_glyphs(sentence, state.window.font_text))
@@ -118,7 +72,7 @@ bool size_controls(AppState& state, Config& c) {
                     "Number of heads h: each gets its own Q, K, V slice and its own map.");
   issue_text(state, "n_heads");
 
-  if (ImGui::Checkbox("d_k = d_model / n_heads", &state.ui.link_d_k)) {
+  if (ImGui::Checkbox("link d_k", &state.ui.link_d_k)) {
     if (state.ui.link_d_k) {
       c.d_k = 0;
     } else {
@@ -145,7 +99,7 @@ bool mask_controls(AppState& state, Config& c) {
   changed |= ImGui::Checkbox("causal", &m.causal);
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
   // Applied on Enter or when the field is left, as typed numbers are.
-  ImGui::InputText("padding lengths", &state.controls.padding_text);
+  ImGui::InputText(field_label(state, "padding").c_str(), &state.controls.padding_text);
   if (ImGui::IsItemDeactivatedAfterEdit() && apply_padding_text(state, m)) {
     state.controls.last_edited_field = "mask";
     changed = true;
@@ -185,7 +139,8 @@ void remaining_problems(AppState& state) {
 bool model_controls(AppState& state, Config& c) {
   bool changed = false;
   const uint64_t seed_before = c.seed;
-  const bool seed_edited = ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed);
+  const bool seed_edited =
+      ImGui::InputScalar(field_label(state, "seed").c_str(), ImGuiDataType_U64, &c.seed);
   changed |= commit(state, "seed", seed_edited, c.seed, seed_before, true);
   tooltip(
       "Seed of the random weights: the same seed gives the same numbers everywhere (type, "
@@ -193,11 +148,12 @@ bool model_controls(AppState& state, Config& c) {
   changed |= ImGui::Checkbox("biases", &c.bias);
   tooltip("Add bias vectors to the Q, K, V (and output) projections.");
   ImGui::SameLine();
-  changed |= ImGui::Checkbox("output projection", &c.output_proj);
+  changed |= ImGui::Checkbox("W_o", &c.output_proj);
   tooltip("Mix the concatenated heads with W_o into d_model; off, the output is the concat.");
   float dropout = float(c.dropout);
   const float dropout_before = dropout;
-  const bool dropout_edited = ImGui::SliderFloat("dropout", &dropout, 0.0f, 0.9f, "%.2f");
+  const bool dropout_edited =
+      ImGui::SliderFloat(field_label(state, "dropout").c_str(), &dropout, 0.0f, 0.9f, "%.2f");
   if (commit(state, "dropout", dropout_edited, dropout, dropout_before, false)) {
     c.dropout = dropout;
     changed = true;
@@ -221,12 +177,14 @@ void display_controls(AppState& state) {
     ui.theme = Theme(theme);
     state.window.fonts_dirty = true;  // the style is rebuilt with the fonts
   }
-  ImGui::SliderFloat("font scale", &ui.font_scale, kMinFontScale, kMaxFontScale, "%.2f");
+  ImGui::SliderFloat(field_label(state, "font scale").c_str(), &ui.font_scale, kMinFontScale,
+                     kMaxFontScale, "%.2f");
   tooltip("Text size for the back row; the font is re-rendered at this size when you let go.");
   if (ImGui::IsItemDeactivatedAfterEdit()) state.window.fonts_dirty = true;
 
   int view = int(ui.heatmap_view);
-  if (ImGui::Combo("heatmaps", &view, "weights\0raw scores\0scaled scores\0masked scores\0"))
+  if (ImGui::Combo(field_label(state, "heatmaps").c_str(), &view,
+                   "weights\0raw scores\0scaled scores\0masked scores\0"))
     ui.heatmap_view = HeatmapView(view);
   tooltip("What the heads panel shows: the softmax weights, or the scores before it.");
   ImGui::Checkbox("stretch weight colours", &ui.stretch_weights);
@@ -235,9 +193,11 @@ void display_controls(AppState& state) {
     slider(state, "batch_shown", "sequence shown", state.walk.batch_shown, 0,
            state.session.trace->config.batch - 1, "b = %d",
            "Which sequence of the batch the tensors and heatmaps show.");
-  ImGui::SliderFloat("play speed", &ui.steps_per_second, 0.1f, 4.0f, "%.1f steps/s");
+  ImGui::SliderFloat(field_label(state, "play speed").c_str(), &ui.steps_per_second, 0.1f, 4.0f,
+                     "%.1f steps/s");
   tooltip("How fast Space walks through the stages.");
-  ImGui::SliderFloat("animation", &ui.animation_seconds, 0.0f, 2.0f, "%.1f s");
+  ImGui::SliderFloat(field_label(state, "animation").c_str(), &ui.animation_seconds, 0.0f, 2.0f,
+                     "%.1f s");
   tooltip("How long each stage's animation lasts (0 = jump).");
   ImGui::Checkbox("values in cells", &ui.show_values);
   tooltip("Print each number inside its cell when the cells are big enough.");
@@ -247,7 +207,11 @@ void export_controls(AppState& state) {
   if (ImGui::Button("Save window PNG"))
     state.window.export_request = ExportRequest{std::nullopt, ""};
   tooltip("Save the whole window as a PNG in the current folder (Ctrl+S).");
-  ImGui::SameLine();
+  // Side by side when both fit, else one under the other.
+  const float heads_w =
+      ImGui::CalcTextSize("Save heads PNG").x + 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > heads_w + 8)
+    ImGui::SameLine();
   if (ImGui::Button("Save heads PNG"))
     state.window.export_request = ExportRequest{PanelId::Heads, ""};
   tooltip("Save only the heads panel as a PNG, for slides.");
@@ -267,7 +231,14 @@ void export_controls(AppState& state) {
 void draw_controls_panel(AppState& state) {
   if (begin_panel(state, PanelId::Controls, "Controls")) {
     state.controls.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
-    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.52f);
+    // Labels to the right of their fields while the longest fits beside a field of 7 em; in a
+    // narrower panel (a projector's large font) each label goes on a line above its field.
+    const float font = ImGui::GetFontSize();
+    const float room = ImGui::GetContentRegionAvail().x;
+    const float longest_label = ImGui::CalcTextSize("sequence shown").x;
+    state.controls.stacked_labels = room < longest_label + 7 * font;
+    ImGui::PushItemWidth(state.controls.stacked_labels ? -FLT_MIN
+                                                       : room - longest_label - font * 0.5f);
     preset_picker(state);
     Config config = state.session.config;
     bool changed = false;

@@ -114,10 +114,14 @@ void playback_controls(AppState& state) {
   const float play_w =
       ImGui::CalcTextSize("\u25B6 play (Space)").x + ImGui::GetStyle().FramePadding.x * 2;
   const float status_w = ImGui::CalcTextSize("step 00 / 00").x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - play_w -
-                                                       status_w -
-                                                       ImGui::GetStyle().ItemSpacing.x * 2));
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  // Right-aligned on the sub-steps' line when it fits beside them, else on a line of its own.
+  const float right = ImGui::GetWindowContentRegionMax().x - play_w - status_w - spacing * 2;
+  ImGui::SameLine();
+  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), right));
   ImGui::Text("step %d / %d", state.walk.step_index + 1, int(state.walk.steps.size()));
+  note_item("step counter");
   ImGui::SameLine();
   if (ImGui::Button(state.walk.playing ? "\u25A0 pause (Space)" : "\u25B6 play (Space)",
                     ImVec2(play_w, 0)))

@@ -3,6 +3,7 @@
 // Moving to a step animates what it does: project grows Q, K, V; split opens h bands; transpose
 // stacks them; attend fills the T x T maps; concat lays the bands side by side again.
 #include <imgui.h>
+#include <imgui_internal.h>  // RenderTextEllipsis
 
 #include <algorithm>
 #include <cfloat>
@@ -271,14 +272,33 @@ void draw_scene(AppState& state, const PipelineStep& step) {
 
 }  // namespace
 
+// Presenter mode's headline: the step's line of code and the shape it makes, large, e.g.
+// "q.view(B, T, h, d_k) -> (1, 11, 2, 2)". Cut with an ellipsis where the stage view is narrow.
+void you_are_here(const AppState& state, const TensorRecord& record) {
+  const std::string code = record.pytorch.substr(0, record.pytorch.find("  #"));
+  const std::string line = code + "  \u2192  " + shape_to_string(record.tensor.shape());
+  ImGui::SetWindowFontScale(1.3f);
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float height = ImGui::GetTextLineHeightWithSpacing();
+  ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), at, ImVec2(at.x + width, at.y + height),
+                            at.x + width, at.x + width, line.c_str(), nullptr, nullptr);
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::PopStyleColor();
+  ImGui::SetWindowFontScale(1.0f);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
+}
+
 void draw_tensors_tab(AppState& state) {
   const PipelineStep* step = current_step(state);
   if (!step || !state.session.trace) return;
   draw_stale_banner(state);
+  const std::vector<const TensorRecord*> records = step_records(*state.session.trace, *step);
+  if (state.ui.presenter && !records.empty()) you_are_here(state, *records.back());
   std::string where = stage_name(step->stage);
   if (step->substep != Substep::None) where += " / " + step->label;
   ImGui::TextUnformatted(where.c_str());
-  const std::vector<const TensorRecord*> records = step_records(*state.session.trace, *step);
   if (!records.empty()) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);

@@ -12,6 +12,8 @@
 namespace attnlab::gui {
 
 void draw_controls_panel(AppState& state);
+// Presenter mode's bar in place of the controls: preset, n_heads, d_model, T and causal.
+void draw_presenter_bar(AppState& state);
 void draw_pipeline_panel(AppState& state);
 // The middle panel: a tab bar over the tensors and the teaching toolkit.
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
@@ -32,8 +34,11 @@ void draw_checks_tab(AppState& state);
 // [SECTION] shared helpers
 // Begins a fixed panel window at its layout rectangle; records the rectangle for PNG export.
 bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra = 0);
-// One-sentence tooltip for the last item (also when reached by keyboard).
+// One-sentence tooltip for the last item (also when reached by keyboard); records the item's
+// rectangle with note_item().
 void tooltip(const char* text);
+// Records where the last item was laid out (FrameOutput::items), for the layout test.
+void note_item(const char* label);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.frame.explained.
 void issue_text(AppState& state, const char* field);

@@ -29,7 +29,18 @@ struct HoverCell {
   int64_t key = -1;
 };
 
+// A control or label as it was laid out this frame, for the layout test: every control records
+// itself through tooltip() (panels.hpp), so overlaps and cut labels can be found headless.
+struct PlacedItem {
+  std::string label;
+  ImVec2 min, max;                  // the item, label included (screen pixels)
+  ImVec2 visible_min, visible_max;  // its window's visible inner rectangle
+  bool scrolls_x = false;           // its window scrolls horizontally (wide content is fine there)
+  bool scrolls_y = false;           // ... or vertically (an item at the bottom edge is scrolled to)
+};
+
 struct FrameOutput {
+  std::vector<PlacedItem> items;
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
   HoverCell hover;                                   // the heatmap cell under the mouse

@@ -58,6 +58,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--width", o.width, "window width")->check(CLI::Range(320, 16384));
   app.add_option("--height", o.height, "window height")->check(CLI::Range(240, 16384));
   app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
+  app.add_flag("--present", o.present, "start in presenter mode (P toggles)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -28,6 +28,7 @@ struct StartOptions {
   ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
   int width = 1600, height = 1000;
   bool fullscreen = false;
+  bool present = false;  // presenter mode
 
   // Screenshot and bench runs neither read nor write the user's settings: they must be
   // reproducible.

@@ -30,6 +30,7 @@ struct ControlsPanel {
   std::string padding_text;       // the padding-lengths field as typed ("3, 5")
   std::string padding_error;      // when that text is not a list of whole numbers
   bool focused = false;           // last frame: the arrows then belong to the focused control
+  bool stacked_labels = false;    // the panel is narrow: labels go on a line above their field
 };
 
 // The open tab of each tabbed panel, and the ones to select on the next frames (keys, --tab).

@@ -1,5 +1,7 @@
 #include "app/gui/state/settings.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +51,12 @@ std::string settings_to_json(const Settings& s) {
                  {"animation_seconds", ui.animation_seconds},
                  {"link_d_k", ui.link_d_k},
                  {"show_values", ui.show_values},
+                 {"presenter", ui.presenter},
+                 {"splits",
+                  {{"controls", ui.splits.controls},
+                   {"tensors", ui.splits.tensors},
+                   {"heads", ui.splits.heads},
+                   {"presenter", ui.splits.presenter}}},
                  {"imgui_ini", s.imgui_ini}};
   // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
   // than losing every setting to json's type_error.
@@ -75,6 +83,20 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
   ui.animation_seconds = std::clamp(object.value("animation_seconds", 0.6f), 0.0f, 5.0f);
   ui.link_d_k = object.value("link_d_k", true);
   ui.show_values = object.value("show_values", true);
+  ui.presenter = object.value("presenter", false);
+  if (object.contains("splits")) {
+    const json& splits = object.at("splits");
+    if (!splits.is_object()) throw UserError(source + ": splits is not an object");
+    PanelSplits& into = ui.splits;
+    // Out-of-range fractions are clamped when laid out; NaN is refused as a corrupted value.
+    for (auto [name, value] : {std::pair{"controls", &into.controls},
+                               {"tensors", &into.tensors},
+                               {"heads", &into.heads},
+                               {"presenter", &into.presenter}}) {
+      *value = splits.value(name, *value);
+      if (!std::isfinite(*value)) throw UserError(source + ": splits." + name + " is not a number");
+    }
+  }
   s.imgui_ini = object.value("imgui_ini", "");
   return s;
 }

@@ -20,6 +20,7 @@ std::string start_state(AppState& state, const StartOptions& options,
     parse_heatmap_view(options.heatmap_view, state.ui.heatmap_view);
   if (options.scripted()) state.ui.animation_seconds = 0;
   if (options.transition) state.walk.frozen_transition = *options.transition;
+  if (options.present) state.ui.presenter = true;
   state.walk.pending_stage = options.stage;
 
   const bool restore_config = options.preset.empty() && restored && restored->found;

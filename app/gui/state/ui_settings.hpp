@@ -10,6 +10,15 @@ enum class Theme { Light, Dark };  // light is the default: projectors wash out 
 constexpr float kMinFontScale = 0.75f;
 constexpr float kMaxFontScale = 3.0f;
 
+// Where the panel borders sit, as fractions: dragged by the user, saved with the settings.
+struct PanelSplits {
+  float controls = 0.26f;   // the controls panel's width, of the window's
+  float tensors = 0.48f;    // the stage view's height, of what is below the pipeline strip
+  float heads = 0.6f;       // the heads panel's width, of what is right of the controls
+  float presenter = 0.42f;  // presenter mode: the stage view's width, of the window's
+  bool operator==(const PanelSplits&) const = default;
+};
+
 struct UiSettings {
   Theme theme = Theme::Light;
   float font_scale = 1.0f;  // of the 20 px base font
@@ -19,6 +28,10 @@ struct UiSettings {
   float animation_seconds = 0.6f;  // length of a stage transition; 0 = none
   bool link_d_k = true;            // d_k follows d_model / n_heads
   bool show_values = true;         // print values in the cells of small tensors
+  // P: the controls fold into a bar of the few a lecturer changes live; the stage view and the
+  // heads take the screen.
+  bool presenter = false;
+  PanelSplits splits;
 };
 
 }  // namespace attnlab::gui

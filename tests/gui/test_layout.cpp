@@ -1,0 +1,108 @@
+// The lecture hall's layout test: the app at the window sizes lecture halls have and the font
+// scales the back row needs, on a small, a base-sized and a long-sequence preset at the attend
+// stage. Fails when two controls overlap, when a control is cut off at its window's edge, or when
+// panels leave the window.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/gui/look/theme.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+struct Size {
+  float w, h;
+};
+
+class Layout : public HeadlessImGui {
+ protected:
+  void use_font_scale(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const Fonts fonts = load_fonts(scale);
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    state.window.mono_font = fonts.mono;
+    state.ui.font_scale = scale;
+    apply_theme(state.ui.theme, scale);
+  }
+  // Every problem of this frame's layout, one line each.
+  std::vector<std::string> problems(const Size& size) const {
+    std::vector<std::string> found;
+    char line[400];
+    for (int p = 0; p < kPanelCount; ++p) {
+      const ImVec4& r = state.frame.panel_rects[size_t(p)];
+      if (r.z > r.x && (r.x < 0 || r.y < 0 || r.z > size.w + 0.5f || r.w > size.h + 0.5f)) {
+        std::snprintf(line, sizeof line, "panel %s leaves the window", panel_name(PanelId(p)));
+        found.push_back(line);
+      }
+    }
+    const auto& items = state.frame.items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const PlacedItem& a = items[i];
+      const bool shown = a.max.y > a.visible_min.y && a.min.y < a.visible_max.y;
+      if (!shown) continue;  // scrolled out of view
+      if (!a.scrolls_x && (a.min.x < a.visible_min.x - 0.5f || a.max.x > a.visible_max.x + 0.5f)) {
+        std::snprintf(line, sizeof line,
+                      "cut at its window's edge: \"%.40s\" x %.0f..%.0f of %.0f..%.0f",
+                      a.label.c_str(), a.min.x, a.max.x, a.visible_min.x, a.visible_max.x);
+        found.push_back(line);
+      }
+      if (a.max.y > a.visible_max.y + 0.5f && a.min.y < a.visible_max.y - 0.5f && !a.scrolls_y) {
+        std::snprintf(line, sizeof line, "cut at its window's bottom: \"%.40s\"", a.label.c_str());
+        found.push_back(line);
+      }
+      // What shows of each: a scrolled window clips its items to its visible rectangle.
+      const auto visible = [](const PlacedItem& item) {
+        return ImVec4(
+            std::max(item.min.x, item.visible_min.x), std::max(item.min.y, item.visible_min.y),
+            std::min(item.max.x, item.visible_max.x), std::min(item.max.y, item.visible_max.y));
+      };
+      const ImVec4 va = visible(a);
+      for (size_t j = i + 1; j < items.size(); ++j) {
+        const ImVec4 vb = visible(items[j]);
+        const PlacedItem& b = items[j];
+        const float dx = std::min(va.z, vb.z) - std::max(va.x, vb.x);
+        const float dy = std::min(va.w, vb.w) - std::max(va.y, vb.y);
+        if (dx > 1 && dy > 1) {
+          std::snprintf(line, sizeof line, "overlap: \"%.30s\" and \"%.30s\"", a.label.c_str(),
+                        b.label.c_str());
+          found.push_back(line);
+        }
+      }
+    }
+    return found;
+  }
+};
+
+TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
+  const Size sizes[] = {{1024, 768}, {1280, 720}, {1600, 1000}, {1920, 1080}, {3840, 2160}};
+  int failures = 0;
+  for (const char* preset : {"seed003", "base", "gpt2-small"}) {
+    start_on(preset);
+    ASSERT_TRUE(go_to_named_step(state, "attend"));
+    for (const float scale : {1.0f, 1.5f, 2.0f}) {
+      use_font_scale(scale);
+      for (const bool presenter : {false, true}) {
+        state.ui.presenter = presenter;
+        for (const Size& size : sizes) {
+          ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
+          frame();
+          frame();  // ImGui sizes auto-fitting windows on their second frame
+          for (const std::string& problem : problems(size)) {
+            if (++failures <= 40)
+              ADD_FAILURE() << preset << " " << size.w << "x" << size.h << " font " << scale
+                            << (presenter ? " presenter" : "") << ": " << problem;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
