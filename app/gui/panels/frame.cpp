@@ -15,7 +15,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   poll_measurements(state);
   handle_shortcuts(state);
 
-  const PanelLayout layout = compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui);
+  const PanelLayout layout =
+      compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui, state.pipeline.content_height);
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
     draw_presenter_bar(state);

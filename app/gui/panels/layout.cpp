@@ -18,16 +18,18 @@ float clamp_split(float fraction) {
 
 }  // namespace
 
-PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui) {
+PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui,
+                           float pipeline_height) {
   const float W = display.x, H = display.y;
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
     layout.rects[int(id)] = ImVec4(std::round(x0), std::round(y0), std::round(x1), std::round(y1));
   };
   // The strip: a row of stage boxes (two lines each), a row of sub-steps and the step counter.
-  // Below 40 em the step counter takes a line of its own under the sub-steps.
-  const bool narrow = W < 40 * font;
-  const float pipeline_h = std::clamp((narrow ? 7.4f : 5.6f) * font, 80.0f, 0.36f * H);
+  // The strip takes what its rows need (the step counter wraps under the sub-steps when the
+  // window is narrow); before it was first drawn, an estimate.
+  const float wanted = pipeline_height > 0 ? pipeline_height : 5.6f * font;
+  const float pipeline_h = std::round(std::clamp(wanted, 80.0f, 0.36f * H));
   if (ui.presenter) {
     const float bar_h = std::round(2.4f * font);
     const float stage_w = W * clamp_split(ui.splits.presenter);

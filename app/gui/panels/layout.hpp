@@ -16,7 +16,9 @@ struct PanelLayout {
   std::array<ImVec4, kPanelCount> rects;  // x0, y0, x1, y1 per PanelId; empty = not shown
 };
 
-PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui);
+// `pipeline_height`: what the strip's content needed last frame (0: not known yet).
+PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
+                           float pipeline_height = 0);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

@@ -155,6 +155,8 @@ void draw_pipeline_panel(AppState& state) {
     }
     if (state.session.computing) progress_row(state);
     if (state.session.trace) playback_controls(state);
+    state.pipeline.content_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
+                                    ImGui::GetStyle().ItemSpacing.y;
   }
   ImGui::End();
 }

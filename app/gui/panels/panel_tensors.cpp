@@ -129,6 +129,14 @@ struct SceneMetrics {
   float caption_size = 0, line_h = 0, above_h = 0, below_h = 0;
   float item_gap = 0, arrow_w = 0, tokens_w = 0;
   std::vector<float> caption_w;
+  // A caption wider than this share of the width is cut with an ellipsis (its tooltip has it
+  // whole) rather than squeezing the tensors into specks.
+  float caption_cap = FLT_MAX;
+
+  // The width item i takes: its block, or its caption up to the cap.
+  float slot(size_t i, float block_w) const {
+    return std::max(std::min(caption_w[i], caption_cap), block_w);
+  }
 };
 
 // The block's largest size over its animation, so cells keep their size while it plays.
@@ -149,7 +157,7 @@ bool fits(const std::vector<SceneItem>& scene, const SceneMetrics& m, CellSize c
   for (size_t i = 0; i < scene.size(); ++i) {
     const ImVec2 extent = settled_extent(scene[i], cell, gap);
     if (extent.y > room.y - m.above_h - m.below_h) return false;
-    width += std::max(m.caption_w[i], extent.x);
+    width += m.slot(i, extent.x);
   }
   return width <= room.x;
 }
@@ -167,11 +175,29 @@ CellSize fit_cells(const std::vector<SceneItem>& scene, const SceneMetrics& m, C
   return {low, low};
 }
 
-void draw_captions(ImDrawList* list, ImVec2 at, const std::vector<std::string>& lines,
+// Caption lines from `at`, each cut with an ellipsis at `width`.
+void draw_captions(ImDrawList* list, ImVec2 at, float width, const std::vector<std::string>& lines,
                    const SceneMetrics& m, ImU32 first_colour, ImU32 colour) {
-  for (size_t i = 0; i < lines.size(); ++i)
-    list->AddText(ImGui::GetFont(), m.caption_size, ImVec2(at.x, at.y + m.line_h * float(i)),
-                  i == 0 ? first_colour : colour, lines[i].c_str());
+  ImFont* font = ImGui::GetFont();
+  const float ellipsis_w = font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, "...").x;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string text = lines[i];
+    if (font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, text.c_str()).x > width) {
+      // Cut at the last character that fits (not at a word), then the ellipsis.
+      const char* cut = text.c_str();
+      while (cut < text.c_str() + text.size()) {
+        const char* next = cut + 1;
+        while (next < text.c_str() + text.size() && (*next & 0xC0) == 0x80) ++next;
+        if (font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, text.c_str(), next).x >
+            width - ellipsis_w)
+          break;
+        cut = next;
+      }
+      text = text.substr(0, size_t(cut - text.c_str())) + "...";
+    }
+    list->AddText(font, m.caption_size, ImVec2(at.x, at.y + m.line_h * float(i)),
+                  i == 0 ? first_colour : colour, text.c_str());
+  }
 }
 
 float magnitude_of(AppState& state, const TensorRecord& record) {
@@ -213,6 +239,11 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   for (const std::string& token : trace.tokens)
     tokens.push_back(display_text(token, *ImGui::GetFont()));
   const ImVec2 room = ImGui::GetContentRegionAvail();
+  // Each item's fair share of the width left beside the token labels, arrow and gaps.
+  const auto cap_captions = [&] {
+    const float shared = room.x - m.tokens_w - m.arrow_w - m.item_gap * float(scene.size() - 1);
+    m.caption_cap = std::max(font * 3, shared / float(scene.size()));
+  };
 
   // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never
   // below 11 px); otherwise square cells as large as fit, without numbers.
@@ -227,9 +258,11 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     const CellSize value_cell{context.value_min_cell_width, std::round(value_size * 1.3f)};
     // Token labels down the left, when the rows are tall enough to read them.
     m.tokens_w = widest(tokens, value_size) + font * 0.5f;
+    cap_captions();
     cell = fit_cells(scene, m, value_cell, gap, room, values);
     if (cell.h < value_size * 0.9f) {
       m.tokens_w = 0;
+      cap_captions();
       cell = fit_cells(scene, m, value_cell, gap, room, values);
     }
     if (values) break;
@@ -263,10 +296,11 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     const Captions c = captions_of(*item.record);
     const ImU32 ink = item.input ? colours.text_dim : colours.text;
     const ImU32 name_ink = item.input ? colours.text_dim : colours.accent;
-    draw_captions(list, ImVec2(x, top_left.y), c.above, m, name_ink, ink);
     const ImVec2 extent = settled_extent(item, cell, gap);
-    draw_captions(list, ImVec2(x, block_y + extent.y + font * 0.3f), c.below, m, ink, ink);
-    x += std::max(m.caption_w[i], extent.x) + m.item_gap;
+    const float slot = m.slot(i, extent.x);
+    draw_captions(list, ImVec2(x, top_left.y), slot, c.above, m, name_ink, ink);
+    draw_captions(list, ImVec2(x, block_y + extent.y + font * 0.3f), slot, c.below, m, ink, ink);
+    x += slot + m.item_gap;
   }
 }
 

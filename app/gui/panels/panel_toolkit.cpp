@@ -2,6 +2,8 @@
 // (mistakes, memory layout, head tools, loop vs batched, counters). Keys 1-6 pick a tab.
 #include <imgui.h>
 
+#include <string>
+
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -45,14 +47,18 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
-  if (begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags) && state.session.trace &&
-      ImGui::BeginTabBar("toolkit_tabs")) {
+  const bool open_panel = begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags);
+  if (open_panel && state.session.trace && state.ui.presenter) {
+    draw_tensors_tab(state);  // presenter mode: the stage view alone, no tabs
+  } else if (open_panel && state.session.trace && ImGui::BeginTabBar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
       const bool requested = state.tabs.requested_tool == tab;
       const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
                                             requested ? ImGuiTabItemFlags_SetSelected : 0);
-      tooltip(kTabTips[i]);
+      // Tabs shrink with an ellipsis when the panel is narrow: the tooltip names them whole.
+      const std::string tip = std::string(tool_tab_label(tab)) + ": " + kTabTips[i];
+      tooltip(tip.c_str());
       if (!open) continue;
       state.tabs.tool = tab;
       if (requested) state.tabs.requested_tool.reset();

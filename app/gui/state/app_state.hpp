@@ -35,6 +35,7 @@ struct AppState {
 
   // [SECTION] each panel's and tab's own
   ControlsPanel controls;
+  PipelineStrip pipeline;
   TabSelection tabs;
   TensorsTab tensors;
   HeadsPanel heads;

@@ -22,6 +22,11 @@
 
 namespace attnlab::gui {
 
+// What the pipeline strip's content needed last frame: the layout gives it that height.
+struct PipelineStrip {
+  float content_height = 0;  // 0 until first drawn
+};
+
 struct ControlsPanel {
   // A number typed into a field (Ctrl+click on a slider, or an input box) is applied on Enter or
   // when the field loses focus, not at every keystroke; until then it waits here, by widget ID.
