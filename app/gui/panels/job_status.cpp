@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -25,7 +26,7 @@ JobAction job_status(const JobView& job, ImU32 error_colour) {
     tooltip("Stop this measurement (it stops within a fraction of a second).");
   } else if (!job.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, error_colour);
-    ImGui::TextWrapped("%s", job.error.c_str());
+    text_wrapped(job.error);
     ImGui::PopStyleColor();
   } else if (job.cancelled) {
     ImGui::TextDisabled("Cancelled.");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -61,7 +62,7 @@ void issue_text(AppState& state, const char* field) {
   const std::string message = issue_for(state, field);
   if (message.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  ImGui::TextWrapped("%s", message.c_str());
+  text_wrapped(message);
   ImGui::PopStyleColor();
   for (const ConfigIssue& issue : state.session.issues)
     if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);

@@ -8,6 +8,7 @@
 #include <cfloat>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/model/tokenizer.hpp"
@@ -39,7 +40,7 @@ bool sentence_control(AppState& state, std::string& sentence) {
   const std::string notice = sentence.empty() ? "" : sample_text_notice("the sentence", sentence);
   if (notice.empty()) return changed;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
-  ImGui::TextWrapped("%s", notice.c_str());
+  text_wrapped(notice);
   ImGui::PopStyleColor();
   state.frame.explained.push_back("sentence");
   return changed;
@@ -108,7 +109,7 @@ bool mask_controls(AppState& state, Config& c) {
       "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
   if (!state.controls.padding_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    ImGui::TextWrapped("%s", state.controls.padding_error.c_str());
+    text_wrapped(state.controls.padding_error);
     ImGui::PopStyleColor();
   }
   // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger.
@@ -131,7 +132,7 @@ void remaining_problems(AppState& state) {
   }
   if (state.session.run_error.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  ImGui::TextWrapped("%s", state.session.run_error.c_str());
+  text_wrapped(state.session.run_error);
   ImGui::PopStyleColor();
   state.frame.explained.push_back("run");
 }
@@ -217,11 +218,11 @@ void export_controls(AppState& state) {
   tooltip("Save only the heads panel as a PNG, for slides.");
   if (state.window.export_message.empty()) return;
   if (!state.window.export_failed) {
-    ImGui::TextWrapped("%s", state.window.export_message.c_str());
+    text_wrapped(state.window.export_message);
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  ImGui::TextWrapped("%s", state.window.export_message.c_str());
+  text_wrapped(state.window.export_message);
   ImGui::PopStyleColor();
   state.frame.explained.push_back("export");
 }

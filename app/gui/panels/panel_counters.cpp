@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/teaching/model_table.hpp"
 
@@ -54,7 +55,7 @@ void parameters(const AppState& state) {
   const std::string out_bias =
       c.bias && c.output_proj ? "+ b_o d_model = " + n(k.out_bias) : std::string("b_o: off");
   const std::string extras = biases + " \u00B7 " + out_weights + " \u00B7 " + out_bias;
-  ImGui::TextWrapped("%s", extras.c_str());
+  text_wrapped(extras);
   ImGui::Text("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
               (long long)k.qkv_weights);
   ImGui::Text(

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/trace/diagnostics.hpp"
@@ -49,7 +50,7 @@ void entropy_chart(const AppState& state, float width) {
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", describe_uniform_entropy(trace).c_str());  // a column is narrow at 1280
+  text_wrapped(describe_uniform_entropy(trace));  // a column is narrow at 1280
   ImGui::PopStyleColor();
   const float bar_w =
       width - ImGui::CalcTextSize("h00 ").x - ImGui::CalcTextSize("0.00").x - ImGui::GetFontSize();
@@ -61,7 +62,7 @@ void entropy_chart(const AppState& state, float width) {
     value_bar(float(fraction_of_uniform(d, h)), std::max(10.0f, bar_w), head_colour(int(h)), value);
     tooltip(help.c_str());
   }
-  if (crafted) ImGui::TextWrapped("%s", crafted->title.c_str());
+  if (crafted) text_wrapped(crafted->title);
 }
 
 // [SECTION] ablation

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -16,10 +17,10 @@ void step_code(const AppState& state, const PipelineStep& step) {
   const Palette& colours = palette(state.ui.theme);
   for (const TensorRecord* record : step_records(*state.session.trace, step)) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
-    ImGui::TextWrapped("%s", record->formula.c_str());
+    text_wrapped(record->formula);
     ImGui::PopStyleColor();
     if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
-    ImGui::TextWrapped("%s", record->pytorch.c_str());
+    text_wrapped(record->pytorch);
     if (state.window.mono_font) ImGui::PopFont();
     const std::string bytes = record->bytes > 0 ? format_bytes(double(record->bytes)) + " new"
                                                 : std::string("no new bytes (a view)");
@@ -52,7 +53,7 @@ void run_summary(const AppState& state) {
     if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
     ImGui::TextUnformatted(part);
   }
-  for (const std::string& notice : d.notices) ImGui::TextWrapped("%s", notice.c_str());
+  for (const std::string& notice : d.notices) text_wrapped(notice);
 }
 
 }  // namespace
@@ -61,7 +62,7 @@ void draw_checks_tab(AppState& state) {
   const Palette& colours = palette(state.ui.theme);
   if (!state.session.run_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
-    ImGui::TextWrapped("%s", state.session.run_error.c_str());
+    text_wrapped(state.session.run_error);
     ImGui::PopStyleColor();
   }
   if (!state.session.issues.empty()) {
@@ -75,7 +76,7 @@ void draw_checks_tab(AppState& state) {
   run_summary(state);
   if (!state.status.empty()) {
     ImGui::Separator();
-    ImGui::TextWrapped("%s", state.status.c_str());
+    text_wrapped(state.status);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/mistake_maps.hpp"
 
@@ -66,7 +67,7 @@ void failure_text(const AppState& state, const Trace& buggy) {
   ImGui::TextWrapped("The run stops in the %s stage with the framework's error:",
                      stage_name(buggy.failure.stage));
   if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
-  ImGui::TextWrapped("%s", buggy.failure.message.c_str());
+  text_wrapped(buggy.failure.message);
   if (state.window.mono_font) ImGui::PopFont();
   ImGui::PopStyleColor();
   if (state.session.mistake_report && !state.session.mistake_report->layout.empty())
@@ -111,7 +112,7 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
   if (!state.session.mistake_report) return;
   const MistakeReport& report = *state.session.mistake_report;
   if (report.too_small_to_see) too_small_line(state, report, chosen);
-  ImGui::TextWrapped("%s", report.symptom.c_str());
+  text_wrapped(report.symptom);
   if (report.max_future_weight > 0)
     ImGui::Text("largest weight on a masked key: %.3g (correct: 0)", report.max_future_weight);
   if (report.max_row_sum_error > 1e-4)

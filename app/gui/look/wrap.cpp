@@ -1,0 +1,37 @@
+#include "app/gui/look/wrap.hpp"
+
+#include <imgui.h>
+
+#include <sstream>
+
+namespace attnlab::gui {
+
+std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
+                                        const std::function<float(const std::string&)>& measure) {
+  std::vector<std::string> lines;
+  std::istringstream paragraphs(text);
+  for (std::string paragraph; std::getline(paragraphs, paragraph);) {
+    std::string line;
+    std::istringstream words(paragraph);
+    for (std::string word; words >> word;) {
+      const std::string longer = line.empty() ? word : line + " " + word;
+      if (!line.empty() && measure(longer) > width) {
+        lines.push_back(line);
+        line = word;
+      } else {
+        line = longer;
+      }
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+void text_wrapped(const std::string& text) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  for (const std::string& line : wrap_at_spaces(text, width, measure))
+    ImGui::TextUnformatted(line.c_str());
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,19 @@
+// Wrapping text at spaces only. ImGui's own wrapping also breaks after '.', so "1.33333"
+// became "1." and "33333" on two lines; numbers, paths and code stay whole here.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+// The lines `text` wraps into at `width`, breaking at spaces and at '\n' only; a word wider than
+// the width stands on a line of its own. `measure` gives a string's width.
+std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
+                                        const std::function<float(const std::string&)>& measure);
+
+// ImGui::TextWrapped, wrapping at spaces only (the current font, the region's width).
+void text_wrapped(const std::string& text);
+
+}  // namespace attnlab::gui
