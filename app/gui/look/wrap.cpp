@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <sstream>
 
 namespace attnlab::gui {
@@ -32,6 +34,15 @@ void text_wrapped(const std::string& text) {
   const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
   for (const std::string& line : wrap_at_spaces(text, width, measure))
     ImGui::TextUnformatted(line.c_str());
+}
+
+void text_wrapped_format(const char* format, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  text_wrapped(text);
 }
 
 }  // namespace attnlab::gui

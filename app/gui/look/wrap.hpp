@@ -2,6 +2,8 @@
 // became "1." and "33333" on two lines; numbers, paths and code stay whole here.
 #pragma once
 
+#include <imgui.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,5 +17,7 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
 
 // ImGui::TextWrapped, wrapping at spaces only (the current font, the region's width).
 void text_wrapped(const std::string& text);
+// The same, printf-style.
+void text_wrapped_format(const char* format, ...) IM_FMTARGS(1);
 
 }  // namespace attnlab::gui

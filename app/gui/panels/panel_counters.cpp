@@ -36,11 +36,11 @@ void parameters(const AppState& state) {
   heading(state, "Parameters");
   tooltip("Each number is the core's count; the formula shows where it comes from.");
   if (d_k == d_v) {
-    ImGui::Text(
+    text_wrapped_format(
         "W_q, W_k, W_v: 3\u00B7d_in\u00B7h\u00B7d_k = 3\u00B7%lld\u00B7%lld\u00B7%lld = %lld",
         (long long)d_in, (long long)h, (long long)d_k, (long long)k.qkv_weights);
   } else {
-    ImGui::Text(
+    text_wrapped_format(
         "W_q, W_k, W_v: d_in\u00B7h\u00B7(2d_k + d_v) = %lld\u00B7%lld\u00B7(2\u00B7%lld + %lld) = "
         "%lld",
         (long long)d_in, (long long)h, (long long)d_k, (long long)d_v, (long long)k.qkv_weights);
@@ -56,12 +56,12 @@ void parameters(const AppState& state) {
       c.bias && c.output_proj ? "+ b_o d_model = " + n(k.out_bias) : std::string("b_o: off");
   const std::string extras = biases + " \u00B7 " + out_weights + " \u00B7 " + out_bias;
   text_wrapped(extras);
-  ImGui::Text("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
-              (long long)k.qkv_weights);
-  ImGui::Text(
-      "attention memory B\u00B7h\u00B7T\u00B2 = %lld\u00B7%lld\u00B7%lld\u00B2 = %lld weights (%s)",
-      (long long)c.batch, (long long)h, (long long)c.tokens(), (long long)k.attention_elements,
-      format_bytes(double(k.attention_elements) * 4).c_str());
+  text_wrapped_format("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
+                      (long long)k.qkv_weights);
+  // Wrapped: at base sizes the numbers make this line wider than the panel.
+  text_wrapped("attention memory B\u00B7h\u00B7T\u00B2 = " + n(c.batch) + "\u00B7" + n(h) +
+               "\u00B7" + n(c.tokens()) + "\u00B2 = " + n(k.attention_elements) + " weights (" +
+               format_bytes(double(k.attention_elements) * 4) + ")");
   tooltip("One float32 weight per (sequence, head, query, key): it grows with the square of T.");
 }
 
@@ -90,8 +90,8 @@ void per_stage(const AppState& state) {
     value_bar(float(bytes / most_bytes), bar_w, head_colour(0), format_bytes(bytes).c_str());
   }
   ImGui::EndTable();
-  ImGui::Text("total %s, %s", count_text(trace.counters.flops, "FLOP").c_str(),
-              format_bytes(double(trace.counters.bytes)).c_str());
+  text_wrapped_format("total %s, %s", count_text(trace.counters.flops, "FLOP").c_str(),
+                      format_bytes(double(trace.counters.bytes)).c_str());
 }
 
 // [SECTION] real models

@@ -112,8 +112,14 @@ void one_vs_many(AppState& state) {
     return;
   const auto& result = state.head_tools.head_counts.result();
   if (!state.head_tools.head_counts.started_for(trace.config) || !result) return;
-  if (ImGui::BeginTable("one_vs_many", 3,
-                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  // Scrolls sideways rather than clipping when many heads' entropies make it wide.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;
+  const float table_h = 6 * row_h + style.ScrollbarSize + 2;  // header and 5 rows
+  if (ImGui::BeginTable(
+          "one_vs_many", 3,
+          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+          ImVec2(0, table_h))) {
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn("1 head");
     ImGui::TableSetupColumn("h heads");
