@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/panels/keyboard.hpp"
+#include "app/gui/panels/layout.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
@@ -102,6 +104,59 @@ TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
     }
   }
   EXPECT_EQ(failures, 0);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+class Borders : public HeadlessImGui {
+ protected:
+  void drag(ImVec2 from, ImVec2 to) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = from;
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MousePos = to;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+  }
+};
+
+TEST_F(Borders, DraggingThePanelBordersMovesThemAndPresenterModeKeepsItsOwn) {
+  start_on("seed003");
+  frame();  // the pipeline strip's height settles once its rows were measured
+  const ImVec4 controls = state.frame.panel_rects[int(PanelId::Controls)];
+  const ImVec4 tensors = state.frame.panel_rects[int(PanelId::Tensors)];
+  // The controls' right edge, dragged 100 px to the right.
+  drag(ImVec2(controls.z, 500), ImVec2(controls.z + 100, 500));
+  EXPECT_NEAR(state.frame.panel_rects[int(PanelId::Controls)].z, controls.z + 100, 1.5f);
+  // The border under the stage view, dragged 80 px down.
+  const ImVec4 tensors_now = state.frame.panel_rects[int(PanelId::Tensors)];
+  ASSERT_EQ(tensors_now.w, tensors.w);
+  drag(ImVec2(1200, tensors.w), ImVec2(1200, tensors.w + 80));
+  EXPECT_NEAR(state.frame.panel_rects[int(PanelId::Tensors)].w, tensors.w + 80, 1.5f);
+  const PanelSplits normal = state.ui.splits;
+
+  // P: presenter mode; the stage view and the heads share the screen, the code panel is hidden.
+  press(kKeyP);
+  ASSERT_TRUE(state.ui.presenter);
+  const ImVec4 stage = state.frame.panel_rects[int(PanelId::Tensors)];
+  EXPECT_EQ(stage.x, 0);
+  EXPECT_EQ(state.frame.panel_rects[int(PanelId::Heads)].x, stage.z);
+  EXPECT_FALSE(shown(compute_layout(ImGui::GetIO().DisplaySize, ImGui::GetFontSize(), state.ui),
+                     PanelId::Info));
+  drag(ImVec2(stage.z, 700), ImVec2(stage.z - 150, 700));
+  EXPECT_NEAR(state.frame.panel_rects[int(PanelId::Tensors)].z, stage.z - 150, 1.5f);
+  // Leaving presenter mode restores the normal layout exactly.
+  press(kKeyP);
+  EXPECT_FALSE(state.ui.presenter);
+  EXPECT_EQ(state.ui.splits.controls, normal.controls);
+  EXPECT_NEAR(state.frame.panel_rects[int(PanelId::Controls)].z, controls.z + 100, 1.5f);
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ TEST_F(SettingsFiles, RoundTripThroughAFolderThatDoesNotExistYet) {
   saved.ui.theme = Theme::Dark;
   saved.ui.font_scale = 1.75f;
   saved.ui.heatmap_view = HeatmapView::Scaled;
+  saved.ui.presenter = true;
+  saved.ui.splits.controls = 0.31f;
+  saved.ui.splits.presenter = 0.55f;
   saved.imgui_ini = "[Window][Controls]\nPos=0,0\n";
   save_settings(settings_dir(), saved);
 
@@ -56,6 +59,8 @@ TEST_F(SettingsFiles, RoundTripThroughAFolderThatDoesNotExistYet) {
   EXPECT_EQ(loaded.settings.ui.theme, Theme::Dark);
   EXPECT_FLOAT_EQ(loaded.settings.ui.font_scale, 1.75f);
   EXPECT_EQ(loaded.settings.ui.heatmap_view, HeatmapView::Scaled);
+  EXPECT_TRUE(loaded.settings.ui.presenter);
+  EXPECT_EQ(loaded.settings.ui.splits, saved.ui.splits) << "dragged borders come back";
   EXPECT_EQ(loaded.settings.imgui_ini, saved.imgui_ini);
   for (const auto& entry : fs::directory_iterator(dir))
     EXPECT_EQ(entry.path().filename(), "settings.json") << "no temp file left behind";
