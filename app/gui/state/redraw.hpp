@@ -1,0 +1,44 @@
+// When the app draws: every frame while something moves (a stage transition, play, a computation's
+// progress, a request to the window layer, ImGui settling after input), otherwise only when an
+// event arrives. Idle, the main loop sleeps in glfwWaitEventsTimeout and the CPU rests.
+#pragma once
+
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+// Frames drawn after an input event before the app may sleep: ImGui settles hover and active
+// states and its window sizes over 2-3 frames.
+constexpr int kSettleFrames = 3;
+// Longest sleep between two checks of the stop flag. A signal lands on any of the app's threads,
+// so it does not cut the wait short: SIGTERM and Ctrl+C are seen within this, and the app ends
+// within a second with its teardown.
+constexpr double kIdleWaitSeconds = 0.25;
+// With a text field active, a frame this often so its cursor blinks (ImGui: 0.8 s on, 0.4 s off).
+constexpr double kCursorBlinkSeconds = 0.4;
+// A frame after a long sleep advances the clocks by at most this: animations resume, never jump.
+constexpr double kMaxFrameSeconds = 0.1;
+
+// What the window saw, beside the state.
+struct InputActivity {
+  int frames_since_input = 0;  // frames drawn since the last input event (mouse, key, resize)
+  bool mouse_held = false;     // a button down: ImGui repeats and drags without new events
+  bool text_input = false;     // ImGui::GetIO().WantTextInput: a text cursor blinks
+};
+
+// True while the state changes without input: a transition animates, the walk plays, the trace
+// worker or a measurement runs (or its result waits to be taken), a request to the window layer
+// (export, fonts, fullscreen, a tab to open) is pending.
+bool wants_frames(const AppState& state);
+
+// How the main loop gets its next frame.
+struct NextFrame {
+  double wait_seconds = 0;      // 0: poll and draw at once
+  bool draw_on_timeout = true;  // false: when the wait ends with no event, draw nothing
+};
+NextFrame next_frame(const AppState& state, const InputActivity& input);
+
+// The frame time the clocks advance by: `seconds`, capped at kMaxFrameSeconds.
+double capped_frame_seconds(double seconds);
+
+}  // namespace attnlab::gui
