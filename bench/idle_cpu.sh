@@ -28,8 +28,8 @@ cpu_ticks() {
 }
 now() { date +%s.%N; }
 
-echo "attnlab idle CPU and frame times, $(nproc) cores, $(glxinfo -B 2>/dev/null |
-  grep -m1 'OpenGL renderer' | cut -d: -f2- | sed 's/^ *//' || true)"
+renderer=$(glxinfo -B 2>/dev/null | grep -m1 'OpenGL renderer' | cut -d: -f2- | sed 's/^ *//')
+echo "attnlab idle CPU and frame times, $(nproc) cores, ${renderer:-renderer unknown (no glxinfo)}"
 status=0
 
 "$app" --preset seed003 --stage attend --width 1600 --height 1000 >"$work/out" 2>"$work/err" &
