@@ -122,6 +122,32 @@ TEST_F(Redraw, InputGetsAFewFramesToSettleThenTheAppSleeps) {
       << "a held button repeats and drags without new events";
 }
 
+TEST_F(Redraw, AHeldKeyOrButtonKeepsFramesComing) {
+  settle_on_seed003();
+  ImGuiIO& io = ImGui::GetIO();
+  InputActivity input;  // an event just arrived
+  const auto draw = [&] {
+    frame();
+    note_frame_drawn(input, io);
+  };
+  draw();
+  EXPECT_EQ(input.frames_since_input, 1);
+  EXPECT_FALSE(input.held);
+  io.KeysDown[kGlfwDown] = true;  // held: ImGui repeats it, X sends no event until its own repeat
+  draw();
+  EXPECT_TRUE(input.held);
+  io.KeysDown[kGlfwDown] = false;
+  io.MouseDown[1] = true;  // a drag, the pointer still
+  draw();
+  EXPECT_TRUE(input.held);
+  EXPECT_EQ(next_frame(state, input).wait_seconds, 0.0);
+  io.MouseDown[1] = false;
+  draw();
+  EXPECT_FALSE(input.held);
+  EXPECT_EQ(input.frames_since_input, 4);
+  EXPECT_GT(next_frame(state, input).wait_seconds, 0.0);
+}
+
 TEST_F(Redraw, ATextCursorBlinksAtAFewHertzNotEveryFrame) {
   settle_on_seed003();
   const NextFrame next = next_frame(state, {kSettleFrames, false, true});

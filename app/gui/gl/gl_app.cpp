@@ -339,9 +339,7 @@ int run_gui(const StartOptions& options) {
       last_frame = now;
       if (frame >= options.bench_frames + 1) break;
     }
-    ++input.frames_since_input;
-    input.mouse_held = ImGui::IsAnyMouseDown();
-    input.text_input = ImGui::GetIO().WantTextInput;
+    note_frame_drawn(input, ImGui::GetIO());
   }
 
   // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its

@@ -1,6 +1,7 @@
 #include "app/gui/state/redraw.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace attnlab::gui {
 
@@ -29,10 +30,18 @@ bool wants_frames(const AppState& state) {
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {
-  if (wants_frames(state) || input.frames_since_input < kSettleFrames || input.mouse_held)
+  if (wants_frames(state) || input.frames_since_input < kSettleFrames || input.held)
     return {0, true};
   if (input.text_input) return {kCursorBlinkSeconds, true};
   return {kIdleWaitSeconds, false};
+}
+
+void note_frame_drawn(InputActivity& input, const ImGuiIO& io) {
+  ++input.frames_since_input;
+  const auto down = [](bool d) { return d; };
+  input.held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), down) ||
+               std::any_of(std::begin(io.KeysDown), std::end(io.KeysDown), down);
+  input.text_input = io.WantTextInput;
 }
 
 double capped_frame_seconds(double seconds) {

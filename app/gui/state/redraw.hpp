@@ -3,6 +3,8 @@
 // event arrives. Idle, the main loop sleeps in glfwWaitEventsTimeout and the CPU rests.
 #pragma once
 
+#include <imgui.h>
+
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
@@ -22,7 +24,7 @@ constexpr double kMaxFrameSeconds = 0.1;
 // What the window saw, beside the state.
 struct InputActivity {
   int frames_since_input = 0;  // frames drawn since the last input event (mouse, key, resize)
-  bool mouse_held = false;     // a button down: ImGui repeats and drags without new events
+  bool held = false;           // a mouse button or key down: ImGui repeats and drags without events
   bool text_input = false;     // ImGui::GetIO().WantTextInput: a text cursor blinks
 };
 
@@ -37,6 +39,9 @@ struct NextFrame {
   bool draw_on_timeout = true;  // false: when the wait ends with no event, draw nothing
 };
 NextFrame next_frame(const AppState& state, const InputActivity& input);
+// After a frame is drawn: one more frame since input, and what ImGui holds (buttons, keys, a text
+// field). The loop sets frames_since_input to 0 when an event arrives.
+void note_frame_drawn(InputActivity& input, const ImGuiIO& io);
 
 // The frame time the clocks advance by: `seconds`, capped at kMaxFrameSeconds.
 double capped_frame_seconds(double seconds);
