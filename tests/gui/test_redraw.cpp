@@ -128,10 +128,10 @@ TEST_F(Redraw, AHeldKeyOrButtonKeepsFramesComing) {
   InputActivity input;  // an event just arrived
   const auto draw = [&] {
     frame();
-    note_frame_drawn(input, io);
+    note_frame_drawn(input, state, io);
   };
   draw();
-  EXPECT_EQ(input.frames_since_input, 1);
+  EXPECT_EQ(input.frames_since_change, 1);
   EXPECT_FALSE(input.held);
   io.KeysDown[kGlfwDown] = true;  // held: ImGui repeats it, X sends no event until its own repeat
   draw();
@@ -144,8 +144,25 @@ TEST_F(Redraw, AHeldKeyOrButtonKeepsFramesComing) {
   io.MouseDown[1] = false;
   draw();
   EXPECT_FALSE(input.held);
-  EXPECT_EQ(input.frames_since_input, 4);
+  EXPECT_EQ(input.frames_since_change, 4);
   EXPECT_GT(next_frame(state, input).wait_seconds, 0.0);
+}
+
+TEST_F(Redraw, AFewFramesFollowTheEndOfATransitionForImGuiToSettle) {
+  settle_on_seed003();
+  state.ui.animation_seconds = 0.1f;
+  InputActivity input{kSettleFrames, false, false};  // the step below came from the walk's play
+  step_by(state, 1);
+  int frames = 0;
+  while (next_frame(state, input).wait_seconds == 0 && frames < 100) {
+    frame();  // 1/60 s each: the transition lands after 6
+    note_frame_drawn(input, state, ImGui::GetIO());
+    ++frames;
+  }
+  EXPECT_EQ(transition_progress(state), 1.0f);
+  // 6 frames until it lands, then the landing frame is followed by kSettleFrames - 1 more.
+  EXPECT_GE(frames, 6 + kSettleFrames - 1);
+  EXPECT_LE(frames, 7 + kSettleFrames);
 }
 
 TEST_F(Redraw, ATextCursorBlinksAtAFewHertzNotEveryFrame) {

@@ -302,7 +302,7 @@ int run_gui(const StartOptions& options) {
   int exit_code = 0;
   // Idle, the loop sleeps until an event (or the wait's end, to see the stop flag); scripted runs
   // draw every frame.
-  InputActivity input;  // frames_since_input = 0: the first frames settle as after input
+  InputActivity input;  // frames_since_change = 0: the first frames settle as after input
   int frame = 0;
   while (!glfwWindowShouldClose(window) && !stop_requested) {
     const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
@@ -313,7 +313,7 @@ int run_gui(const StartOptions& options) {
       glfwPollEvents();
     const bool new_input = input_events != events_before;
     if (!new_input && !next.draw_on_timeout) continue;  // nothing happened: nothing to draw
-    if (new_input) input.frames_since_input = 0;
+    if (new_input) input.frames_since_change = 0;
     ++frame;
     if (state.window.fonts_dirty) rebuild_fonts(state);
     if (state.window.toggle_fullscreen) {
@@ -339,7 +339,7 @@ int run_gui(const StartOptions& options) {
       last_frame = now;
       if (frame >= options.bench_frames + 1) break;
     }
-    note_frame_drawn(input, ImGui::GetIO());
+    note_frame_drawn(input, state, ImGui::GetIO());
   }
 
   // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its

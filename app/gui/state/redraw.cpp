@@ -30,14 +30,14 @@ bool wants_frames(const AppState& state) {
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {
-  if (wants_frames(state) || input.frames_since_input < kSettleFrames || input.held)
+  if (wants_frames(state) || input.frames_since_change < kSettleFrames || input.held)
     return {0, true};
   if (input.text_input) return {kCursorBlinkSeconds, true};
   return {kIdleWaitSeconds, false};
 }
 
-void note_frame_drawn(InputActivity& input, const ImGuiIO& io) {
-  ++input.frames_since_input;
+void note_frame_drawn(InputActivity& input, const AppState& state, const ImGuiIO& io) {
+  input.frames_since_change = wants_frames(state) ? 0 : input.frames_since_change + 1;
   const auto down = [](bool d) { return d; };
   input.held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), down) ||
                std::any_of(std::begin(io.KeysDown), std::end(io.KeysDown), down);

@@ -9,8 +9,9 @@
 
 namespace attnlab::gui {
 
-// Frames drawn after an input event before the app may sleep: ImGui settles hover and active
-// states and its window sizes over 2-3 frames.
+// Frames drawn after an input event, or after the state last moved on its own (a new trace, a
+// transition's end), before the app may sleep: ImGui settles hover and active states, scroll bars
+// and window sizes over 2-3 frames.
 constexpr int kSettleFrames = 3;
 // Longest sleep between two checks of the stop flag. A signal lands on any of the app's threads,
 // so it does not cut the wait short: SIGTERM and Ctrl+C are seen within this, and the app ends
@@ -23,9 +24,9 @@ constexpr double kMaxFrameSeconds = 0.1;
 
 // What the window saw, beside the state.
 struct InputActivity {
-  int frames_since_input = 0;  // frames drawn since the last input event (mouse, key, resize)
-  bool held = false;           // a mouse button or key down: ImGui repeats and drags without events
-  bool text_input = false;     // ImGui::GetIO().WantTextInput: a text cursor blinks
+  int frames_since_change = 0;  // frames drawn since an input event or a frame that moved
+  bool held = false;        // a mouse button or key down: ImGui repeats and drags without events
+  bool text_input = false;  // ImGui::GetIO().WantTextInput: a text cursor blinks
 };
 
 // True while the state changes without input: a transition animates, the walk plays, the trace
@@ -39,9 +40,10 @@ struct NextFrame {
   bool draw_on_timeout = true;  // false: when the wait ends with no event, draw nothing
 };
 NextFrame next_frame(const AppState& state, const InputActivity& input);
-// After a frame is drawn: one more frame since input, and what ImGui holds (buttons, keys, a text
-// field). The loop sets frames_since_input to 0 when an event arrives.
-void note_frame_drawn(InputActivity& input, const ImGuiIO& io);
+// After a frame is drawn: one more frame since a change (none if the state still moves), and what
+// ImGui holds (buttons, keys, a text field). The loop sets frames_since_change to 0 when an event
+// arrives.
+void note_frame_drawn(InputActivity& input, const AppState& state, const ImGuiIO& io);
 
 // The frame time the clocks advance by: `seconds`, capped at kMaxFrameSeconds.
 double capped_frame_seconds(double seconds);
