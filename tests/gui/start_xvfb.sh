@@ -1,5 +1,6 @@
 # Sourced by the GUI test scripts: starts Xvfb on a free display number (Xvfb picks it and
-# writes it to -displayfd), exports DISPLAY, and stops it on exit. Needs $work (a temp folder).
+# writes it to -displayfd), exports DISPLAY, and stops it on exit. Needs $work (a temp folder);
+# $xvfb_screen, when set, is the screen's size (default 1600x1000x24).
 xvfb_pid=
 stop_xvfb() {
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
@@ -7,7 +8,7 @@ stop_xvfb() {
 }
 trap stop_xvfb EXIT
 exec 3>"$work/display"
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 "${xvfb_screen:-1600x1000x24}" -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 exec 3>&-
 for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -24,6 +25,7 @@
 #include "app/gui/panels/bench_drag.hpp"
 #include "app/gui/panels/frame.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
 #include "core/tensor/npy.hpp"
@@ -85,6 +87,28 @@ void toggle_fullscreen(GLFWwindow* window, WindowedRect& saved) {
   GLFWmonitor* monitor = glfwGetPrimaryMonitor();
   if (const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr)
     glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+// [SECTION] input events
+
+// Counts the window's events, so the main loop knows whether a wait ended on one: a key, a click,
+// the pointer moving, a resize, the window exposed. Installed before ImGui's callbacks, which
+// call these after their own.
+void count_event(GLFWwindow* window) {
+  ++*static_cast<uint64_t*>(glfwGetWindowUserPointer(window));
+}
+
+void watch_input(GLFWwindow* window, uint64_t* events) {
+  glfwSetWindowUserPointer(window, events);
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { count_event(w); });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned) { count_event(w); });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int, int, int) { count_event(w); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { count_event(w); });
+  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { count_event(w); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { count_event(w); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { count_event(w); });
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { count_event(w); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { count_event(w); });
 }
 
 // [SECTION] looks
@@ -202,6 +226,10 @@ void start_imgui(const StartOptions& options, const std::optional<LoadedSettings
 void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  // After a sleep the backend's frame time spans the whole wait; capped, animations resume where
+  // they paused instead of jumping to their end.
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = float(capped_frame_seconds(io.DeltaTime));
   ImGui::NewFrame();
   const Palette& colours = palette(state.ui.theme);
   renderer.set_masked_colours(colours.masked_a, colours.masked_b);
@@ -244,9 +272,11 @@ int run_gui(const StartOptions& options) {
   // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
+  uint64_t input_events = 0;  // counted by watch_input; outlives the window
   Platform platform;
   if (const int failed = open_window(options, platform); failed >= 0) return failed;
   GLFWwindow* window = platform.window;
+  watch_input(window, &input_events);  // before ImGui's callbacks, which chain to these
   const std::string dir = settings_dir();
   std::optional<LoadedSettings> restored;
   if (!options.scripted()) restored = load_settings(dir);
@@ -270,8 +300,21 @@ int run_gui(const StartOptions& options) {
   int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
   auto last_frame = std::chrono::steady_clock::now();
   int exit_code = 0;
-  for (int frame = 1; !glfwWindowShouldClose(window) && !stop_requested; ++frame) {
-    glfwPollEvents();
+  // Idle, the loop sleeps until an event (or the wait's end, to see the stop flag); scripted runs
+  // draw every frame.
+  InputActivity input;  // frames_since_change = 0: the first frames settle as after input
+  int frame = 0;
+  while (!glfwWindowShouldClose(window) && !stop_requested) {
+    const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
+    const uint64_t events_before = input_events;
+    if (next.wait_seconds > 0)
+      glfwWaitEventsTimeout(next.wait_seconds);
+    else
+      glfwPollEvents();
+    const bool new_input = input_events != events_before;
+    if (!new_input && !next.draw_on_timeout) continue;  // nothing happened: nothing to draw
+    if (new_input) input.frames_since_change = 0;
+    ++frame;
     if (state.window.fonts_dirty) rebuild_fonts(state);
     if (state.window.toggle_fullscreen) {
       toggle_fullscreen(window, windowed);
@@ -290,10 +333,13 @@ int run_gui(const StartOptions& options) {
       state.window.export_request.reset();
     }
     glfwSwapBuffers(window);
-    const auto now = std::chrono::steady_clock::now();
-    frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_frame).count());
-    last_frame = now;
-    if (options.bench_frames > 0 && frame >= options.bench_frames + 1) break;
+    if (options.bench_frames > 0) {  // only then: a lecture left running all day keeps no list
+      const auto now = std::chrono::steady_clock::now();
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_frame).count());
+      last_frame = now;
+      if (frame >= options.bench_frames + 1) break;
+    }
+    note_frame_drawn(input, state, ImGui::GetIO());
   }
 
   // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its

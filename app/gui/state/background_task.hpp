@@ -113,6 +113,8 @@ class BackgroundTask {
     std::lock_guard lock(shared_->mutex);
     return !shared_->done;
   }
+  // Running, or finished with a result poll() has not taken yet: a frame is still due.
+  bool pending() const { return shared_ != nullptr; }
   double progress() const { return shared_ ? shared_->progress.load() : 0.0; }
   // Started (running, done, failed, refused or cancelled) for exactly this config.
   bool started_for(const Config& config) const { return config_ && *config_ == config; }

@@ -1,0 +1,51 @@
+#include "app/gui/state/redraw.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace attnlab::gui {
+
+namespace {
+
+bool transition_animating(const AppState& state) {
+  return state.walk.frozen_transition < 0 && transition_progress(state) < 1.0f;
+}
+
+bool measurement_pending(const AppState& state) {
+  return state.head_tools.importance.pending() || state.head_tools.head_counts.pending() ||
+         state.paths.comparison.pending();
+}
+
+bool window_request_pending(const AppState& state) {
+  const WindowRequests& window = state.window;
+  return window.fonts_dirty || window.toggle_fullscreen || window.export_request ||
+         state.tabs.requested_tool || state.tabs.requested_info;
+}
+
+}  // namespace
+
+bool wants_frames(const AppState& state) {
+  return transition_animating(state) || state.walk.playing || state.session.computing ||
+         measurement_pending(state) || window_request_pending(state);
+}
+
+NextFrame next_frame(const AppState& state, const InputActivity& input) {
+  if (wants_frames(state) || input.frames_since_change < kSettleFrames || input.held)
+    return {0, true};
+  if (input.text_input) return {kCursorBlinkSeconds, true};
+  return {kIdleWaitSeconds, false};
+}
+
+void note_frame_drawn(InputActivity& input, const AppState& state, const ImGuiIO& io) {
+  input.frames_since_change = wants_frames(state) ? 0 : input.frames_since_change + 1;
+  const auto down = [](bool d) { return d; };
+  input.held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), down) ||
+               std::any_of(std::begin(io.KeysDown), std::end(io.KeysDown), down);
+  input.text_input = io.WantTextInput;
+}
+
+double capped_frame_seconds(double seconds) {
+  return std::min(seconds, kMaxFrameSeconds);
+}
+
+}  // namespace attnlab::gui
