@@ -281,7 +281,7 @@ ControlChange ControlDriver::edit_display(AppState& state) {
       state.ui.heatmap_view = HeatmapView(pick(0, 3));
       return {"heatmap view"};
     case 1:
-      state.ui.colour_scale = ColourScale(pick(0, kColourScaleCount - 1));
+      state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
       return {std::string("colour scale ") + colour_scale_name(state.ui.colour_scale)};
     case 2:
       if (!state.session.trace) return {"sequence shown (no trace)"};
