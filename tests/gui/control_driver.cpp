@@ -281,8 +281,8 @@ ControlChange ControlDriver::edit_display(AppState& state) {
       state.ui.heatmap_view = HeatmapView(pick(0, 3));
       return {"heatmap view"};
     case 1:
-      state.ui.stretch_weights = !state.ui.stretch_weights;
-      return {"stretch weights"};
+      state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
+      return {std::string("colour scale ") + colour_scale_name(state.ui.colour_scale)};
     case 2:
       if (!state.session.trace) return {"sequence shown (no trace)"};
       state.walk.batch_shown = pick(0, state.session.trace->config.batch - 1);

@@ -15,8 +15,8 @@
 #include "app/gui/look/colormap.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/masks.hpp"
-#include "core/trace/mha.hpp"
 #include "core/model/preset.hpp"
+#include "core/trace/mha.hpp"
 
 using namespace attnlab;
 using nlohmann::json;
@@ -86,6 +86,20 @@ int main(int argc, char** argv) {
   const gui::ColormapKind kind = layout.at("colormap") == "viridis" ? gui::ColormapKind::Sequential
                                                                     : gui::ColormapKind::Diverging;
   const double lo = layout.at("value_min"), hi = layout.at("value_max");
+  // What the colour map takes for each cell, (h, T, T): weights through the colour scale the
+  // layout names (the app's own transform), scores as they are.
+  const int64_t H = values.size(1);
+  std::vector<float> positions(size_t(H * T * T));
+  for (int64_t h = 0, k = 0; h < H; ++h)
+    for (int64_t i = 0; i < T; ++i)
+      for (int64_t j = 0; j < T; ++j, ++k) positions[size_t(k)] = values.at({b, h, i, j});
+  if (view == "weights") {
+    gui::ColourScale scale;
+    if (!gui::parse_colour_scale(layout.value("colour_scale", ""), scale))
+      return fail("layout has no known colour_scale");
+    std::printf("colour scale: %s\n", gui::colour_scale_name(scale));
+    gui::weights_to_colour_positions(scale, positions, H, T, T);
+  }
   const double sx = layout.at("framebuffer_scale")[0], sy = layout.at("framebuffer_scale")[1];
   double worst = 0;
   std::string worst_cell;
@@ -95,6 +109,8 @@ int main(int argc, char** argv) {
     const json& r = map.at("rect");
     const double x0 = r[0], y0 = r[1], x1 = r[2], y1 = r[3];
     const double cell_w = (x1 - x0) / double(T), cell_h = (y1 - y0) / double(T);
+    if (std::min(cell_w * sx, cell_h * sy) < 3)
+      return fail("cells under 3 pixels cannot be sampled: use a bigger window or fewer heads");
     // Big cells print their number in the middle: sample above it.
     const double sample_y = cell_h >= 24 ? 0.2 : 0.5;
     for (int64_t i = 0; i < T; ++i) {
@@ -117,7 +133,8 @@ int main(int argc, char** argv) {
           }
           continue;
         }
-        const gui::Rgbf want = gui::colour_at(kind, float((v - lo) / (hi - lo)));
+        const float position = positions[size_t((head * T + i) * T + j)];
+        const gui::Rgbf want = gui::colour_at(kind, float((position - lo) / (hi - lo)));
         const double diff =
             std::max({std::abs(p[0] - want.r * 255.0), std::abs(p[1] - want.g * 255.0),
                       std::abs(p[2] - want.b * 255.0)});

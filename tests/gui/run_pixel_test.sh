@@ -32,5 +32,12 @@ run_case seed003_attend 2 --preset seed003 --stage attend
 run_case seed003_4heads 4 --preset seed003 --stage attend --d-model 8 --heads 4
 run_case seed003_scores 2 --preset seed003 --stage attend --heatmaps scores
 run_case seed002_dark 2 --preset seed002 --stage attend:softmax --theme dark
+# Each colour scale of the weights: on seed003 (causal) and on base's random, near-uniform weights
+# (T = 64 and 2 heads, so cells are big enough to sample: 128 tokens x 8 heads are under a pixel).
+for scale in per-map per-row log fixed; do
+  run_case "seed003_$scale" 2 --preset seed003 --stage attend --colour-scale "$scale"
+  run_case "base_$scale" 2 --preset base --stage attend --heads 2 --seq-len 64 --batch 1 \
+    --colour-scale "$scale"
+done
 
 exit $failed

@@ -46,6 +46,17 @@ TEST(Options, MistakesAreOneLineAndExitTwo) {
   }
 }
 
+TEST(Options, ColourScaleNamesAScale) {
+  StartOptions o;
+  EXPECT_EQ(parse({"--colour-scale", "per-row"}, o).exit_code, -1);
+  EXPECT_EQ(o.colour_scale, "per-row");
+  StartOptions bad;
+  const ParseOutcome outcome = parse({"--colour-scale", "rainbow"}, bad);
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.message.find("per-map, per-row, log, fixed"), std::string::npos)
+      << outcome.message;
+}
+
 TEST(Options, BenchDragNeedsBenchFrames) {
   StartOptions o;
   const ParseOutcome outcome = parse({"--bench-frames", "300", "--bench-drag", "1"}, o);

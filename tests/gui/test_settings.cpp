@@ -96,6 +96,30 @@ TEST_F(SettingsFiles, ACorruptedFileIsMovedAsideAndSaidOnce) {
   EXPECT_TRUE(second.notice.empty()) << "said once";
 }
 
+// Settings files from before the colour scales had the "stretch weights" checkbox.
+TEST(SettingsColourScale, OldStretchSettingIsMigratedAndNewOnesRoundTrip) {
+  EXPECT_EQ(settings_from_json(R"({"stretch_weights": true})", "old").ui.colour_scale,
+            ColourScale::PerMap);
+  EXPECT_EQ(settings_from_json(R"({"stretch_weights": false})", "old").ui.colour_scale,
+            ColourScale::Fixed)
+      << "who chose the fixed 0 .. 1 keeps it";
+  EXPECT_EQ(settings_from_json("{}", "new").ui.colour_scale, ColourScale::PerMap);
+  for (int i = 0; i < kColourScaleCount; ++i) {
+    Settings saved;
+    saved.ui.colour_scale = ColourScale(i);
+    const std::string text = settings_to_json(saved);
+    EXPECT_EQ(text.find("stretch_weights"), std::string::npos);
+    EXPECT_EQ(settings_from_json(text, "saved").ui.colour_scale, ColourScale(i)) << text;
+  }
+  try {
+    settings_from_json(R"({"colour_scale": "rainbow"})", "f.json");
+    ADD_FAILURE() << "an unknown scale must be refused";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("per-map, per-row, log, fixed"), std::string::npos)
+        << error.what();
+  }
+}
+
 TEST_F(SettingsFiles, AWrongValueCountsAsCorrupted) {
   fs::create_directories(dir);
   std::ofstream(dir / "settings.json") << R"({"version": 1, "config": {"d_model": "wide"}})";

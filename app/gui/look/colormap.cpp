@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace attnlab::gui {
@@ -62,6 +63,67 @@ uint32_t colour_at_packed(ColormapKind kind, float t) {
 
 const char* colormap_name(ColormapKind kind) {
   return kind == ColormapKind::Sequential ? "viridis" : "diverging";
+}
+
+namespace {
+constexpr const char* kScaleNames[kColourScaleCount] = {"per-map", "per-row", "log", "fixed"};
+
+// Divides each finite value of a block by the block's largest finite value (when positive).
+void stretch_block(std::span<float> block) {
+  float largest = 0;
+  for (float v : block)
+    if (std::isfinite(v)) largest = std::max(largest, v);
+  if (largest <= 0) return;
+  for (float& v : block)
+    if (std::isfinite(v)) v /= largest;
+}
+}  // namespace
+
+const char* colour_scale_name(ColourScale scale) {
+  return kScaleNames[int(scale)];
+}
+
+bool parse_colour_scale(const std::string& text, ColourScale& scale) {
+  for (int i = 0; i < kColourScaleCount; ++i) {
+    if (text == kScaleNames[i]) {
+      scale = ColourScale(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string colour_scale_names() {
+  std::string names;
+  for (const char* name : kScaleNames) {
+    if (!names.empty()) names += ", ";
+    names += name;
+  }
+  return names;
+}
+
+void weights_to_colour_positions(ColourScale scale, std::span<float> weights, int64_t maps,
+                                 int64_t rows, int64_t cols) {
+  const size_t map_size = size_t(rows * cols), row_size = size_t(cols);
+  switch (scale) {
+    case ColourScale::PerMap:
+      for (int64_t m = 0; m < maps; ++m)
+        stretch_block(weights.subspan(size_t(m) * map_size, map_size));
+      break;
+    case ColourScale::PerRow:
+      for (int64_t r = 0; r < maps * rows; ++r)
+        stretch_block(weights.subspan(size_t(r) * row_size, row_size));
+      break;
+    case ColourScale::Log: {
+      const float floor_log = std::log10(kLogFloor);  // -4: the first colour
+      for (float& v : weights)
+        if (std::isfinite(v))
+          v = std::clamp((std::log10(std::max(v, kLogFloor)) - floor_log) / -floor_log, 0.0f, 1.0f);
+      break;
+    }
+    case ColourScale::Fixed:
+      break;
+  }
 }
 
 }  // namespace attnlab::gui

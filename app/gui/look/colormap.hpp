@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string>
 
 namespace attnlab::gui {
 
@@ -34,5 +36,25 @@ uint32_t colour_at_packed(ColormapKind kind, float t);
 
 // "viridis" / "diverging"
 const char* colormap_name(ColormapKind kind);
+
+// How attention weights become colours. Random weights at T = 128 are all near 1/T: a fixed 0 .. 1
+// scale shows one flat colour, so the default stretches each map to 0 .. its largest weight.
+enum class ColourScale {
+  PerMap,  // each map 0 .. its largest weight
+  PerRow,  // each row (query) 0 .. its largest weight
+  Log,     // log10 of the weight, kLogFloor .. 1
+  Fixed,   // 0 .. 1
+};
+constexpr int kColourScaleCount = 4;
+constexpr float kLogFloor = 1e-4f;  // weights below it get the first colour of the log scale
+const char* colour_scale_name(ColourScale scale);  // "per-map", "per-row", "log", "fixed"
+bool parse_colour_scale(const std::string& text, ColourScale& scale);
+std::string colour_scale_names();  // "per-map, per-row, log, fixed"
+
+// Replaces (maps, rows, cols) row-major weights by their colour positions in 0 .. 1 under `scale`
+// (the position colour_at() takes). Non-finite values (masked cells) are left as they are. The
+// heads panel and the pixel test both call this, so the test predicts what the app draws.
+void weights_to_colour_positions(ColourScale scale, std::span<float> weights, int64_t maps,
+                                 int64_t rows, int64_t cols);
 
 }  // namespace attnlab::gui

@@ -64,6 +64,8 @@ void handle_shortcuts(AppState& state) {
   if (pressed(ImGuiKey_Home, false)) go_to_step(state, 0);
   if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.walk.steps.size()) - 1);
   if (pressed(ImGuiKey_Space, false)) toggle_play(state);
+  if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))  // cycles the weights' colour scale
+    state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
   toolkit_keys(state);
 }
 

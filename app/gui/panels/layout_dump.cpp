@@ -20,6 +20,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale) {
               {"value_min", set.value_min},
               {"value_max", set.value_max},
               {"colormap", colormap_name(set.colormap)},
+              {"colour_scale", colour_scale_name(set.scale)},
               {"rows", set.rows},
               {"cols", set.cols},
               {"heatmaps", maps}};

@@ -60,12 +60,10 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom
 void legend(const HeatmapSet& set, const Palette& colours) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
-  char low[32], high[32];
-  std::snprintf(low, sizeof low, "%.3g", double(set.value_min));
-  std::snprintf(high, sizeof high, "%.3g", double(set.value_max));
+  const LegendText text = legend_text(set);
   const float bar_w = font * 8, bar_h = font * 0.8f;
 
-  ImGui::TextUnformatted(low);
+  ImGui::TextUnformatted(text.low.c_str());
   ImGui::SameLine();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float y = at.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f;
@@ -78,7 +76,7 @@ void legend(const HeatmapSet& set, const Palette& colours) {
   list->AddRect(ImVec2(at.x, y), ImVec2(at.x + bar_w, y + bar_h), colours.block_border);
   ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
-  ImGui::TextUnformatted(high);
+  ImGui::TextUnformatted(text.high.c_str());
   if (set.masked_cells > 0) {
     ImGui::SameLine(0, font);
     const ImVec2 swatch = ImGui::GetCursorScreenPos();
@@ -92,6 +90,7 @@ void legend(const HeatmapSet& set, const Palette& colours) {
     ImGui::SameLine();
     ImGui::TextUnformatted("masked");
   }
+  if (!text.note.empty()) ImGui::TextDisabled("%s", text.note.c_str());  // the scale in use
 }
 
 // The token as the font draws it (characters it lacks as "U+732B").
@@ -161,9 +160,10 @@ void cell_values(ImDrawList* list, const HeatmapSet& set, int head, ImVec2 origi
   for (int64_t i = 0; i < set.rows; ++i) {
     for (int64_t j = 0; j < set.cols; ++j) {
       if (set.masked(head, i, j)) continue;
-      const float v = set.at(head, i, j);
+      const float v = set.at(head, i, j);  // the colour position; the cell prints the real value
       char text[16];
-      std::snprintf(text, sizeof text, "%.2f", double(v));
+      std::snprintf(text, sizeof text, "%.2f",
+                    double(set.shown[size_t((head * set.rows + i) * set.cols + j)]));
       const ImVec2 t = font->CalcTextSizeA(size, FLT_MAX, 0, text);
       const ImU32 ink = text_colour_on(colour_at_packed(set.colormap, (v - set.value_min) / span));
       list->AddText(font, size,

@@ -363,10 +363,10 @@ void cancel_all_jobs(AppState& state) {
 
 const HeatmapSet& current_heatmaps(AppState& state) {
   const HeatmapChoice choice = {state.ui.heatmap_view, state.walk.batch_shown,
-                                state.ui.stretch_weights};
+                                state.ui.colour_scale};
   const std::shared_ptr<const Trace>& trace = state.session.trace;
   return state.heads.heatmaps.get(state.session.generation, choice, [&] {
-    return trace ? build_heatmaps(*trace, choice.view, choice.batch, choice.stretch_weights)
+    return trace ? build_heatmaps(*trace, choice.view, choice.batch, choice.colour_scale)
                  : HeatmapSet{};
   });
 }

@@ -107,7 +107,7 @@ void cancel_all_jobs(AppState& state);
 
 // [SECTION] heatmaps
 // The heads panel's maps of the shown trace, for ui.heatmap_view, walk.batch_shown and
-// ui.stretch_weights (built again only when one of those or the trace changes).
+// ui.colour_scale (built again only when one of those or the trace changes).
 const HeatmapSet& current_heatmaps(AppState& state);
 
 }  // namespace attnlab::gui

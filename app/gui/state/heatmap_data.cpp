@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -47,10 +48,10 @@ bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
 namespace {
 
 // The maps of a (B, A, R, C) record, one per index of A, or the one map of a (B, R, C) record.
-// `weights`: sequential 0 .. 1 (or the largest weight with stretch) with masked keys hidden;
-// otherwise diverging, symmetric around 0.
+// `weights`: sequential colour positions under `scale`, with masked keys hidden; otherwise
+// diverging, symmetric around 0.
 HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView view, bool weights,
-                   int64_t batch_index, bool stretch_weights) {
+                   int64_t batch_index, ColourScale scale) {
   HeatmapSet set;
   const Tensor& maps = record.tensor;
   const bool per_head = maps.dim() == 4;
@@ -106,8 +107,17 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
   }
   if (weights) {
     set.colormap = ColormapKind::Sequential;
+    set.scale = scale;
     set.value_min = 0;
-    set.value_max = stretch_weights && largest > 0 ? largest : 1.0f;
+    set.value_max = 1;
+    const size_t map_size = size_t(set.rows * set.cols);
+    for (int64_t h = 0; h < set.heads; ++h) {
+      float map_largest = 0;
+      for (size_t k = size_t(h) * map_size; k < size_t(h + 1) * map_size; ++k)
+        if (std::isfinite(set.values[k])) map_largest = std::max(map_largest, set.values[k]);
+      set.map_max.push_back(map_largest);
+    }
+    weights_to_colour_positions(scale, set.values, set.heads, set.rows, set.cols);
   } else {
     set.colormap = ColormapKind::Diverging;
     const float bound = largest > 0 ? largest : 1.0f;
@@ -120,11 +130,11 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
 }  // namespace
 
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
-                          bool stretch_weights) {
+                          ColourScale scale) {
   const TensorRecord* record = trace.find(kViews[int(view)].record);
   if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
   if (!record) return {};
-  return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index, stretch_weights);
+  return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index, scale);
 }
 
 HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index) {
@@ -132,7 +142,37 @@ HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_
   if (!found) return {};
   const bool weights = record == kViews[int(HeatmapView::Weights)].record;
   return maps_of(trace, *found, weights ? HeatmapView::Weights : HeatmapView::Scores, weights,
-                 batch_index, false);
+                 batch_index, ColourScale::Fixed);
+}
+
+namespace {
+std::string number(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", double(value));
+  return text;
+}
+}  // namespace
+
+LegendText legend_text(const HeatmapSet& set) {
+  if (set.colormap != ColormapKind::Sequential || set.map_max.empty())
+    return {number(set.value_min), number(set.value_max), ""};
+  const auto [least, most] = std::minmax_element(set.map_max.begin(), set.map_max.end());
+  switch (set.scale) {
+    case ColourScale::PerMap: {
+      const std::string range =
+          *least == *most ? number(*most)
+                          : "its max (" + number(*least) + " \u2026 " + number(*most) + ")";
+      return {"0", *least == *most ? number(*most) : "max",
+              "colours stretched per map: 0 \u2026 " + range};
+    }
+    case ColourScale::PerRow:
+      return {"0", "row max", "per row: each row 0 \u2026 its max"};
+    case ColourScale::Log:
+      return {number(kLogFloor), "1", "log scale " + number(kLogFloor) + " \u2026 1"};
+    case ColourScale::Fixed:
+      break;
+  }
+  return {"0", "1", "fixed 0 \u2026 1"};
 }
 
 HeatmapSet single_map(const HeatmapSet& set, int64_t map) {
@@ -142,6 +182,7 @@ HeatmapSet single_map(const HeatmapSet& set, int64_t map) {
   const size_t first = size_t(std::clamp<int64_t>(map, 0, set.heads - 1)) * size;
   one.values.assign(set.values.begin() + first, set.values.begin() + first + size);
   one.shown.assign(set.shown.begin() + first, set.shown.begin() + first + size);
+  if (!set.map_max.empty()) one.map_max = {set.map_max[first / size]};
   one.masked_cells =
       std::count_if(one.values.begin(), one.values.end(), [](float v) { return v < -1.0e30f; });
   return one;

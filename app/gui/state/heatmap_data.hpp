@@ -35,10 +35,14 @@ struct HeatmapSet {
   // heads; rows and columns are heads, not tokens.
   bool maps_are_tokens = false;
   std::string row_axis = "T", col_axis = "T";  // what rows and columns index: "T", "h*d_v", "h"
-  std::vector<float> values;  // (heads, rows, cols) row-major; kMaskedValue where masked
-  std::vector<float> shown;   // same layout: the value hover prints (0 for a masked weight)
-  float value_min = 0;        // the first colour of the map
-  float value_max = 1;        // the last colour
+  // (heads, rows, cols) row-major; kMaskedValue where masked. Weights hold their colour position
+  // 0 .. 1 under `scale` (weights_to_colour_positions), scores the score itself.
+  std::vector<float> values;
+  std::vector<float> shown;  // same layout: the real value hover and cells print (0 if masked)
+  float value_min = 0;       // the first colour of the map
+  float value_max = 1;       // the last colour
+  ColourScale scale = ColourScale::Fixed;  // how weights became `values`
+  std::vector<float> map_max;              // (heads): each map's largest real weight
   ColormapKind colormap = ColormapKind::Sequential;
   int64_t masked_cells = 0;
 
@@ -51,18 +55,25 @@ struct HeatmapSet {
   bool empty() const { return heads == 0; }
 };
 
-// Weights use the sequential map from 0 to 1 (or to the largest weight with stretch); signed
-// scores use the diverging map, symmetric around 0. Empty when the trace has no values.
+// Weights use the sequential map through `scale`; signed scores use the diverging map, symmetric
+// around 0 (whatever the scale). Empty when the trace has no values.
 // Reads (B, h, T, T) records, and the (B, T, h, h) ones of forget-transpose (maps_are_tokens).
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
-                          bool stretch_weights);
+                          ColourScale scale);
+
+// What the legend prints: the real values at its two ends ("0", "0.031") and a one-line note on
+// the scale in use ("colours stretched per map: 0 … 0.031"); the note is empty for scores.
+struct LegendText {
+  std::string low, high, note;
+};
+LegendText legend_text(const HeatmapSet& set);
 
 // The maps of any recorded (B, A, R, C) tensor (one per index of A) or (B, R, C) tensor (one map,
 // e.g. the (T, h*d_v) concat): "weights" as build_heatmaps draws them, any other record on the
 // diverging map around 0. Empty when the record is missing or has no values.
 HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index);
 
-// One map of the set (same range and colour map), for side-by-side comparisons.
+// One map of the set (same range, colour map and scale), for side-by-side comparisons.
 HeatmapSet single_map(const HeatmapSet& set, int64_t map);
 
 // |buggy - correct| per cell of two same-sized single maps, from the values hover shows (a masked

@@ -17,6 +17,12 @@ std::string check_stage(const std::string& text) {
          "(optionally with a sub-step, e.g. attend:softmax)";
 }
 
+std::string check_colour_scale(const std::string& text) {
+  ColourScale scale;
+  if (parse_colour_scale(text, scale)) return "";
+  return "unknown colour scale \"" + text + "\": use " + colour_scale_names();
+}
+
 std::string check_tab(const std::string& text) {
   if (is_tab_name(text)) return "";
   return "unknown tab \"" + text + "\": use one of " + tab_names();
@@ -52,6 +58,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::IsMember({"light", "dark"}));
   app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
       ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
+  app.add_option("--colour-scale", o.colour_scale,
+                 "weight colours: " + colour_scale_names() + " (default per-map)")
+      ->check(CLI::Validator(check_colour_scale, "NAME"));
   app.add_option("--tab", o.tab, "open this tab: " + tab_names())
       ->check(CLI::Validator(check_tab, "NAME"));
   add_config_flags(app, o.config);

@@ -24,8 +24,9 @@ struct StartOptions {
   std::optional<float> font_scale;
   std::string theme;  // "light" / "dark" / "" (the saved one)
   std::string heatmap_view;
-  std::string tab;     // open this tab: tensors, mistakes, memory, ..., code, checks
-  ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
+  std::string colour_scale;  // --colour-scale
+  std::string tab;           // open this tab: tensors, mistakes, memory, ..., code, checks
+  ConfigFlags config;        // --heads, --mask, --mistake, ...: applied over the first config
   int width = 1600, height = 1000;
   bool fullscreen = false;
   bool present = false;  // presenter mode

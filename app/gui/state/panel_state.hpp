@@ -56,7 +56,7 @@ struct TensorsTab {
 struct HeatmapChoice {
   HeatmapView view = HeatmapView::Weights;
   int64_t batch = 0;  // the sequence shown
-  bool stretch_weights = false;
+  ColourScale colour_scale = ColourScale::PerRow;
   bool operator==(const HeatmapChoice&) const = default;
 };
 

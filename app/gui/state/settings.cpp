@@ -46,7 +46,7 @@ std::string settings_to_json(const Settings& s) {
                  {"theme", ui.theme == Theme::Light ? "light" : "dark"},
                  {"font_scale", ui.font_scale},
                  {"heatmap_view", heatmap_view_name(ui.heatmap_view)},
-                 {"stretch_weights", ui.stretch_weights},
+                 {"colour_scale", colour_scale_name(ui.colour_scale)},
                  {"steps_per_second", ui.steps_per_second},
                  {"animation_seconds", ui.animation_seconds},
                  {"link_d_k", ui.link_d_k},
@@ -78,7 +78,15 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
   ui.font_scale = std::clamp(object.value("font_scale", 1.0f), kMinFontScale, kMaxFontScale);
   if (!parse_heatmap_view(object.value("heatmap_view", "weights"), ui.heatmap_view))
     throw UserError(source + ": unknown heatmap_view");
-  ui.stretch_weights = object.value("stretch_weights", false);
+  // Before the colour scales: the "stretch_weights" checkbox (true = stretched to the largest
+  // weight, now per map; false = the old fixed 0 .. 1, kept for that user).
+  if (object.contains("colour_scale")) {
+    if (!parse_colour_scale(object.value("colour_scale", ""), ui.colour_scale))
+      throw UserError(source + ": unknown colour_scale (use " + colour_scale_names() + ")");
+  } else if (object.contains("stretch_weights")) {
+    ui.colour_scale =
+        object.value("stretch_weights", false) ? ColourScale::PerMap : ColourScale::Fixed;
+  }
   ui.steps_per_second = std::clamp(object.value("steps_per_second", 0.7f), 0.1f, 10.0f);
   ui.animation_seconds = std::clamp(object.value("animation_seconds", 0.6f), 0.0f, 5.0f);
   ui.link_d_k = object.value("link_d_k", true);

@@ -18,6 +18,8 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (options.font_scale) state.ui.font_scale = *options.font_scale;
   if (!options.heatmap_view.empty())
     parse_heatmap_view(options.heatmap_view, state.ui.heatmap_view);
+  if (!options.colour_scale.empty())
+    parse_colour_scale(options.colour_scale, state.ui.colour_scale);
   if (options.scripted()) state.ui.animation_seconds = 0;
   if (options.transition) state.walk.frozen_transition = *options.transition;
   if (options.present) state.ui.presenter = true;

@@ -23,11 +23,13 @@ struct UiSettings {
   Theme theme = Theme::Light;
   float font_scale = 1.0f;  // of the 20 px base font
   HeatmapView heatmap_view = HeatmapView::Weights;
-  bool stretch_weights = false;    // weight colours span 0..largest weight instead of 0..1
-  float steps_per_second = 0.7f;   // speed of the automatic walk (Space)
-  float animation_seconds = 0.6f;  // length of a stage transition; 0 = none
-  bool link_d_k = true;            // d_k follows d_model / n_heads
-  bool show_values = true;         // print values in the cells of small tensors
+  // How weights become colours. Per row by default: under a causal mask the first row's single
+  // weight is 1, so a per-map scale would be the fixed 0..1 one again.
+  ColourScale colour_scale = ColourScale::PerRow;
+  float steps_per_second = 0.7f;                   // speed of the automatic walk (Space)
+  float animation_seconds = 0.6f;                  // length of a stage transition; 0 = none
+  bool link_d_k = true;                            // d_k follows d_model / n_heads
+  bool show_values = true;                         // print values in the cells of small tensors
   // P: the controls fold into a bar of the few a lecturer changes live; the stage view and the
   // heads take the screen.
   bool presenter = false;
