@@ -85,15 +85,16 @@ TEST_F(Panels, CtrlSAsksForAWindowPngAndF11ForFullscreen) {
   ImGui::GetIO().KeyCtrl = false;
   ASSERT_TRUE(state.window.export_request.has_value());
   EXPECT_FALSE(state.window.export_request->panel.has_value());
-  EXPECT_EQ(state.ui.colour_scale, ColourScale::PerMap) << "Ctrl+S saves, it does not cycle";
+  EXPECT_EQ(state.ui.colour_scale, UiSettings().colour_scale) << "Ctrl+S saves, it does not cycle";
   press(kKeyF11);
   EXPECT_TRUE(state.window.toggle_fullscreen);
 }
 
 TEST_F(Panels, SCyclesTheWeightColourScaleAndTheMapsFollow) {
   start_on("seed003");
-  const std::vector<ColourScale> order = {ColourScale::PerRow, ColourScale::Log, ColourScale::Fixed,
-                                          ColourScale::PerMap};
+  ASSERT_EQ(state.ui.colour_scale, ColourScale::PerRow) << "the default";
+  const std::vector<ColourScale> order = {ColourScale::Log, ColourScale::Fixed, ColourScale::PerMap,
+                                          ColourScale::PerRow};
   for (ColourScale want : order) {
     press(kKeyS);
     EXPECT_EQ(state.ui.colour_scale, want);

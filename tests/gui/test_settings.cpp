@@ -103,7 +103,7 @@ TEST(SettingsColourScale, OldStretchSettingIsMigratedAndNewOnesRoundTrip) {
   EXPECT_EQ(settings_from_json(R"({"stretch_weights": false})", "old").ui.colour_scale,
             ColourScale::Fixed)
       << "who chose the fixed 0 .. 1 keeps it";
-  EXPECT_EQ(settings_from_json("{}", "new").ui.colour_scale, ColourScale::PerMap);
+  EXPECT_EQ(settings_from_json("{}", "new").ui.colour_scale, ColourScale::PerRow);
   for (int i = 0; i < kColourScaleCount; ++i) {
     Settings saved;
     saved.ui.colour_scale = ColourScale(i);
