@@ -16,6 +16,8 @@ void handle_shortcuts(AppState& state);
 constexpr int kKeyS = 83;
 constexpr int kKeyC = 67;
 constexpr int kKeyM = 77;
+constexpr int kKeyV = 86;
+constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey1 = 49;  // '1'; '2'..'9' follow
 constexpr int kKeyF11 = 300;
 
