@@ -403,6 +403,9 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
 void focus_bar(AppState& state, const HeatmapSet& set) {
   HeadFocus& focus = state.heads.focus;
   if (focus.head < 0 || focus.head >= set.heads) return;
+  // Beside the legend when it fits, else on a line of its own.
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 16) ImGui::NewLine();
   if (ImGui::SmallButton("\u2190 all heads (Esc)")) {
     focus = {};
     return;
