@@ -125,5 +125,43 @@ TEST(Options, BadConfigFlagsSayWhatTheCliSays) {
   }
 }
 
+// --focus-head, --compare-head, --zoom open the heads panel in focus mode, zoomed about the
+// centre: seed003 has T = 11, so zoom 1.25 shows 8.8 cells from 11/2 - 8.8/2 = 1.1; zoom 4 would
+// show 2.75 cells, below the 8 that stay visible, so it shows 8 from 5.5 - 4 = 1.5.
+TEST(Options, FocusHeadOpensTheHeadZoomedAboutTheCentre) {
+  StartOptions o;
+  ASSERT_EQ(parse({"--preset", "seed003", "--screenshot", "a.png", "--focus-head", "1",
+                   "--compare-head", "0", "--zoom", "1.25"},
+                  o)
+                .exit_code,
+            -1);
+  AppState state;
+  EXPECT_EQ(start_state(state, o, nullptr), "");
+  EXPECT_EQ(state.heads.focus.head, 1);
+  EXPECT_EQ(state.heads.focus.compare, 0);
+  EXPECT_DOUBLE_EQ(state.heads.focus.view.span, 8.8);
+  EXPECT_DOUBLE_EQ(state.heads.focus.view.first_row, 1.1);
+  EXPECT_DOUBLE_EQ(state.heads.focus.view.first_col, 1.1);
+  StartOptions deep;
+  ASSERT_EQ(
+      parse({"--preset", "seed003", "--screenshot", "a.png", "--focus-head", "0", "--zoom", "4"},
+            deep)
+          .exit_code,
+      -1);
+  AppState zoomed;
+  EXPECT_EQ(start_state(zoomed, deep, nullptr), "");
+  EXPECT_DOUBLE_EQ(zoomed.heads.focus.view.span, 8);
+  EXPECT_DOUBLE_EQ(zoomed.heads.focus.view.first_row, 1.5);
+
+  StartOptions bad;
+  ASSERT_EQ(
+      parse({"--preset", "seed003", "--screenshot", "a.png", "--focus-head", "5"}, bad).exit_code,
+      -1);
+  AppState other;
+  EXPECT_EQ(start_state(other, bad, nullptr), "attnlab: there is no head 5 (n_heads = 2)");
+  StartOptions lone;
+  EXPECT_EQ(parse({"--zoom", "4"}, lone).exit_code, 2) << "--zoom needs --focus-head";
+}
+
 }  // namespace
 }  // namespace attnlab::gui

@@ -116,7 +116,8 @@ void GlHeatmapRenderer::draw(ImDrawList* list, const HeatmapSet& set,
   list->AddCallback(&GlHeatmapRenderer::use_program, &slot);
   for (const HeatmapPlacement& p : placements) {
     if (size_t(p.head) >= slot.textures.size()) continue;
-    list->AddImage(ImTextureID(intptr_t(slot.textures[size_t(p.head)])), p.min, p.max);
+    list->AddImage(ImTextureID(intptr_t(slot.textures[size_t(p.head)])), p.min, p.max, p.uv_min,
+                   p.uv_max);
   }
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }

@@ -24,7 +24,8 @@ class HeatmapDrawer {
   // Uploads the slot's maps when `version` differs from its last upload (not every frame).
   virtual void prepare(const HeatmapSet& set, uint64_t version,
                        HeatmapSlot slot = HeatmapSlot::Heads) = 0;
-  // Queues one textured quad per placement into the draw list, coloured through the colour map.
+  // Queues one textured quad per placement into the draw list, coloured through the colour map;
+  // a placement's uv_min..uv_max picks the part of the map it shows (zoom).
   virtual void draw(ImDrawList* list, const HeatmapSet& set,
                     const std::vector<HeatmapPlacement>& placements,
                     HeatmapSlot slot = HeatmapSlot::Heads) = 0;

@@ -21,12 +21,37 @@ Mistake neighbour_mistake(Mistake current, int delta) {
   return position == 0 ? Mistake::None : all[size_t(position - 1)].id;
 }
 
+int shown_head_count(const AppState& state) {
+  return state.session.trace ? int(state.session.trace->config.n_heads) : 0;
+}
+
+// Focus mode of the heads panel: ] and [ step through the heads (from the grid: the first or last
+// head), V puts the next head beside the focused one or takes it away, Esc returns to the grid.
+void head_focus_keys(AppState& state) {
+  HeadFocus& focus = state.heads.focus;
+  const int heads = shown_head_count(state);
+  if (heads == 0) return;
+  const auto step = [&](int delta) {
+    focus.head =
+        focus.head < 0 ? (delta > 0 ? 0 : heads - 1) : (focus.head + delta + heads) % heads;
+    if (focus.compare == focus.head) focus.compare = -1;
+  };
+  if (ImGui::IsKeyPressed(kKeyRightBracket, true)) step(+1);
+  if (ImGui::IsKeyPressed(kKeyLeftBracket, true)) step(-1);
+  if (focus.head < 0) return;
+  if (ImGui::IsKeyPressed(kKeyV, false))
+    focus.compare = focus.compare >= 0 || heads < 2 ? -1 : (focus.head + 1) % heads;
+  if (pressed(ImGuiKey_Escape, false)) focus = {};
+}
+
 void toolkit_keys(AppState& state) {
   const bool shift = ImGui::GetIO().KeyShift;
   for (int i = 0; i < 9; ++i) {
     if (!ImGui::IsKeyPressed(kKey1 + i, false)) continue;
     if (shift) {
       toggle_head_ablation(state, i);
+    } else if (state.heads.mouse_over) {  // over the heads panel, a digit opens that head
+      if (i < shown_head_count(state)) state.heads.focus = {i, -1, {}};
     } else if (i < kToolTabCount) {
       state.tabs.requested_tool = ToolTab(i);
     }
@@ -66,6 +91,7 @@ void handle_shortcuts(AppState& state) {
   if (pressed(ImGuiKey_Space, false)) toggle_play(state);
   if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))  // cycles the weights' colour scale
     state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
+  head_focus_keys(state);
   toolkit_keys(state);
 }
 

@@ -17,6 +17,8 @@ constexpr int kKeyS = 83;
 constexpr int kKeyC = 67;
 constexpr int kKeyM = 77;
 constexpr int kKeyP = 80;
+constexpr int kKeyV = 86;
+constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey1 = 49;  // '1'; '2'..'9' follow
 constexpr int kKeyF11 = 300;
 

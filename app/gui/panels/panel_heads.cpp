@@ -7,40 +7,20 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string>
 
 #include "app/gui/look/axis_labels.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/panels/heads_grid.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stale_banner.hpp"
+#include "app/gui/state/map_view.hpp"
 
 namespace attnlab::gui {
 
 namespace {
-
-// [SECTION] layout of the grid of maps
-
-struct Grid {
-  int columns = 1, rows = 1;
-  float map = 0;               // side of one map in pixels
-  float left = 0, top = 0;     // room for query labels (first column) and key labels (first row)
-  float title_h = 0, gap = 0;  // head title line above each map; space between maps
-};
-
-Grid fit_grid(int heads, ImVec2 room, float label_w, float title_h, float gap) {
-  Grid best;
-  room.x -= title_h * 0.5f;  // the last key label is centred on the last column: half sticks out
-  for (int columns = 1; columns <= heads; ++columns) {
-    const int rows = (heads + columns - 1) / columns;
-    const float by_width = (room.x - label_w - gap * float(columns - 1)) / float(columns);
-    const float by_height =
-        (room.y - label_w - float(rows) * title_h - gap * float(rows - 1)) / float(rows);
-    const float map = std::floor(std::min(by_width, by_height));
-    if (map > best.map) best = {columns, rows, map, label_w, label_w, title_h, gap};
-  }
-  return best;
-}
 
 // Text turned 90 degrees counter-clockwise (reading upwards), for the key labels on top:
 // rotates the vertices AddText just wrote around the text's start.
@@ -131,162 +111,334 @@ void hover_tooltip(const AppState& state, const HeatmapSet& set, const HoverCell
   ImGui::EndTooltip();
 }
 
-void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set, const Grid& grid,
-                      ImVec2 origin, bool left, bool top, float size, ImU32 colour) {
-  const float cell = grid.map / float(set.rows);
+// The cells a placement shows (rows = columns = `span` from `first`), and its side in pixels.
+struct Window {
+  MapView view;
+  float side = 0;
+  float cell() const { return side / float(view.span); }
+  // Pixel offset of a cell's near edge from the placement's corner.
+  float offset(double index, double first) const { return float((index - first)) * cell(); }
+};
+
+void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set,
+                      const Window& window, ImVec2 origin, bool left, bool top, float size,
+                      ImU32 colour) {
   ImFont* font = ImGui::GetFont();
   const auto name = [&](int64_t i) { return axis_label(trace, set, i); };
-  for (const AxisLabel& label : axis_labels(set.rows, cell, size, name)) {
+  const MapView& v = window.view;
+  const auto last = int64_t(std::ceil(std::max(v.first_row, v.first_col) + v.span));
+  for (const AxisLabel& label : axis_labels(std::min(last, set.rows), window.cell(), size, name)) {
     const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
-    const float middle = (float(label.index) + 0.5f) * cell;
-    if (left)
+    const double i = double(label.index) + 0.5;
+    if (left && i > v.first_row && i < v.first_row + v.span)
       list->AddText(font, size,
-                    ImVec2(origin.x - text.x - size * 0.3f, origin.y + middle - text.y * 0.5f),
+                    ImVec2(origin.x - text.x - size * 0.3f,
+                           origin.y + window.offset(i, v.first_row) - text.y * 0.5f),
                     colour, label.text.c_str());
-    if (top)
-      add_vertical_text(list, font, size,
-                        ImVec2(origin.x + middle - text.y * 0.5f, origin.y - size * 0.3f), colour,
-                        label.text.c_str());
+    if (top && i > v.first_col && i < v.first_col + v.span)
+      add_vertical_text(
+          list, font, size,
+          ImVec2(origin.x + window.offset(i, v.first_col) - text.y * 0.5f, origin.y - size * 0.3f),
+          colour, label.text.c_str());
   }
 }
 
-// Numbers inside the cells, for maps small enough to read them (seed 002's 3 x 3).
-void cell_values(ImDrawList* list, const HeatmapSet& set, int head, ImVec2 origin, float cell,
-                 float size) {
+// Numbers inside the visible cells, when they are large enough to read them (seed 002's 3 x 3,
+// or any map zoomed in far enough).
+void cell_values(ImDrawList* list, const HeatmapSet& set, int head, ImVec2 origin,
+                 const Window& window, float size) {
   ImFont* font = ImGui::GetFont();
+  const float cell = window.cell();
   const float needed = font->CalcTextSizeA(size, FLT_MAX, 0, "-0.00").x + 4;
   if (cell < needed || cell < size * 1.2f) return;
+  const MapView& v = window.view;
   const float span = std::max(set.value_max - set.value_min, 1e-12f);
-  for (int64_t i = 0; i < set.rows; ++i) {
-    for (int64_t j = 0; j < set.cols; ++j) {
+  list->PushClipRect(origin, ImVec2(origin.x + window.side, origin.y + window.side), true);
+  for (auto i = int64_t(v.first_row); i < std::min<int64_t>(set.rows, v.first_row + v.span + 1);
+       ++i) {
+    for (auto j = int64_t(v.first_col); j < std::min<int64_t>(set.cols, v.first_col + v.span + 1);
+         ++j) {
       if (set.masked(head, i, j)) continue;
-      const float v = set.at(head, i, j);  // the colour position; the cell prints the real value
-      char text[16];
-      std::snprintf(text, sizeof text, "%.2f",
-                    double(set.shown[size_t((head * set.rows + i) * set.cols + j)]));
+      const float value = set.at(head, i, j);  // a weight's colour position, or the score
+      char text[16];                           // the real value, whatever the colour scale
+      std::snprintf(text, sizeof text, "%.2f", double(set.real_at(head, i, j)));
       const ImVec2 t = font->CalcTextSizeA(size, FLT_MAX, 0, text);
-      const ImU32 ink = text_colour_on(colour_at_packed(set.colormap, (v - set.value_min) / span));
+      const ImU32 ink =
+          text_colour_on(colour_at_packed(set.colormap, (value - set.value_min) / span));
       list->AddText(font, size,
-                    ImVec2(origin.x + (float(j) + 0.5f) * cell - t.x * 0.5f,
-                           origin.y + (float(i) + 0.5f) * cell - t.y * 0.5f),
+                    ImVec2(origin.x + window.offset(double(j) + 0.5, v.first_col) - t.x * 0.5f,
+                           origin.y + window.offset(double(i) + 0.5, v.first_row) - t.y * 0.5f),
                     ink, text);
     }
   }
+  list->PopClipRect();
 }
 
 // [SECTION] the maps
 
-void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
+// The longest title that fits above a map `width` pixels wide.
+std::string head_title(const Trace& trace, const HeatmapSet& set, int head, float width) {
+  const float font = ImGui::GetFontSize();
+  char title[96];
+  const std::vector<double>& entropy = trace.diagnostics.head_entropy_bits;
+  const std::vector<bool>& off = trace.config.ablated_heads;
+  const bool ablated = size_t(head) < off.size() && off[size_t(head)];
+  std::snprintf(title, sizeof title, ablated ? "head %d (off)" : "head %d", head);
+  if (set.maps_are_tokens) {
+    std::snprintf(title, sizeof title, "%s", token_at(trace, head).c_str());
+  } else if (size_t(head) < entropy.size()) {
+    char longer[96];
+    std::snprintf(longer, sizeof longer, "head %d%s \u00B7 %.2f bits", head,
+                  ablated ? " (off)" : "", entropy[size_t(head)]);
+    if (ImGui::CalcTextSize(longer).x + font * 0.7f <= width)
+      std::snprintf(title, sizeof title, "%s", longer);
+  }
+  if (ImGui::CalcTextSize(title).x + font * 0.7f > width)
+    std::snprintf(title, sizeof title, set.maps_are_tokens ? "t%d" : "h%d", head);
+  return title;
+}
+
+// Room for the query labels: the widest token, and the widest position when thinned ("1023:").
+float label_width(const Trace& trace, const HeatmapSet& set, float label_size, bool thinned) {
+  ImFont* font = ImGui::GetFont();
+  float width = 0;
+  for (int64_t i = 0; i < set.rows; ++i) {
+    const std::string label = axis_label(trace, set, i);
+    width = std::max(width, font->CalcTextSizeA(label_size, FLT_MAX, 0, label.c_str()).x);
+  }
+  if (thinned) {
+    const std::string position = std::to_string(set.rows - 1) + ":";
+    width += font->CalcTextSizeA(label_size, FLT_MAX, 0, position.c_str()).x;
+  }
+  return width + label_size * 0.6f;
+}
+
+// The heads shown: all of them in the grid; the focused one (and the compared one) in focus.
+std::vector<int> shown_heads(const HeadFocus& focus, int64_t heads) {
+  if (focus.head < 0 || focus.head >= heads) {
+    std::vector<int> all(static_cast<size_t>(heads));
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+  }
+  if (focus.compare >= 0 && focus.compare < heads && focus.compare != focus.head)
+    return {focus.head, focus.compare};
+  return {focus.head};
+}
+
+// Places the maps of `heads` in the grid that makes them largest, each showing `view`.
+// In focus mode the labels always have room for positions, so zooming does not resize the maps.
+Grid place_maps(AppState& state, const HeatmapSet& set, const std::vector<int>& heads,
+                const MapView& view, float label_size, bool focused) {
+  const Trace& trace = *state.session.trace;
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  const float gap = ImGui::GetFontSize() * 0.8f;
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  float label_w = label_width(trace, set, label_size, focused);
+  Grid grid = fit_grid(int(heads.size()), room, label_w, title_h, gap);
+  if (label_stride(grid.map / float(view.span), label_size, set.rows) > 1) {
+    label_w = label_width(trace, set, label_size, true);
+    grid = fit_grid(int(heads.size()), room, label_w, title_h, gap);
+  }
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const auto whole = float(set.rows);
+  for (size_t k = 0; k < heads.size(); ++k) {
+    const int column = int(k) % grid.columns, row = int(k) / grid.columns;
+    const ImVec2 at(
+        start.x + grid.left + float(column) * (grid.map + grid.gap),
+        start.y + grid.top + float(row) * (grid.map + grid.title_h + grid.gap) + grid.title_h);
+    state.frame.heatmap_placements.push_back(
+        {heads[k], at, ImVec2(at.x + grid.map, at.y + grid.map),
+         ImVec2(float(view.first_col) / whole, float(view.first_row) / whole),
+         ImVec2(float(view.first_col + view.span) / whole,
+                float(view.first_row + view.span) / whole)});
+  }
+  return grid;
+}
+
+// Titles and labels, then the maps through the colour-map shader in one batch, then borders
+// and the numbers in cells large enough.
+void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, const Grid& grid,
+                const Window& window, float label_size) {
   const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
-  const float label_size = std::round(font * 0.75f);
-  ImFont* label_font = ImGui::GetFont();
-  float label_w = 0;
-  for (int64_t i = 0; i < set.rows; ++i) {
-    const std::string label = axis_label(trace, set, i);
-    label_w = std::max(label_w, label_font->CalcTextSizeA(label_size, FLT_MAX, 0, label.c_str()).x);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const std::vector<HeatmapPlacement>& placements = state.frame.heatmap_placements;
+  for (size_t k = 0; k < placements.size(); ++k) {
+    const HeatmapPlacement& p = placements[k];
+    const int column = int(k) % grid.columns, row = int(k) / grid.columns;
+    const std::string title = head_title(trace, set, p.head, grid.map + grid.gap * 0.5f);
+    const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
+    list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
+                        ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));
+    list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title.c_str());
+    draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0, label_size,
+                     colours.text_dim);
   }
-  label_w += label_size * 0.6f;
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float gap = font * 0.8f;
-  Grid grid = fit_grid(int(set.heads), ImGui::GetContentRegionAvail(), label_w, title_h, gap);
-  if (label_stride(grid.map / float(set.rows), label_size, set.rows) > 1) {
-    // Thinned labels carry their position: make room for the widest one ("1023:").
-    const std::string position = std::to_string(set.rows - 1) + ":";
-    label_w += label_font->CalcTextSizeA(label_size, FLT_MAX, 0, position.c_str()).x;
-    grid = fit_grid(int(set.heads), ImGui::GetContentRegionAvail(), label_w, title_h, gap);
+  if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
+  for (const HeatmapPlacement& p : placements) {
+    list->AddRect(p.min, p.max, colours.block_border);
+    cell_values(list, set, p.head, p.min, window, label_size);
   }
+}
+
+// The cell under the mouse, if it is over one of the maps.
+HoverCell cell_under_mouse(const std::vector<HeatmapPlacement>& placements, const Window& window,
+                           int64_t count) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (const HeatmapPlacement& p : placements) {
+    if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
+      continue;
+    const auto index = [&](float pixels, double first) {
+      return std::clamp<int64_t>(int64_t(first + double(pixels / window.cell())), 0, count - 1);
+    };
+    return {p.head, index(mouse.y - p.min.y, window.view.first_row),
+            index(mouse.x - p.min.x, window.view.first_col)};
+  }
+  return {};
+}
+
+// A token label on a highlighted background, for the hovered row and column in focus mode.
+void tag(ImDrawList* list, ImVec2 at, const std::string& text, ImU32 back, ImU32 ink) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const float pad = ImGui::GetFontSize() * 0.15f;
+  list->AddRectFilled(ImVec2(at.x - pad, at.y - pad),
+                      ImVec2(at.x + size.x + pad, at.y + size.y + pad), back);
+  list->AddText(at, ink, text.c_str());
+}
+
+// The hovered query's row in every map (and in focus mode its key's column, both named by their
+// tokens), the hovered cell, and its tooltip.
+void highlight_hover(AppState& state, const HeatmapSet& set, const Window& window) {
+  const HoverCell& hover = state.frame.hover;
+  if (hover.head < 0) return;
+  const Palette& colours = palette(state.ui.theme);
+  const bool focused = state.heads.focus.head >= 0;
+  const float thickness = std::max(2.0f, ImGui::GetFontSize() * 0.12f);
+  const float cell = window.cell();
+  const MapView& v = window.view;
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
+    list->PushClipRect(ImVec2(p.min.x - thickness, p.min.y - thickness),
+                       ImVec2(p.max.x + thickness, p.max.y + thickness), true);
+    const float y = p.min.y + window.offset(double(hover.query), v.first_row);
+    const float x = p.min.x + window.offset(double(hover.key), v.first_col);
+    list->AddRect(ImVec2(p.min.x - 1, y - 1), ImVec2(p.max.x + 1, y + cell + 1), colours.accent, 0,
+                  0, thickness);
+    if (focused)
+      list->AddRect(ImVec2(x - 1, p.min.y - 1), ImVec2(x + cell + 1, p.max.y + 1), colours.accent,
+                    0, 0, thickness);
+    if (p.head == hover.head)
+      list->AddRect(ImVec2(x, y), ImVec2(x + cell, y + cell), colours.error, 0, 0, thickness);
+    list->PopClipRect();
+    if (focused) {
+      const Trace& trace = *state.session.trace;
+      const float line = ImGui::GetTextLineHeight();
+      const std::string query = axis_label(trace, set, hover.query);
+      tag(list,
+          ImVec2(p.min.x - ImGui::CalcTextSize(query.c_str()).x - line * 0.3f,
+                 y + cell * 0.5f - line * 0.5f),
+          query, colours.accent, text_colour_on(colours.accent));
+      const std::string key = axis_label(trace, set, hover.key);
+      tag(list,
+          ImVec2(x + cell * 0.5f - ImGui::CalcTextSize(key.c_str()).x * 0.5f,
+                 p.min.y - line * 1.3f),
+          key, colours.accent, text_colour_on(colours.accent));
+    }
+  }
+  hover_tooltip(state, set, hover);
+}
+
+// Focus-mode mouse: the wheel zooms about the cursor, a drag pans; both maps share the view.
+void zoom_and_pan(AppState& state, const HeatmapSet& set, const Window& window) {
+  const std::vector<HeatmapPlacement>& placements = state.frame.heatmap_placements;
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(placements.front().min);
+  ImGui::InvisibleButton("##maps", ImVec2(placements.back().max.x - placements.front().min.x,
+                                          placements.back().max.y - placements.front().min.y));
+  ImGui::SetCursorScreenPos(cursor);
+  const ImGuiIO& io = ImGui::GetIO();
+  MapView& view = state.heads.focus.view;
+  const float cell = window.cell();
+  if (ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0))
+    view = pan_view(window.view, set.rows, -io.MouseDelta.y / cell, -io.MouseDelta.x / cell);
+  if (!ImGui::IsItemHovered() || io.MouseWheel == 0) return;
+  for (const HeatmapPlacement& p : placements) {
+    if (io.MousePos.x < p.min.x || io.MousePos.x >= p.max.x) continue;
+    const double at_row = window.view.first_row + double((io.MousePos.y - p.min.y) / cell);
+    const double at_col = window.view.first_col + double((io.MousePos.x - p.min.x) / cell);
+    view = zoom_about(window.view, set.rows, std::pow(1.25, double(io.MouseWheel)), at_row, at_col);
+  }
+}
+
+// The grid of all heads, or in focus mode one head (or two) as large as the panel allows.
+void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
+  HeadFocus& focus = state.heads.focus;
+  if (focus.head >= set.heads) focus = {};
+  const bool focused = focus.head >= 0;
+  if (focused) focus.view = clamp_view(focus.view, set.rows);
+  const MapView view = focused ? focus.view : clamp_view({}, set.rows);
+  const float label_size = std::round(ImGui::GetFontSize() * 0.75f);
+  const Grid grid =
+      place_maps(state, set, shown_heads(focus, set.heads), view, label_size, focused);
   if (grid.map < 4) {
+    state.frame.heatmap_placements.clear();
     ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
                        (long long)set.heads);
     return;
   }
+  const Window window{view, grid.map};
+  paint_maps(state, set, drawer, grid, window, label_size);
+  if (focused) zoom_and_pan(state, set, window);
+  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
+    state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set.rows);
+  // A click on a map in the grid opens that head in focus mode.
+  if (!focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    focus = {state.frame.hover.head, -1, {}};
+  highlight_hover(state, set, window);
+}
 
-  ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
-  for (int head = 0; head < int(set.heads); ++head) {
-    const int column = head % grid.columns, row = head / grid.columns;
-    const ImVec2 cell_origin(
-        start.x + grid.left + float(column) * (grid.map + grid.gap),
-        start.y + grid.top + float(row) * (grid.map + grid.title_h + grid.gap) + grid.title_h);
-    state.frame.heatmap_placements.push_back(
-        {head, cell_origin, ImVec2(cell_origin.x + grid.map, cell_origin.y + grid.map)});
+// Focus mode's bar: back to the grid, and the head to compare with.
+void focus_bar(AppState& state, const HeatmapSet& set) {
+  HeadFocus& focus = state.heads.focus;
+  if (focus.head < 0 || focus.head >= set.heads) return;
+  // Beside the legend when it fits, else on a line of its own.
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 16) ImGui::NewLine();
+  if (ImGui::SmallButton("\u2190 all heads (Esc)")) {
+    focus = {};
+    return;
   }
-
-  // Titles and labels first, then the maps through the colour-map shader in one batch.
-  for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
-    const int column = p.head % grid.columns, row = p.head / grid.columns;
-    // The longest title that fits above the map.
-    char title[96];
-    const std::vector<double>& entropy = trace.diagnostics.head_entropy_bits;
-    const std::vector<bool>& off = trace.config.ablated_heads;
-    const bool ablated = size_t(p.head) < off.size() && off[size_t(p.head)];
-    std::snprintf(title, sizeof title, ablated ? "head %d (off)" : "head %d", p.head);
-    if (set.maps_are_tokens) {
-      std::snprintf(title, sizeof title, "%s", token_at(trace, p.head).c_str());
-    } else if (size_t(p.head) < entropy.size()) {
-      char longer[96];
-      std::snprintf(longer, sizeof longer, "head %d%s \u00B7 %.2f bits", p.head,
-                    ablated ? " (off)" : "", entropy[size_t(p.head)]);
-      if (ImGui::CalcTextSize(longer).x + font * 0.7f <= grid.map + grid.gap * 0.5f)
-        std::snprintf(title, sizeof title, "%s", longer);
+  ImGui::SameLine();
+  char preview[32];
+  std::snprintf(preview, sizeof preview, focus.compare >= 0 ? "head %d" : "none", focus.compare);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::BeginCombo("beside (V)", preview)) {
+    if (ImGui::Selectable("none", focus.compare < 0)) focus.compare = -1;
+    for (int head = 0; head < int(set.heads); ++head) {
+      if (head == focus.head) continue;
+      char name[24];
+      std::snprintf(name, sizeof name, "head %d", head);
+      if (ImGui::Selectable(name, focus.compare == head)) focus.compare = head;
     }
-    if (ImGui::CalcTextSize(title).x + font * 0.7f > grid.map + grid.gap * 0.5f)
-      std::snprintf(title, sizeof title, set.maps_are_tokens ? "t%d" : "h%d", p.head);
-    const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
-    list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
-                        ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));
-    list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title);
-    draw_axis_labels(list, trace, set, grid, p.min, column == 0, row == 0, label_size,
-                     colours.text_dim);
+    ImGui::EndCombo();
   }
-  if (drawer && drawer->error().empty()) {
-    drawer->draw(list, set, state.frame.heatmap_placements);
-  } else {
-    for (const HeatmapPlacement& p : state.frame.heatmap_placements)
-      list->AddRect(p.min, p.max, colours.block_border);
-  }
-  for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
-    list->AddRect(p.min, p.max, colours.block_border);
-    cell_values(list, set, p.head, p.min, grid.map / float(set.rows), label_size);
-  }
-
-  // Hover: find the cell under the mouse; highlight that query's row in every head.
-  const float cell = grid.map / float(set.rows);
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  HoverCell& hover = state.frame.hover;
-  if (ImGui::IsWindowHovered()) {
-    for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
-      if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
-        continue;
-      hover = {p.head, std::min<int64_t>(int64_t((mouse.y - p.min.y) / cell), set.rows - 1),
-               std::min<int64_t>(int64_t((mouse.x - p.min.x) / cell), set.cols - 1)};
-    }
-  }
-  if (hover.head >= 0) {
-    const float thickness = std::max(2.0f, font * 0.12f);
-    for (const HeatmapPlacement& p : state.frame.heatmap_placements) {
-      const float y = p.min.y + float(hover.query) * cell;
-      list->AddRect(ImVec2(p.min.x - 1, y - 1), ImVec2(p.max.x + 1, y + cell + 1), colours.accent,
-                    0, 0, thickness);
-    }
-    const HeatmapPlacement& p = state.frame.heatmap_placements[size_t(hover.head)];
-    const ImVec2 a(p.min.x + float(hover.key) * cell, p.min.y + float(hover.query) * cell);
-    list->AddRect(a, ImVec2(a.x + cell, a.y + cell), colours.error, 0, 0, thickness);
-    hover_tooltip(state, set, hover);
-  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("wheel zooms, drag pans");
 }
 
 }  // namespace
 
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                                 ImGuiWindowFlags_NoNavInputs;
   std::string title = "Heads";
   if (state.session.trace && state.session.trace->config.batch > 1)
     title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
   title += "###heads";
-  if (begin_panel(state, PanelId::Heads, title.c_str(), flags) && state.session.trace) {
+  const bool open = begin_panel(state, PanelId::Heads, title.c_str(), flags);
+  state.heads.mouse_over = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
+  if (open && state.session.trace) {
     draw_stale_banner(state);
     const HeatmapSet& set = current_heatmaps(state);
     const Palette& colours = palette(state.ui.theme);
@@ -307,6 +459,7 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
       if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > legend_w)
         ImGui::SameLine(0, ImGui::GetFontSize());
       legend(set, colours);
+      focus_bar(state, set);
       draw_maps(state, set, drawer);
     }
   }

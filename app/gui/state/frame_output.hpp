@@ -17,10 +17,12 @@ namespace attnlab::gui {
 enum class PanelId { Controls, Pipeline, Tensors, Heads, Info };
 constexpr int kPanelCount = 5;
 
-// Where a heatmap was drawn this frame (screen pixels), for hover and the layout dump.
+// Where a heatmap was drawn this frame (screen pixels), for hover and the layout dump, and which
+// part of the map it shows (texture coordinates: 0..1 is the whole map; less when zoomed).
 struct HeatmapPlacement {
   int head = 0;
   ImVec2 min, max;
+  ImVec2 uv_min{0, 0}, uv_max{1, 1};
 };
 
 struct HoverCell {

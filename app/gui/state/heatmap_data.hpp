@@ -49,8 +49,12 @@ struct HeatmapSet {
   float at(int64_t head, int64_t query, int64_t key) const {
     return values[size_t((head * rows + query) * cols + key)];
   }
+  // The real value of that cell (the weight or score), whatever the colour scale; 0 if masked.
+  float real_at(int64_t head, int64_t query, int64_t key) const {
+    return shown[size_t((head * rows + query) * cols + key)];
+  }
   bool masked(int64_t head, int64_t query, int64_t key) const {
-    return at(head, query, key) < -1.0e30f;
+    return at(head, query, key) < kMaskedBelow;
   }
   bool empty() const { return heads == 0; }
 };

@@ -63,6 +63,13 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::Validator(check_colour_scale, "NAME"));
   app.add_option("--tab", o.tab, "open this tab: " + tab_names())
       ->check(CLI::Validator(check_tab, "NAME"));
+  // Heads panel focus mode.
+  app.add_option("--focus-head", o.focus_head, "open this head large in the heads panel")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--compare-head", o.compare_head, "with --focus-head: this head beside it")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--zoom", o.zoom, "with --focus-head: magnify the maps about their centre")
+      ->check(CLI::Range(1.0, 4096.0));
   add_config_flags(app, o.config);
   app.add_option("--width", o.width, "window width")->check(CLI::Range(320, 16384));
   app.add_option("--height", o.height, "window height")->check(CLI::Range(240, 16384));
@@ -77,6 +84,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   }
   if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
     return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
+  if ((o.compare_head >= 0 || o.zoom != 1) && o.focus_head < 0)
+    return {2, "attnlab: --compare-head and --zoom need --focus-head N"};
   if (o.bench_drag > 0 && o.bench_frames == 0)
     return {2, "attnlab: --bench-drag needs --bench-frames N"};
   return {};

@@ -25,8 +25,12 @@ struct StartOptions {
   std::string theme;  // "light" / "dark" / "" (the saved one)
   std::string heatmap_view;
   std::string colour_scale;  // --colour-scale
-  std::string tab;           // open this tab: tensors, mistakes, memory, ..., code, checks
-  ConfigFlags config;        // --heads, --mask, --mistake, ...: applied over the first config
+  // Heads panel focus mode at start (for figures): the head, the head beside it, the zoom.
+  int focus_head = -1;
+  int compare_head = -1;
+  double zoom = 1;
+  std::string tab;     // open this tab: tensors, mistakes, memory, ..., code, checks
+  ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
   int width = 1600, height = 1000;
   bool fullscreen = false;
   bool present = false;  // presenter mode

@@ -14,6 +14,7 @@
 
 #include "app/gui/state/background_task.hpp"
 #include "app/gui/state/heatmap_data.hpp"
+#include "app/gui/state/map_view.hpp"
 #include "app/gui/state/memory_layout.hpp"
 #include "app/gui/state/mistake_maps.hpp"
 #include "app/gui/state/toolkit_tabs.hpp"
@@ -60,8 +61,18 @@ struct HeatmapChoice {
   bool operator==(const HeatmapChoice&) const = default;
 };
 
+// Focus mode: one head drawn as large as the panel allows (or two side by side, sharing one
+// zoom and pan) instead of the grid of all heads.
+struct HeadFocus {
+  int head = -1;     // -1: the grid
+  int compare = -1;  // the head beside it; -1: none
+  MapView view;      // the visible window of both maps
+};
+
 struct HeadsPanel {
   TraceCache<HeatmapChoice, HeatmapSet> heatmaps;  // current_heatmaps()
+  HeadFocus focus;
+  bool mouse_over = false;  // last frame: digits then pick a head to focus, not a tab
 };
 
 struct MistakesTab {

@@ -1,10 +1,29 @@
 #include "app/gui/state/startup.hpp"
 
 #include "app/gui/state/config_fields.hpp"
+#include "app/gui/state/map_view.hpp"
 #include "core/model/config.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab::gui {
+
+namespace {
+
+// --focus-head, --compare-head, --zoom: the heads panel in focus mode, zoomed about the centre.
+std::string start_head_focus(AppState& state, const StartOptions& options) {
+  const int64_t heads = state.session.trace->config.n_heads;
+  for (const int head : {options.focus_head, options.compare_head})
+    if (head >= heads)
+      return "attnlab: there is no head " + std::to_string(head) +
+             " (n_heads = " + std::to_string(heads) + ")";
+  const auto count = int64_t(state.session.trace->tokens.size());  // T
+  const double middle = double(count) * 0.5;
+  state.heads.focus = {options.focus_head, options.compare_head,
+                       zoom_about({}, count, options.zoom, middle, middle)};
+  return "";
+}
+
+}  // namespace
 
 std::string start_state(AppState& state, const StartOptions& options,
                         const LoadedSettings* restored) {
@@ -89,6 +108,8 @@ std::string start_state(AppState& state, const StartOptions& options,
   }
   if (error.empty() && !state.session.trace && !state.session.computing)
     error = "attnlab: " + state.session.run_error;
+  if (error.empty() && state.session.trace && options.focus_head >= 0)
+    error = start_head_focus(state, options);
   if (error.empty() && state.session.trace && !state.walk.pending_stage.empty())
     error = "attnlab: this trace has no step \"" + options.stage + "\"";
   return error;
