@@ -49,7 +49,9 @@ void draw_code_tab(AppState& state) {
     lines.push_back(split_line(line.text));
     code_w = std::max(code_w, ImGui::CalcTextSize(lines.back().code.c_str()).x);
   }
-  ImGui::BeginChild("code_lines", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  // Lines of code never break: a narrow panel scrolls sideways instead.
+  ImGui::BeginChild("code_lines", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
   const float marker_w = ImGui::CalcTextSize("! ").x;
   const float comment_x = marker_w + code_w + ImGui::GetFontSize();
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -67,22 +69,19 @@ void draw_code_tab(AppState& state) {
       ImGui::TextUnformatted(running ? "\u25B6" : " ");
     }
     ImGui::SameLine(marker_w);
-    // Long lines wrap inside the panel rather than run off its edge.
-    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(lines[i].code.c_str());
-    ImGui::PopTextWrapPos();
     if (code[i].changed) ImGui::PopStyleColor();
     const ImVec2 end = ImGui::GetItemRectMax();
     const bool line_hovered = ImGui::IsItemHovered();
-    if (!lines[i].comment.empty() && comment_x + ImGui::CalcTextSize(lines[i].comment.c_str()).x <=
-                                         ImGui::GetWindowContentRegionMax().x) {
+    if (!lines[i].comment.empty()) {
       ImGui::SameLine(comment_x);
       ImGui::TextDisabled("# %s", lines[i].comment.c_str());
     }
     if (running) {
       list->ChannelsSetCurrent(0);
-      list->AddRectFilled(ImVec2(at.x - 2, at.y - 1),
-                          ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), end.y + 1),
+      const float right =
+          std::max(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetItemRectMax().x);
+      list->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(right, end.y + 1),
                           (colours.accent & 0x00FFFFFF) | 0x40000000);
       if (state.code.highlight < 0) {
         state.code.highlight = int(i);
