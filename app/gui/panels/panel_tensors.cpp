@@ -242,7 +242,8 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   // Each item's fair share of the width left beside the token labels, arrow and gaps.
   const auto cap_captions = [&] {
     const float shared = room.x - m.tokens_w - m.arrow_w - m.item_gap * float(scene.size() - 1);
-    m.caption_cap = std::max(font * 3, shared / float(scene.size()));
+    // Exactly the share (a hair under): captions alone never make the scene too wide.
+    m.caption_cap = std::max(1.0f, 0.999f * shared / float(scene.size()));
   };
 
   // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never
