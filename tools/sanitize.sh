@@ -34,6 +34,7 @@ case "$mode" in
     cmake --build build-asan -j "$jobs"
     # Sanitizer reports abort the test that caused them, so CTest lists it as failed.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+    export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     (cd build-asan && ctest --output-on-failure -j "$jobs")
     ;;
