@@ -5,11 +5,12 @@
 #include <cmath>
 #include <iterator>
 
-#include "core/teaching/ablation.hpp"
-#include "core/trace/mha.hpp"
-#include "core/teaching/mistakes.hpp"
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/teaching/ablation.hpp"
+#include "core/teaching/mistakes.hpp"
+#include "core/trace/mha.hpp"
+#include "mistake_landings.hpp"
 
 namespace attnlab {
 namespace {
@@ -180,20 +181,10 @@ double change_on_scale(const Tensor& a, const Tensor& b) {
 }
 
 TEST(Mistakes, EachIsComparedOnTheRecordWhereItLands) {
-  struct Case {
-    Mistake mistake;
-    const char* record;
-  };
-  const Case cases[] = {
-      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
-      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
-      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
-      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
-      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
-  };
-  ASSERT_EQ(std::size(cases), all_mistakes().size());
+  using test_data::kMistakeLandings;
+  ASSERT_EQ(std::size(kMistakeLandings), all_mistakes().size());
   const Trace correct = run(seed003(Mistake::None));
-  for (const Case& c : cases) {
+  for (const test_data::Landing& c : kMistakeLandings) {
     const Trace buggy = run(seed003(c.mistake));
     const MistakeReport report = compare_with_correct(correct, buggy);
     EXPECT_EQ(report.record, c.record) << mistake_info(c.mistake).name;

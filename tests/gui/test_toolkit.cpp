@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "../mistake_landings.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "headless_imgui.hpp"
 
@@ -80,21 +81,11 @@ float record_cell(const Trace& trace, const char* record, int64_t head, int64_t 
 }
 
 TEST_F(Toolkit, EachMistakeIsComparedOnTheRecordItLandsIn) {
-  struct Case {
-    Mistake mistake;
-    const char* record;
-  };
-  const Case cases[] = {
-      {Mistake::ForgetTranspose, "scores"},   {Mistake::ConcatNoTranspose, "concat"},
-      {Mistake::ViewNoContiguous, "concat"},  {Mistake::ScaleDModel, "weights"},
-      {Mistake::NoScale, "weights"},          {Mistake::SoftmaxWrongAxis, "weights"},
-      {Mistake::MaskAfterSoftmax, "weights"}, {Mistake::MaskZero, "weights"},
-      {Mistake::DropoutOnOutput, "context"},  {Mistake::SharedQkProjection, "scaled"},
-  };
-  ASSERT_EQ(std::size(cases), all_mistakes().size());
+  using test_data::kMistakeLandings;
+  ASSERT_EQ(std::size(kMistakeLandings), all_mistakes().size());
   start_on("seed003");
   state.mistakes.head = 1;
-  for (const Case& c : cases) {
+  for (const test_data::Landing& c : kMistakeLandings) {
     set_mistake(state, c.mistake);
     frame();
     const char* name = mistake_info(c.mistake).name;
