@@ -124,9 +124,9 @@ void check_mask(const Config& c, std::vector<ConfigIssue>& issues) {
 
 // Only for a config every other rule accepts: the sizes are then sane to multiply.
 void check_memory(const Config& c, std::vector<ConfigIssue>& issues) {
-  if (element_bound(c) > kMaxCountableElements) {
+  if (const double bound = element_bound(c); bound > kMaxCountableElements) {
     issues.push_back(
-        {"memory", "this configuration's tensors hold about " + format_number(element_bound(c)) +
+        {"memory", "this configuration's tensors hold about " + format_number(bound) +
                        " numbers, more than even shape-only mode can count exactly: lower B, T "
                        "or n_heads"});
     return;

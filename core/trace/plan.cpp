@@ -222,10 +222,6 @@ const PlannedStep& Plan::step(const std::string& name) const {
   throw std::logic_error("the plan has no recorded step named " + name);
 }
 
-const std::string& Plan::input_of(const std::string& name, size_t i) const {
-  return step(name).inputs.at(i);
-}
-
 double element_bound(const Config& c) {
   for (int64_t size :
        {c.batch, c.tokens(), c.n_heads, c.head_dim_k(), c.head_dim_v(), c.input_dim(), c.d_model}) {

@@ -72,8 +72,6 @@ struct Plan {
 
   // The recorded step of that name; throws std::logic_error when the plan has none (a bug).
   const PlannedStep& step(const std::string& name) const;
-  // The step `name` reads its maps from, e.g. the softmax's input: "masked".
-  const std::string& input_of(const std::string& name, size_t i = 0) const;
 };
 
 // The plan for a config (valid or not: sizes are read as they are).
