@@ -1,6 +1,7 @@
 #include "app/gui/look/wrap.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // RenderTextEllipsis, the window's font scale
 
 #include <cstdarg>
 #include <cstdio>
@@ -43,6 +44,18 @@ void text_wrapped_format(const char* format, ...) {
   std::vsnprintf(text, sizeof text, format, args);
   va_end(args);
   text_wrapped(text);
+}
+
+void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float scale = window->FontWindowScale;
+  ImGui::SetWindowFontScale(scale * size / ImGui::GetFontSize());
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  const float right = at.x + width;
+  ImGui::RenderTextEllipsis(window->DrawList, at, ImVec2(right, at.y + ImGui::GetFontSize()), right,
+                            right, text, nullptr, nullptr);
+  ImGui::PopStyleColor();
+  ImGui::SetWindowFontScale(scale);
 }
 
 }  // namespace attnlab::gui

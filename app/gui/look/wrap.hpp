@@ -20,4 +20,8 @@ void text_wrapped(const std::string& text);
 // The same, printf-style.
 void text_wrapped_format(const char* format, ...) IM_FMTARGS(1);
 
+// One line of `text` at `size` pixels from `at`, cut with an ellipsis where it would pass `width`
+// (ImGui's own ellipsis, at that size).
+void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text);
+
 }  // namespace attnlab::gui

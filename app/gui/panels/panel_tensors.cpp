@@ -3,7 +3,6 @@
 // Moving to a step animates what it does: project grows Q, K, V; split opens h bands; transpose
 // stacks them; attend fills the T x T maps; concat lays the bands side by side again.
 #include <imgui.h>
-#include <imgui_internal.h>  // RenderTextEllipsis
 
 #include <algorithm>
 #include <cfloat>
@@ -13,6 +12,7 @@
 
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stale_banner.hpp"
 #include "app/gui/panels/tensor_drawing.hpp"
@@ -176,28 +176,11 @@ CellSize fit_cells(const std::vector<SceneItem>& scene, const SceneMetrics& m, C
 }
 
 // Caption lines from `at`, each cut with an ellipsis at `width`.
-void draw_captions(ImDrawList* list, ImVec2 at, float width, const std::vector<std::string>& lines,
+void draw_captions(ImVec2 at, float width, const std::vector<std::string>& lines,
                    const SceneMetrics& m, ImU32 first_colour, ImU32 colour) {
-  ImFont* font = ImGui::GetFont();
-  const float ellipsis_w = font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, "...").x;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string text = lines[i];
-    if (font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, text.c_str()).x > width) {
-      // Cut at the last character that fits (not at a word), then the ellipsis.
-      const char* cut = text.c_str();
-      while (cut < text.c_str() + text.size()) {
-        const char* next = cut + 1;
-        while (next < text.c_str() + text.size() && (*next & 0xC0) == 0x80) ++next;
-        if (font->CalcTextSizeA(m.caption_size, FLT_MAX, 0, text.c_str(), next).x >
-            width - ellipsis_w)
-          break;
-        cut = next;
-      }
-      text = text.substr(0, size_t(cut - text.c_str())) + "...";
-    }
-    list->AddText(font, m.caption_size, ImVec2(at.x, at.y + m.line_h * float(i)),
-                  i == 0 ? first_colour : colour, text.c_str());
-  }
+  for (size_t i = 0; i < lines.size(); ++i)
+    draw_cut_text(ImVec2(at.x, at.y + m.line_h * float(i)), width, m.caption_size,
+                  i == 0 ? first_colour : colour, lines[i].c_str());
 }
 
 float magnitude_of(AppState& state, const TensorRecord& record) {
@@ -299,31 +282,26 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     const ImU32 name_ink = item.input ? colours.text_dim : colours.accent;
     const ImVec2 extent = settled_extent(item, cell, gap);
     const float slot = m.slot(i, extent.x);
-    draw_captions(list, ImVec2(x, top_left.y), slot, c.above, m, name_ink, ink);
-    draw_captions(list, ImVec2(x, block_y + extent.y + font * 0.3f), slot, c.below, m, ink, ink);
+    draw_captions(ImVec2(x, top_left.y), slot, c.above, m, name_ink, ink);
+    draw_captions(ImVec2(x, block_y + extent.y + font * 0.3f), slot, c.below, m, ink, ink);
     x += slot + m.item_gap;
   }
 }
-
-}  // namespace
 
 // Presenter mode's headline: the step's line of code and the shape it makes, large, e.g.
 // "q.view(B, T, h, d_k) -> (1, 11, 2, 2)". Cut with an ellipsis where the stage view is narrow.
 void you_are_here(const AppState& state, const TensorRecord& record) {
   const std::string code = record.pytorch.substr(0, record.pytorch.find("  #"));
   const std::string line = code + "  \u2192  " + shape_to_string(record.tensor.shape());
-  ImGui::SetWindowFontScale(1.3f);
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float size = ImGui::GetFontSize() * 1.3f;
   const float width = ImGui::GetContentRegionAvail().x;
-  const float height = ImGui::GetTextLineHeightWithSpacing();
-  ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), at, ImVec2(at.x + width, at.y + height),
-                            at.x + width, at.x + width, line.c_str(), nullptr, nullptr);
-  ImGui::Dummy(ImVec2(width, height));
-  ImGui::PopStyleColor();
-  ImGui::SetWindowFontScale(1.0f);
+  draw_cut_text(ImGui::GetCursorScreenPos(), width, size, palette(state.ui.theme).accent,
+                line.c_str());
+  ImGui::Dummy(ImVec2(width, size + ImGui::GetStyle().ItemSpacing.y));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
 }
+
+}  // namespace
 
 void draw_tensors_tab(AppState& state) {
   const PipelineStep* step = current_step(state);
