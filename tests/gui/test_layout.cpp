@@ -42,6 +42,21 @@ class Layout : public HeadlessImGui {
         found.push_back(line);
       }
     }
+    // Presenter mode gives the heads the room: a short sequence's cells are large enough for the
+    // back row (at least 24 px), and every head is drawn.
+    const int64_t tokens = int64_t(state.session.trace->tokens.size());
+    if (state.ui.presenter && tokens <= 16) {
+      const auto& maps = state.frame.heatmap_placements;
+      if (maps.empty()) found.push_back("presenter mode draws no heatmap");
+      for (const HeatmapPlacement& map : maps) {
+        const float cell = (map.max.x - map.min.x) / float(tokens);
+        if (cell < 24) {
+          std::snprintf(line, sizeof line, "head %d's cells are %.1f px (under 24)", map.head,
+                        cell);
+          found.push_back(line);
+        }
+      }
+    }
     const auto& items = state.frame.items;
     for (size_t i = 0; i < items.size(); ++i) {
       const PlacedItem& a = items[i];
@@ -104,6 +119,28 @@ TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
     }
   }
   EXPECT_EQ(failures, 0);
+}
+
+// The figure: at 1024 x 768 with font scale 1.5, presenter mode shows seed003's two heads
+// each at least 300 px wide, beside the stage view's tensors, under the pipeline strip.
+TEST_F(Layout, PresenterModeGivesEachOfSeed003sHeads300PixelsOnA1024By768Projector) {
+  start_on("seed003");
+  ASSERT_TRUE(go_to_named_step(state, "attend"));
+  use_font_scale(1.5f);
+  state.ui.presenter = true;
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+  frame();
+  frame();
+  const auto& maps = state.frame.heatmap_placements;
+  ASSERT_EQ(maps.size(), 2u);
+  for (const HeatmapPlacement& map : maps) {
+    EXPECT_GE(map.max.x - map.min.x, 300) << "head " << map.head;
+    EXPECT_LE(map.max.y, 768) << "head " << map.head;
+  }
+  const ImVec4 stage = state.frame.panel_rects[int(PanelId::Tensors)];
+  const ImVec4 strip = state.frame.panel_rects[int(PanelId::Pipeline)];
+  EXPECT_GT(stage.z - stage.x, 200);  // the tensors keep a column of their own
+  EXPECT_LE(strip.w, stage.y);
 }
 
 }  // namespace

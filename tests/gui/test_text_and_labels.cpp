@@ -10,9 +10,9 @@
 
 #include "app/gui/look/axis_labels.hpp"
 #include "app/gui/look/colormap.hpp"
-#include "app/gui/panels/tensor_drawing.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/panels/tensor_drawing.hpp"
 #include "core/model/tokenizer.hpp"
 #include "headless_imgui.hpp"
 

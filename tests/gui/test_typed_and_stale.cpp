@@ -4,8 +4,8 @@
 // settings that can no longer be used are dropped one by one, each named.
 #include <imgui_internal.h>
 
-#include "app/gui/state/config_fields.hpp"
 #include "app/gui/panels/stale_banner.hpp"
+#include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/startup.hpp"
 #include "headless_imgui.hpp"
 

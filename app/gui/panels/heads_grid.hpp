@@ -14,7 +14,8 @@ struct Grid {
 };
 
 // The column count (and map side) that gives `maps` maps the largest side in `room`, with
-// `label_w` for labels left and on top, a title line of `title_h` above each map and `gap` between.
-Grid fit_grid(int maps, ImVec2 room, float label_w, float title_h, float gap);
+// `label_w` for labels left and `top_h` for those on top, a title line of `title_h` above each map
+// and `gap` between.
+Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, float gap);
 
 }  // namespace attnlab::gui

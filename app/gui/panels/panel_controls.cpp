@@ -189,12 +189,14 @@ void display_controls(AppState& state) {
     ui.heatmap_view = HeatmapView(view);
   tooltip("What the heads panel shows: the softmax weights, or the scores before it.");
   int scale = int(ui.colour_scale);
-  if (ImGui::Combo("weight colours", &scale, "per map: 0 .. its max\0per row: 0 .. row max\0"
-                                              "log: 1e-4 .. 1\0fixed: 0 .. 1\0"))
+  if (ImGui::Combo("weight colours", &scale,
+                   "per map: 0 .. its max\0per row: 0 .. row max\0"
+                   "log: 1e-4 .. 1\0fixed: 0 .. 1\0"))
     ui.colour_scale = ColourScale(scale);
-  tooltip("How attention weights become colours (S cycles). Long sequences have weights near 1/T:\n"
-          "per map stretches each head's map to its largest weight, per row each query's row,\n"
-          "log shows orders of magnitude, fixed is the plain 0 .. 1. Scores keep their scale.");
+  tooltip(
+      "How attention weights become colours (S cycles). Long sequences have weights near 1/T:\n"
+      "per map stretches each head's map to its largest weight, per row each query's row,\n"
+      "log shows orders of magnitude, fixed is the plain 0 .. 1. Scores keep their scale.");
   if (state.session.trace && state.session.trace->config.batch > 1)
     slider(state, "batch_shown", "sequence shown", state.walk.batch_shown, 0,
            state.session.trace->config.batch - 1, "b = %d",

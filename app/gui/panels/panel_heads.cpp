@@ -37,12 +37,32 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom
 
 // [SECTION] pieces
 
-void legend(const HeatmapSet& set, const Palette& colours) {
+// Puts the next item of `width` pixels on the current line when it fits there, else on the next.
+void beside_if_fits(float width) {
+  const float spacing = ImGui::GetFontSize() * 0.8f;
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  if (ImGui::GetItemRectMax().x + spacing + width <= right) ImGui::SameLine(0, spacing);
+}
+
+// The colour bar with its range, the masked swatch and the one-line note on the scale, each
+// beside what came before when it fits (the bar shrinks to 5 em for that), else on a new line.
+// Compact: the bar alone beside the title (down to 3 em), the note and the swatch's meaning in
+// its tooltip.
+void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   const LegendText text = legend_text(set);
-  const float bar_w = font * 8, bar_h = font * 0.8f;
-
+  const float bar_h = font * 0.8f;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float texts = ImGui::CalcTextSize(text.low.c_str()).x +
+                      ImGui::CalcTextSize(text.high.c_str()).x + 2 * spacing;
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  const float room_beside = right - ImGui::GetItemRectMax().x - font * 0.8f - texts;
+  float bar_w = font * 8;
+  if (room_beside >= font * (compact ? 3 : 5)) {
+    bar_w = std::min(bar_w, room_beside);
+    ImGui::SameLine(0, font * 0.8f);
+  }
   ImGui::TextUnformatted(text.low.c_str());
   ImGui::SameLine();
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -57,20 +77,32 @@ void legend(const HeatmapSet& set, const Palette& colours) {
   ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
   ImGui::TextUnformatted(text.high.c_str());
+  if (compact) {
+    std::string hidden = text.note;
+    if (set.masked_cells > 0)
+      hidden += (hidden.empty() ? "" : "\n") + std::string("hatched: masked");
+    if (!hidden.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hidden.c_str());
+    return;
+  }
+  if (!text.note.empty()) {  // the scale in use
+    beside_if_fits(ImGui::CalcTextSize(text.note.c_str()).x);
+    ImGui::TextDisabled("%s", text.note.c_str());
+  }
   if (set.masked_cells > 0) {
-    ImGui::SameLine(0, font);
+    const float swatch_w = bar_h * 1.6f;
+    beside_if_fits(swatch_w + spacing + ImGui::CalcTextSize("masked").x);
     const ImVec2 swatch = ImGui::GetCursorScreenPos();
-    const ImVec2 a(swatch.x, y), b(swatch.x + bar_h * 1.6f, y + bar_h);
+    const float swatch_y = swatch.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f;
+    const ImVec2 a(swatch.x, swatch_y), b(swatch.x + swatch_w, swatch_y + bar_h);
     list->AddRectFilled(a, b, colours.masked_a);
     list->PushClipRect(a, b, true);
     for (float x = a.x - bar_h; x < b.x; x += bar_h * 0.5f)
       list->AddLine(ImVec2(x, b.y), ImVec2(x + bar_h, a.y), colours.masked_b, 1.5f);
     list->PopClipRect();
-    ImGui::Dummy(ImVec2(b.x - a.x, ImGui::GetTextLineHeight()));
+    ImGui::Dummy(ImVec2(swatch_w, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     ImGui::TextUnformatted("masked");
   }
-  if (!text.note.empty()) ImGui::TextDisabled("%s", text.note.c_str());  // the scale in use
 }
 
 // The token as the font draws it (characters it lacks as "U+732B").
@@ -225,20 +257,28 @@ std::vector<int> shown_heads(const HeadFocus& focus, int64_t heads) {
   return {focus.head};
 }
 
-// Places the maps of `heads` in the grid that makes them largest, each showing `view`.
-// In focus mode the labels always have room for positions, so zooming does not resize the maps.
-Grid place_maps(AppState& state, const HeatmapSet& set, const std::vector<int>& heads,
-                const MapView& view, float label_size, bool focused) {
+// The grid that makes the maps of `heads` largest in `room`, each showing `view`; key labels on
+// top unless `top_labels` is false. In focus mode the labels always have room for positions, so
+// zooming does not resize the maps.
+Grid grid_for(const AppState& state, const HeatmapSet& set, size_t heads, const MapView& view,
+              float label_size, bool focused, ImVec2 room, bool top_labels) {
   const Trace& trace = *state.session.trace;
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float gap = ImGui::GetFontSize() * 0.8f;
-  const ImVec2 room = ImGui::GetContentRegionAvail();
-  float label_w = label_width(trace, set, label_size, focused);
-  Grid grid = fit_grid(int(heads.size()), room, label_w, title_h, gap);
-  if (label_stride(grid.map / float(view.span), label_size, set.rows) > 1) {
-    label_w = label_width(trace, set, label_size, true);
-    grid = fit_grid(int(heads.size()), room, label_w, title_h, gap);
-  }
+  const float gap = ImGui::GetFontSize() * (state.ui.presenter ? 0.5f : 0.8f);
+  const auto fit = [&](float label_w) {
+    return fit_grid(int(heads), room, label_w, top_labels ? label_w : 0, title_h, gap);
+  };
+  Grid grid = fit(label_width(trace, set, label_size, focused));
+  if (label_stride(grid.map / float(view.span), label_size, set.rows) > 1)
+    grid = fit(label_width(trace, set, label_size, true));
+  return grid;
+}
+
+// Places the maps of `heads` in the grid that makes them largest in the room left in the panel.
+Grid place_maps(AppState& state, const HeatmapSet& set, const std::vector<int>& heads,
+                const MapView& view, float label_size, bool focused, bool top_labels) {
+  const Grid grid = grid_for(state, set, heads.size(), view, label_size, focused,
+                             ImGui::GetContentRegionAvail(), top_labels);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const auto whole = float(set.rows);
   for (size_t k = 0; k < heads.size(); ++k) {
@@ -272,8 +312,8 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
     list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
                         ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));
     list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title.c_str());
-    draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0, label_size,
-                     colours.text_dim);
+    draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
+                     label_size, colours.text_dim);
   }
   if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
   for (const HeatmapPlacement& p : placements) {
@@ -371,16 +411,38 @@ void zoom_and_pan(AppState& state, const HeatmapSet& set, const Window& window) 
   }
 }
 
+// Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
+float map_label_size(const AppState& state) {
+  return std::round(ImGui::GetFontSize() * (state.ui.presenter ? 0.6f : 0.75f));
+}
+
+// Presenter mode on a screen short for its font (1280 x 720 at font scale 2) gives a short
+// sequence's maps cells of at least 24 px by a compact header: one line for the view and its
+// colour bar (the note on the scale in its tooltip), and no key labels on top (the query labels
+// name the same tokens; hover names both). `room` is what is left under the header.
+bool wants_compact_header(const AppState& state, const HeatmapSet& set, ImVec2 room) {
+  constexpr float kReadableCell = 24;
+  if (!state.ui.presenter || state.heads.full_header_h <= 0) return false;
+  const HeadFocus& focus = state.heads.focus;
+  const MapView view =
+      focus.head >= 0 ? clamp_view(focus.view, set.rows) : clamp_view({}, set.rows);
+  room.y -= state.heads.full_header_h;
+  const Grid full = grid_for(state, set, shown_heads(focus, set.heads).size(), view,
+                             map_label_size(state), focus.head >= 0, room, true);
+  return full.map / float(view.span) < kReadableCell;
+}
+
 // The grid of all heads, or in focus mode one head (or two) as large as the panel allows.
-void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer) {
+void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, bool compact) {
   HeadFocus& focus = state.heads.focus;
   if (focus.head >= set.heads) focus = {};
   const bool focused = focus.head >= 0;
   if (focused) focus.view = clamp_view(focus.view, set.rows);
   const MapView view = focused ? focus.view : clamp_view({}, set.rows);
-  const float label_size = std::round(ImGui::GetFontSize() * 0.75f);
-  const Grid grid =
-      place_maps(state, set, shown_heads(focus, set.heads), view, label_size, focused);
+  // Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
+  const Grid grid = place_maps(state, set, shown_heads(focus, set.heads), view,
+                               map_label_size(state), focused, !compact);
+  const float label_size = map_label_size(state);
   if (grid.map < 4) {
     state.frame.heatmap_placements.clear();
     ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
@@ -430,11 +492,14 @@ void focus_bar(AppState& state, const HeatmapSet& set) {
 }  // namespace
 
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
+  const bool batched = state.session.trace && state.session.trace->config.batch > 1;
+  // In presenter mode the title bar goes (its line is worth more to the maps) unless it names
+  // the sequence shown.
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
-                                 ImGuiWindowFlags_NoNavInputs;
+                                 ImGuiWindowFlags_NoNavInputs |
+                                 (state.ui.presenter && !batched ? ImGuiWindowFlags_NoTitleBar : 0);
   std::string title = "Heads";
-  if (state.session.trace && state.session.trace->config.batch > 1)
-    title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
+  if (batched) title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
   title += "###heads";
   const bool open = begin_panel(state, PanelId::Heads, title.c_str(), flags);
   state.heads.mouse_over = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
@@ -453,14 +518,13 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGui::PopStyleColor();
     } else {
       if (drawer) drawer->prepare(set, state.heads.heatmaps.builds());
-      ImGui::TextUnformatted(heatmap_view_title(set.view));
-      // The legend beside the title when it fits, else under it.
-      const float legend_w = ImGui::GetFontSize() * (set.masked_cells > 0 ? 16 : 11);
-      if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > legend_w)
-        ImGui::SameLine(0, ImGui::GetFontSize());
-      legend(set, colours);
+      const float header_top = ImGui::GetCursorPosY();
+      const bool compact = wants_compact_header(state, set, ImGui::GetContentRegionAvail());
+      ImGui::TextUnformatted(compact ? heatmap_view_name(set.view) : heatmap_view_title(set.view));
+      legend(set, colours, compact);
       focus_bar(state, set);
-      draw_maps(state, set, drawer);
+      if (!compact) state.heads.full_header_h = ImGui::GetCursorPosY() - header_top;
+      draw_maps(state, set, drawer, compact);
     }
   }
   ImGui::End();

@@ -195,15 +195,20 @@ bool is_weights(const TensorRecord& record) {
   return record.name == "weights" || record.name == "weights_dropout";
 }
 
-void draw_scene(AppState& state, const PipelineStep& step) {
-  const Trace& trace = *state.session.trace;
-  const Palette& colours = palette(state.ui.theme);
-  const float font = ImGui::GetFontSize();
-  const float gap = std::round(font * 0.4f);
-  const std::vector<SceneItem> scene = build_scene(trace, step, transition_progress(state), gap);
-  if (scene.empty()) return;
-
+// How a scene fits the room: caption metrics, the cell size, and whether numbers are printed.
+struct SceneFit {
   SceneMetrics m;
+  CellSize cell;
+  bool values = false;
+  float value_size = 0;
+  float value_min_cell_width = 0;
+};
+
+SceneFit fit_scene(const std::vector<SceneItem>& scene, const std::vector<std::string>& tokens,
+                   float gap, ImVec2 room) {
+  const float font = ImGui::GetFontSize();
+  SceneFit fit;
+  SceneMetrics& m = fit.m;
   m.caption_size = std::round(font * 0.8f);
   m.line_h = m.caption_size * 1.2f;
   m.above_h = m.line_h * 2 + font * 0.3f;
@@ -216,41 +221,59 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     m.caption_w.push_back(
         std::max(widest(c.above, m.caption_size), widest(c.below, m.caption_size)));
   }
-  DrawContext context;
-  context.colours = &colours;
-  std::vector<std::string> tokens;  // as the font draws them
-  for (const std::string& token : trace.tokens)
-    tokens.push_back(display_text(token, *ImGui::GetFont()));
-  const ImVec2 room = ImGui::GetContentRegionAvail();
   // Each item's fair share of the width left beside the token labels, arrow and gaps.
   const auto cap_captions = [&] {
     const float shared = room.x - m.tokens_w - m.arrow_w - m.item_gap * float(scene.size() - 1);
     // Exactly the share (a hair under): captions alone never make the scene too wide.
     m.caption_cap = std::max(1.0f, 0.999f * shared / float(scene.size()));
   };
-
   // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never
   // below 11 px); otherwise square cells as large as fit, without numbers.
-  float value_size = 0;
-  CellSize cell;
-  bool values = false;
   for (const float fraction : {0.75f, 0.62f}) {
-    value_size = std::max(11.0f, std::round(font * fraction));
-    context.value_font_size = value_size;
-    context.value_min_cell_width =
-        ImGui::GetFont()->CalcTextSizeA(value_size, FLT_MAX, 0, "-0.00").x + 6;
-    const CellSize value_cell{context.value_min_cell_width, std::round(value_size * 1.3f)};
+    fit.value_size = std::max(11.0f, std::round(font * fraction));
+    fit.value_min_cell_width =
+        ImGui::GetFont()->CalcTextSizeA(fit.value_size, FLT_MAX, 0, "-0.00").x + 6;
+    const CellSize value_cell{fit.value_min_cell_width, std::round(fit.value_size * 1.3f)};
     // Token labels down the left, when the rows are tall enough to read them.
-    m.tokens_w = widest(tokens, value_size) + font * 0.5f;
+    m.tokens_w = widest(tokens, fit.value_size) + font * 0.5f;
     cap_captions();
-    cell = fit_cells(scene, m, value_cell, gap, room, values);
-    if (cell.h < value_size * 0.9f) {
+    fit.cell = fit_cells(scene, m, value_cell, gap, room, fit.values);
+    if (fit.cell.h < fit.value_size * 0.9f) {
       m.tokens_w = 0;
       cap_captions();
-      cell = fit_cells(scene, m, value_cell, gap, room, values);
+      fit.cell = fit_cells(scene, m, value_cell, gap, room, fit.values);
     }
-    if (values) break;
+    if (fit.values) break;
   }
+  return fit;
+}
+
+void draw_scene(AppState& state, const PipelineStep& step) {
+  const Trace& trace = *state.session.trace;
+  const Palette& colours = palette(state.ui.theme);
+  const float font = ImGui::GetFontSize();
+  const float gap = std::round(font * 0.4f);
+  std::vector<SceneItem> scene = build_scene(trace, step, transition_progress(state), gap);
+  if (scene.empty()) return;
+  std::vector<std::string> tokens;  // as the font draws them
+  for (const std::string& token : trace.tokens)
+    tokens.push_back(display_text(token, *ImGui::GetFont()));
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  SceneFit fit = fit_scene(scene, tokens, gap, room);
+  // Where the step's inputs would shrink its outputs to specks (a narrow stage view), only the
+  // outputs are drawn: the code line above names the inputs.
+  if (scene.front().input && fit.cell.h < font * 0.6f && !scene.back().input) {
+    std::erase_if(scene, [](const SceneItem& item) { return item.input; });
+    fit = fit_scene(scene, tokens, gap, room);
+  }
+  const SceneMetrics& m = fit.m;
+  const CellSize cell = fit.cell;
+  const bool values = fit.values;
+  const float value_size = fit.value_size;
+  DrawContext context;
+  context.colours = &colours;
+  context.value_font_size = value_size;
+  context.value_min_cell_width = fit.value_min_cell_width;
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
@@ -289,16 +312,48 @@ void draw_scene(AppState& state, const PipelineStep& step) {
 }
 
 // Presenter mode's headline: the step's line of code and the shape it makes, large, e.g.
-// "q.view(B, T, h, d_k) -> (1, 11, 2, 2)". Cut with an ellipsis where the stage view is narrow.
+// "q.view(B, T, h, d_k) -> (1, 11, 2, 2)". Where the stage view is too narrow for one line, the
+// shape goes on a second line of its own (it is what the lecture points at) and the code is cut
+// with an ellipsis.
 void you_are_here(const AppState& state, const TensorRecord& record) {
   const std::string code = record.pytorch.substr(0, record.pytorch.find("  #"));
-  const std::string line = code + "  \u2192  " + shape_to_string(record.tensor.shape());
-  const float size = ImGui::GetFontSize() * 1.3f;
+  const std::string shape = "\u2192  " + shape_to_string(record.tensor.shape());
+  const std::string line = code + "  " + shape;
   const float width = ImGui::GetContentRegionAvail().x;
-  draw_cut_text(ImGui::GetCursorScreenPos(), width, size, palette(state.ui.theme).accent,
-                line.c_str());
-  ImGui::Dummy(ImVec2(width, size + ImGui::GetStyle().ItemSpacing.y));
+  const ImU32 ink = palette(state.ui.theme).accent;
+  ImFont* font = ImGui::GetFont();
+  // 1.3 times the font, smaller (down to 0.8 of it) where the shape would be cut.
+  const float shape_w = font->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0, shape.c_str()).x;
+  const float size = ImGui::GetFontSize() * std::clamp(width / std::max(shape_w, 1.0f), 0.8f, 1.3f);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const bool one_line = font->CalcTextSizeA(size, FLT_MAX, 0, line.c_str()).x <= width;
+  draw_cut_text(at, width, size, ink, one_line ? line.c_str() : code.c_str());
+  if (!one_line) draw_cut_text(ImVec2(at.x, at.y + size * 1.15f), width, size, ink, shape.c_str());
+  const float height = one_line ? size : size * 2.15f;
+  ImGui::Dummy(ImVec2(width, height + ImGui::GetStyle().ItemSpacing.y));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
+}
+
+// The stage and sub-step (which presenter mode's pipeline strip already shows, so it is left
+// out there) and the step's formula, beside it when it fits, else under it, cut at the edge.
+void where_line(const AppState& state, const PipelineStep& step,
+                const std::vector<const TensorRecord*>& records) {
+  if (!state.ui.presenter) {
+    std::string where = stage_name(step.stage);
+    if (step.substep != Substep::None) where += " / " + step.label;
+    ImGui::TextUnformatted(where.c_str());
+  }
+  if (records.empty()) return;
+  const std::string& formula = records.front()->formula;
+  const float font = ImGui::GetFontSize();
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  if (!state.ui.presenter &&
+      ImGui::GetItemRectMax().x + font + ImGui::CalcTextSize(formula.c_str()).x <= right)
+    ImGui::SameLine(0, font);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  draw_cut_text(at, right - at.x, font, palette(state.ui.theme).accent, formula.c_str());
+  ImGui::Dummy(ImVec2(right - at.x, ImGui::GetTextLineHeight()));
+  tooltip(formula.c_str());
 }
 
 }  // namespace
@@ -309,15 +364,7 @@ void draw_tensors_tab(AppState& state) {
   draw_stale_banner(state);
   const std::vector<const TensorRecord*> records = step_records(*state.session.trace, *step);
   if (state.ui.presenter && !records.empty()) you_are_here(state, *records.back());
-  std::string where = stage_name(step->stage);
-  if (step->substep != Substep::None) where += " / " + step->label;
-  ImGui::TextUnformatted(where.c_str());
-  if (!records.empty()) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-    ImGui::TextUnformatted(records.front()->formula.c_str());
-    ImGui::PopStyleColor();
-  }
+  where_line(state, *step, records);
   if (state.session.trace->shape_only) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");

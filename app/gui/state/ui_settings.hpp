@@ -15,7 +15,7 @@ struct PanelSplits {
   float controls = 0.26f;   // the controls panel's width, of the window's
   float tensors = 0.48f;    // the stage view's height, of what is below the pipeline strip
   float heads = 0.6f;       // the heads panel's width, of what is right of the controls
-  float presenter = 0.42f;  // presenter mode: the stage view's width, of the window's
+  float presenter = 0.28f;  // presenter mode: the stage view's width, of the window's
   bool operator==(const PanelSplits&) const = default;
 };
 
@@ -26,10 +26,10 @@ struct UiSettings {
   // How weights become colours. Per row by default: under a causal mask the first row's single
   // weight is 1, so a per-map scale would be the fixed 0..1 one again.
   ColourScale colour_scale = ColourScale::PerRow;
-  float steps_per_second = 0.7f;                   // speed of the automatic walk (Space)
-  float animation_seconds = 0.6f;                  // length of a stage transition; 0 = none
-  bool link_d_k = true;                            // d_k follows d_model / n_heads
-  bool show_values = true;                         // print values in the cells of small tensors
+  float steps_per_second = 0.7f;   // speed of the automatic walk (Space)
+  float animation_seconds = 0.6f;  // length of a stage transition; 0 = none
+  bool link_d_k = true;            // d_k follows d_model / n_heads
+  bool show_values = true;         // print values in the cells of small tensors
   // P: the controls fold into a bar of the few a lecturer changes live; the stage view and the
   // heads take the screen.
   bool presenter = false;
