@@ -426,6 +426,8 @@ bool wants_compact_header(const AppState& state, const HeatmapSet& set, ImVec2 r
   const HeadFocus& focus = state.heads.focus;
   const MapView view =
       focus.head >= 0 ? clamp_view(focus.view, set.rows) : clamp_view({}, set.rows);
+  constexpr double kShortSequence = 16;  // a longer map's cells are small at any header
+  if (view.span > kShortSequence) return false;
   room.y -= state.heads.full_header_h;
   const Grid full = grid_for(state, set, shown_heads(focus, set.heads).size(), view,
                              map_label_size(state), focus.head >= 0, room, true);
@@ -471,6 +473,8 @@ void focus_bar(AppState& state, const HeatmapSet& set) {
     focus = {};
     return;
   }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Back to the grid. On the map: the wheel zooms, a drag pans.");
   ImGui::SameLine();
   char preview[32];
   std::snprintf(preview, sizeof preview, focus.compare >= 0 ? "head %d" : "none", focus.compare);
@@ -485,8 +489,14 @@ void focus_bar(AppState& state, const HeatmapSet& set) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("wheel zooms, drag pans");
+  // The hint beside the combo when it fits; else it is the back button's tooltip.
+  const char* hint = "wheel zooms, drag pans";
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  if (ImGui::GetItemRectMax().x + spacing + ImGui::CalcTextSize(hint).x <= right) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", hint);
+  }
 }
 
 }  // namespace

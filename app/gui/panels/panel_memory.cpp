@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -274,13 +275,24 @@ void draw_tensor(AppState& state, MemoryHover& next, const Picture& picture, int
   const Trace& trace = *state.session.trace;
   const TensorRecord& record = *picture.record;
   const int64_t tokens = int64_t(trace.tokens.size());
-  ImGui::PushTextWrapPos(picture.compact ? -1.0f : 0.0f);  // compact: cut at the column's edge
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  ImGui::TextUnformatted(picture.title.c_str());
-  ImGui::PopStyleColor();
+  const Palette& colours = palette(state.ui.theme);
+  // Wrapped; compact: one line each, cut with an ellipsis at the column's edge.
+  const auto line = [&](const std::string& text, ImU32 ink) {
+    if (!picture.compact) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ink);
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextUnformatted(text.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+      return;
+    }
+    const float width = ImGui::GetContentRegionAvail().x;
+    draw_cut_text(ImGui::GetCursorScreenPos(), width, ImGui::GetFontSize(), ink, text.c_str());
+    ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+  };
+  line(picture.title, colours.accent);
   const bool title_hovered = ImGui::IsItemHovered();
-  ImGui::TextUnformatted(picture.details.c_str());
-  ImGui::PopTextWrapPos();
+  line(picture.details, colours.text);
   if (picture.compact && (title_hovered || ImGui::IsItemHovered()))
     ImGui::SetTooltip("%s\n%s", picture.title.c_str(), picture.details.c_str());
   if (picture.grid.kind == LogicalGrid::Kind::None) {
