@@ -22,6 +22,15 @@
 namespace attnlab {
 namespace {
 
+// std::bit_cast, which the browser build's libc++ (Emscripten 3.1.6) lacks.
+template <typename To, typename From>
+To same_bits(const From& from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
+}
+
 constexpr std::string_view kMagic{"\x93NUMPY", 6};
 constexpr size_t kVersionAt = kMagic.size();  // two bytes: major, minor
 constexpr size_t kHeaderLengthAt = kVersionAt + 2;
@@ -354,7 +363,7 @@ void decode_values(const char* data, const Shape& shape, Values& out, const std:
   using Bits = std::conditional_t<sizeof(Float) == 4, uint32_t, uint64_t>;
   for (size_t i = 0; i < out.size(); ++i) {
     const uint64_t bits = load_unsigned<sizeof(Float), kBigEndian>(data + i * sizeof(Float));
-    const Float value = std::bit_cast<Float>(static_cast<Bits>(bits));
+    const Float value = same_bits<Float>(static_cast<Bits>(bits));
     if (!(std::abs(value) <= std::numeric_limits<Scalar>::max())) {
       reject_value(value, static_cast<int64_t>(i), shape, label);
     }
@@ -469,7 +478,7 @@ std::string npy_bytes(const Tensor& tensor) {
   out += '\x00';
   append_little_endian(out, header.size(), 2);
   out += header;
-  for (Scalar value : values) append_little_endian(out, std::bit_cast<uint32_t>(value), 4);
+  for (Scalar value : values) append_little_endian(out, same_bits<uint32_t>(value), 4);
   return out;
 }
 

@@ -1,7 +1,7 @@
 #include "app/gui/gl/gl_app.hpp"
 
-// glad before GLFW: GLFW must not pull in a GL header of its own.
-#include <glad/gl.h>
+// The GL header before GLFW: GLFW must not pull in one of its own.
+#include "app/gui/platform/gl_api.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "app/gui/panels/bench_drag.hpp"
 #include "app/gui/panels/frame.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/platform/platform.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
@@ -49,14 +51,6 @@ constexpr const char* kNoDisplay =
     "attnlab: no display found (DISPLAY is not set); run it on a desktop, under a virtual "
     "display with `xvfb-run -a attnlab ...`, or use `attnlab-cli` for the same trace as text";
 
-bool display_available() {
-  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
-    const char* value = std::getenv(name);
-    if (value && *value) return true;
-  }
-  return false;
-}
-
 // Owns GLFW, the window and the ImGui context; tears them down in the right order.
 struct Platform {
   bool glfw = false;
@@ -72,22 +66,6 @@ struct Platform {
     if (glfw) glfwTerminate();
   }
 };
-
-struct WindowedRect {
-  int x = 0, y = 0, w = 0, h = 0;
-};
-
-void toggle_fullscreen(GLFWwindow* window, WindowedRect& saved) {
-  if (glfwGetWindowMonitor(window)) {
-    glfwSetWindowMonitor(window, nullptr, saved.x, saved.y, saved.w, saved.h, 0);
-    return;
-  }
-  glfwGetWindowPos(window, &saved.x, &saved.y);
-  glfwGetWindowSize(window, &saved.w, &saved.h);
-  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-  if (const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr)
-    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-}
 
 // [SECTION] input events
 
@@ -115,11 +93,12 @@ void watch_input(GLFWwindow* window, uint64_t* events) {
 
 void rebuild_fonts(AppState& state) {
   state.window.font_text = state.session.config.sentence;
-  const Fonts fonts = load_fonts(state.ui.font_scale, state.window.font_text);
+  const float scale = state.ui.font_scale * platform::pixel_ratio();  // sharp on a HiDPI page
+  const Fonts fonts = load_fonts(scale, state.window.font_text);
   if (!fonts.from_files)
     state.status = "DejaVu Sans not found (install fonts-dejavu-core): using ImGui's own font.";
   state.window.mono_font = fonts.mono;
-  apply_theme(state.ui.theme, state.ui.font_scale);
+  apply_theme(state.ui.theme, scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   state.window.fonts_dirty = false;
@@ -142,7 +121,8 @@ void export_png(AppState& state, const ExportRequest& request) {
   if (request.panel) crop = state.frame.panel_rects[int(*request.panel)];
   try {
     save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop);
-    state.window.export_message = "Saved " + path;
+    state.window.export_message =
+        request.path.empty() ? platform::deliver_file(path) : "Saved " + path;
     state.window.export_failed = false;
   } catch (const std::exception& error) {
     state.window.export_message = error.what();
@@ -171,7 +151,7 @@ void report_frame_times(std::vector<double> ms, int traces_shown) {
 // Opens the GL 3.3 core window (on the monitor with --fullscreen); prints why not and returns
 // the exit code otherwise (-1 = opened).
 int open_window(const StartOptions& options, Platform& platform) {
-  if (!display_available()) {
+  if (!platform::display_available()) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 2;
   }
@@ -194,7 +174,7 @@ int open_window(const StartOptions& options, Platform& platform) {
     return 1;
   }
   glfwMakeContextCurrent(platform.window);
-  if (!gladLoadGL(glfwGetProcAddress)) {
+  if (!load_gl_functions(glfwGetProcAddress)) {
     std::fprintf(stderr, "attnlab: could not load the OpenGL 3.3 functions\n");
     return 1;
   }
@@ -217,7 +197,7 @@ void start_imgui(const StartOptions& options, const std::optional<LoadedSettings
     ImGui::LoadIniSettingsFromMemory(restored->settings.imgui_ini.c_str(),
                                      restored->settings.imgui_ini.size());
   ImGui_ImplGlfw_InitForOpenGL(platform.window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
 }
 
 // [SECTION] one frame
@@ -266,96 +246,162 @@ int save_screenshot(AppState& state, const StartOptions& options) {
   return 0;
 }
 
+// [SECTION] the app: everything the main loop keeps between frames (on the heap: in the browser
+// the loop runs from the page's animation frames after run_gui has returned)
+
+struct App {
+  explicit App(const StartOptions& start) : options(start) {}
+  bool open();    // the window, ImGui, the state; false: exit_code says why
+  bool step();    // one pass of the main loop; false: the loop ends
+  void finish();  // stops the jobs, reports, saves the settings
+  void save_settings_now();
+
+  StartOptions options;
+  Platform platform;
+  uint64_t input_events = 0;  // counted by watch_input
+  std::string dir;            // settings
+  AppState state;
+  std::unique_ptr<GlHeatmapRenderer> renderer;
+  std::vector<double> frame_ms;
+  int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
+  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_draw = last_frame;
+  int exit_code = 0;
+  InputActivity input;  // frames_since_change = 0: the first frames settle as after input
+  int frame = 0;
+  std::string saved_settings;  // what was last written, where settings are saved while running
+  float fonts_ratio = 1;       // the pixel ratio the fonts were built for
+};
+
+bool App::open() {
+  if (const int failed = open_window(options, platform); failed >= 0) {
+    exit_code = failed;
+    return false;
+  }
+  watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
+  dir = settings_dir();
+  std::optional<LoadedSettings> restored;
+  if (!options.scripted()) restored = load_settings(dir);
+  start_imgui(options, restored, platform);
+  const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
+  if (!start_error.empty()) {
+    if (options.scripted()) {
+      std::fprintf(stderr, "%s\n", start_error.c_str());
+      exit_code = 2;
+      return false;
+    }
+    state.status = start_error;
+  }
+  if (const std::string limits = platform::limitations(); !limits.empty() && state.status.empty())
+    state.status = limits;
+  rebuild_fonts(state);
+  renderer = std::make_unique<GlHeatmapRenderer>();
+  return true;
+}
+
+void App::save_settings_now() {
+  const Settings settings = current_settings(state, ImGui::SaveIniSettingsToMemory());
+  const std::string text = settings_to_json(settings);
+  if (text == saved_settings) return;
+  try {
+    save_settings(dir, settings);
+    saved_settings = text;
+    platform::settings_written();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "attnlab: settings not saved: %s\n", error.what());
+  }
+}
+
+// Idle, the loop sleeps until an event (or the wait's end, to see the stop flag); scripted runs
+// draw every frame. A page cannot sleep: it skips the frames in which nothing is due.
+bool App::step() {
+  GLFWwindow* window = platform.window;
+  if (glfwWindowShouldClose(window) || stop_requested) return false;
+  // A page: the canvas follows the page's size, in device pixels.
+  if (int page_w = 0, page_h = 0; platform::page_size(page_w, page_h)) {
+    const float ratio = platform::pixel_ratio();
+    const int want_w = int(float(page_w) * ratio), want_h = int(float(page_h) * ratio);
+    int window_w = 0, window_h = 0;
+    glfwGetWindowSize(window, &window_w, &window_h);
+    if (want_w != window_w || want_h != window_h) glfwSetWindowSize(window, want_w, want_h);
+    if (ratio != fonts_ratio) state.window.fonts_dirty = true;  // moved to another screen
+    fonts_ratio = ratio;
+  }
+  const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
+  const uint64_t events_before = input_events;
+  const auto now = std::chrono::steady_clock::now();
+  const double since_draw = std::chrono::duration<double>(now - last_draw).count();
+  if (platform::saves_settings_while_running()) {
+    glfwPollEvents();
+    const bool due = next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
+    if (input_events == events_before && !(next.draw_on_timeout && due)) return true;
+  } else if (next.wait_seconds > 0) {
+    glfwWaitEventsTimeout(next.wait_seconds);
+  } else {
+    glfwPollEvents();
+  }
+  const bool new_input = input_events != events_before;
+  if (!new_input && !next.draw_on_timeout) return true;  // nothing happened: nothing to draw
+  if (new_input) input.frames_since_change = 0;
+  ++frame;
+  last_draw = now;
+  if (state.window.fonts_dirty) rebuild_fonts(state);
+  if (state.window.toggle_fullscreen) {
+    platform::toggle_fullscreen(window);
+    state.window.toggle_fullscreen = false;
+  }
+  drag_heads_for_bench(state, frame, options.bench_drag);
+  const Trace* shown_before = state.session.trace.get();
+  render_frame(state, *renderer, window);
+  traces_shown += state.session.trace.get() != shown_before;
+  if (!options.screenshot.empty() && frame >= options.frames) {
+    exit_code = save_screenshot(state, options);
+    return false;
+  }
+  if (state.window.export_request) {
+    export_png(state, *state.window.export_request);
+    state.window.export_request.reset();
+  }
+  glfwSwapBuffers(window);
+  if (options.bench_frames > 0) {  // only then: a lecture left running all day keeps no list
+    const auto drawn = std::chrono::steady_clock::now();
+    frame_ms.push_back(std::chrono::duration<double, std::milli>(drawn - last_frame).count());
+    last_frame = drawn;
+    if (frame >= options.bench_frames + 1) return false;
+  }
+  note_frame_drawn(input, state, ImGui::GetIO());
+  platform::publish_state([this] {
+    const ImGuiIO& io = ImGui::GetIO();
+    return layout_json(state, io.DisplaySize, io.DisplayFramebufferScale, frame);
+  });
+  if (platform::saves_settings_while_running() && frame % 30 == 0) save_settings_now();
+  return true;
+}
+
+// Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its
+// cancel flag every few milliseconds), so the threads are joined within a second.
+void App::finish() {
+  cancel_all_jobs(state);
+  if (options.bench_frames > 0)
+    report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()),  // 1st: setup
+                       options.bench_drag > 0 ? traces_shown : -1);
+  if (!options.scripted()) save_settings_now();
+}
+
 }  // namespace
 
 int run_gui(const StartOptions& options) {
   // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  uint64_t input_events = 0;  // counted by watch_input; outlives the window
-  Platform platform;
-  if (const int failed = open_window(options, platform); failed >= 0) return failed;
-  GLFWwindow* window = platform.window;
-  watch_input(window, &input_events);  // before ImGui's callbacks, which chain to these
-  const std::string dir = settings_dir();
-  std::optional<LoadedSettings> restored;
-  if (!options.scripted()) restored = load_settings(dir);
-  start_imgui(options, restored, platform);
-
-  AppState state;
-  const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
-  if (!start_error.empty()) {
-    if (options.scripted()) {
-      std::fprintf(stderr, "%s\n", start_error.c_str());
-      return 2;
-    }
-    state.status = start_error;
-  }
-  rebuild_fonts(state);
-  GlHeatmapRenderer renderer;
-
-  // [SECTION] the main loop
-  WindowedRect windowed{0, 0, options.width, options.height};
-  std::vector<double> frame_ms;
-  int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
-  auto last_frame = std::chrono::steady_clock::now();
-  int exit_code = 0;
-  // Idle, the loop sleeps until an event (or the wait's end, to see the stop flag); scripted runs
-  // draw every frame.
-  InputActivity input;  // frames_since_change = 0: the first frames settle as after input
-  int frame = 0;
-  while (!glfwWindowShouldClose(window) && !stop_requested) {
-    const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
-    const uint64_t events_before = input_events;
-    if (next.wait_seconds > 0)
-      glfwWaitEventsTimeout(next.wait_seconds);
-    else
-      glfwPollEvents();
-    const bool new_input = input_events != events_before;
-    if (!new_input && !next.draw_on_timeout) continue;  // nothing happened: nothing to draw
-    if (new_input) input.frames_since_change = 0;
-    ++frame;
-    if (state.window.fonts_dirty) rebuild_fonts(state);
-    if (state.window.toggle_fullscreen) {
-      toggle_fullscreen(window, windowed);
-      state.window.toggle_fullscreen = false;
-    }
-    drag_heads_for_bench(state, frame, options.bench_drag);
-    const Trace* shown_before = state.session.trace.get();
-    render_frame(state, renderer, window);
-    traces_shown += state.session.trace.get() != shown_before;
-    if (!options.screenshot.empty() && frame >= options.frames) {
-      exit_code = save_screenshot(state, options);
-      break;
-    }
-    if (state.window.export_request) {
-      export_png(state, *state.window.export_request);
-      state.window.export_request.reset();
-    }
-    glfwSwapBuffers(window);
-    if (options.bench_frames > 0) {  // only then: a lecture left running all day keeps no list
-      const auto now = std::chrono::steady_clock::now();
-      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_frame).count());
-      last_frame = now;
-      if (frame >= options.bench_frames + 1) break;
-    }
-    note_frame_drawn(input, state, ImGui::GetIO());
-  }
-
-  // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its
-  // cancel flag every few milliseconds), so the threads are joined within a second.
-  cancel_all_jobs(state);
-  if (options.bench_frames > 0)
-    report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()),  // 1st: setup
-                       options.bench_drag > 0 ? traces_shown : -1);
-  if (!options.scripted()) {
-    try {
-      save_settings(dir, current_settings(state, ImGui::SaveIniSettingsToMemory()));
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "attnlab: settings not saved: %s\n", error.what());
-    }
-  }
-  return exit_code;
+  auto app = std::make_shared<App>(options);
+  if (!app->open()) return app->exit_code;
+  platform::run_frames([app] {
+    if (app->step()) return true;
+    app->finish();
+    return false;
+  });
+  return app->exit_code;
 }
 
 }  // namespace attnlab::gui

@@ -3,7 +3,7 @@
 // colour-map table (a 256x1 texture) — so 16 heads of 128x128 cost 16 quads per frame.
 #pragma once
 
-#include <glad/gl.h>
+#include "app/gui/platform/gl_api.hpp"
 
 #include <array>
 #include <string>

@@ -1,12 +1,12 @@
 #include "app/gui/gl/screenshot.hpp"
 
-#include <glad/gl.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "app/gui/platform/gl_api.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 

@@ -25,7 +25,9 @@ std::string info_log(GLuint object, bool program) {
 
 GLuint compile(GLenum type, const char* source, const std::string& what, std::string& log) {
   const GLuint shader = glCreateShader(type);
-  glShaderSource(shader, 1, &source, nullptr);
+  const std::string text = glsl_for_platform(source);  // the browser's GLSL ES version line
+  const char* text_start = text.c_str();
+  glShaderSource(shader, 1, &text_start, nullptr);
   glCompileShader(shader);
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

@@ -1,7 +1,7 @@
 // Compiling and linking GLSL with the driver's info log on failure (as Dear ImGui's CheckShader).
 #pragma once
 
-#include <glad/gl.h>
+#include "app/gui/platform/gl_api.hpp"
 
 #include <string>
 

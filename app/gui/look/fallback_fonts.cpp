@@ -3,6 +3,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 
 namespace attnlab::gui {
@@ -62,6 +63,28 @@ std::vector<FallbackFont> fallback_fonts_for(const std::vector<char32_t>& code_p
     if (path != skip_file) fonts.push_back({path, index});
   }
   return fonts;
+}
+
+// Every font file fontconfig knows, searched by name (its own config, freed after: nothing kept
+// between calls).
+std::string find_system_font(const std::string& file_name) {
+  FcConfig* config = FcInitLoadConfigAndFonts();
+  if (!config) return "";
+  FcPattern* any = FcPatternCreate();
+  FcObjectSet* file_only = FcObjectSetBuild(FC_FILE, nullptr);
+  FcFontSet* fonts = FcFontList(config, any, file_only);
+  std::string found;
+  for (int i = 0; fonts && i < fonts->nfont && found.empty(); ++i) {
+    FcChar8* path = nullptr;
+    if (FcPatternGetString(fonts->fonts[i], FC_FILE, 0, &path) != FcResultMatch) continue;
+    const std::string text = reinterpret_cast<const char*>(path);
+    if (std::filesystem::path(text).filename() == file_name) found = text;
+  }
+  if (fonts) FcFontSetDestroy(fonts);
+  FcObjectSetDestroy(file_only);
+  FcPatternDestroy(any);
+  FcConfigDestroy(config);
+  return found;
 }
 
 }  // namespace attnlab::gui

@@ -18,4 +18,7 @@ struct FallbackFont {
 std::vector<FallbackFont> fallback_fonts_for(const std::vector<char32_t>& code_points,
                                              const std::string& skip_file);
 
+// The full path of the installed font file named `file_name` that fontconfig knows; "" when none.
+std::string find_system_font(const std::string& file_name);
+
 }  // namespace attnlab::gui

@@ -2,11 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/state/pipeline_steps.hpp"
 #include "core/model/config_json.hpp"
 
 namespace attnlab::gui {
 
-std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale) {
+std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int frame) {
   using nlohmann::json;
   const HeatmapSet& set = state.heads.heatmaps.value();
   json maps = json::array();
@@ -27,7 +28,21 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale) {
               {"cols", set.cols},
               {"heatmaps", maps},
               {"focus_head", state.heads.focus.head}};
-  if (state.session.trace) out["config"] = config_to_json(state.session.trace->config);
+  out["frame"] = frame;
+  out["computing"] = state.session.computing;
+  out["presenter"] = state.ui.presenter;
+  if (!state.session.trace) return out.dump(2) + "\n";
+  const Trace& trace = *state.session.trace;
+  out["config"] = config_to_json(trace.config);
+  if (const PipelineStep* step = current_step(state)) {
+    out["step"] = {{"index", state.walk.step_index},
+                   {"stage", stage_name(step->stage)},
+                   {"label", step->label}};
+    json shapes = json::object();
+    for (const TensorRecord* record : step_records(trace, *step))
+      shapes[record->name] = record->tensor.shape();
+    out["shapes"] = shapes;
+  }
   return out.dump(2) + "\n";
 }
 

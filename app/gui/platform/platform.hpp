@@ -1,0 +1,50 @@
+// What differs between the desktop app and the same app in a browser page (WebAssembly), behind
+// one interface; platform_desktop.cpp and platform_web.cpp implement it, and CMake builds one.
+// The GL header and GLSL version are in gl_api.hpp.
+#pragma once
+
+#include <functional>
+#include <string>
+
+struct GLFWwindow;
+
+namespace attnlab::gui::platform {
+
+// False when there is no display to open a window on (a desktop without DISPLAY); a page always
+// has its canvas.
+bool display_available();
+
+// Calls `frame` once per display frame until it returns false. The desktop loops here and
+// returns; the browser hands `frame` to the page's animation frames and returns at once, so
+// whatever `frame` uses must outlive this call.
+void run_frames(std::function<bool()> frame);
+
+// The user saved a file (a PNG): the browser offers it as a download; the desktop leaves it where
+// it was written. Returns what to tell the user.
+std::string deliver_file(const std::string& path);
+
+// Settings were written to settings_dir(): the browser copies them into its storage (IndexedDB).
+void settings_written();
+
+// True where the app never exits through the end of its main loop (a page is closed, not quit):
+// settings are then saved while it runs, whenever they change.
+bool saves_settings_while_running();
+
+// What this platform cannot do, for the page's own UI ("" on the desktop).
+std::string limitations();
+
+// The page's size in CSS pixels (browser); false on the desktop, whose window the user sizes.
+bool page_size(int& width, int& height);
+
+// Device pixels per CSS pixel (browser: window.devicePixelRatio; desktop: 1). The canvas is that
+// many times the page's size and the font scale is multiplied by it, so text stays sharp.
+float pixel_ratio();
+
+// F11: the desktop puts the window on the monitor and back; a page asks the browser.
+void toggle_fullscreen(GLFWwindow* window);
+
+// After each drawn frame: the browser keeps `state_json()` for the page's attnlab_page_state()
+// (what the browser test asserts on); the desktop does not call it.
+void publish_state(const std::function<std::string()>& state_json);
+
+}  // namespace attnlab::gui::platform

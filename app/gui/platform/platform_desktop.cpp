@@ -1,0 +1,61 @@
+// The desktop: a plain loop, files stay where they were written, settings are saved at exit.
+#include "app/gui/platform/platform.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <cstdlib>
+
+namespace attnlab::gui::platform {
+
+bool display_available() {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+    const char* value = std::getenv(name);
+    if (value && *value) return true;
+  }
+  return false;
+}
+
+void run_frames(std::function<bool()> frame) {
+  while (frame()) {
+  }
+}
+
+std::string deliver_file(const std::string& path) {
+  return "Saved " + path;
+}
+
+void settings_written() {}
+
+bool saves_settings_while_running() {
+  return false;
+}
+
+std::string limitations() {
+  return "";
+}
+
+bool page_size(int&, int&) {
+  return false;
+}
+
+float pixel_ratio() {
+  return 1.0f;
+}
+
+void toggle_fullscreen(GLFWwindow* window) {
+  static int saved_x = 0, saved_y = 0, saved_w = 1280, saved_h = 720;  // the windowed place
+  if (glfwGetWindowMonitor(window)) {
+    glfwSetWindowMonitor(window, nullptr, saved_x, saved_y, saved_w, saved_h, 0);
+    return;
+  }
+  glfwGetWindowPos(window, &saved_x, &saved_y);
+  glfwGetWindowSize(window, &saved_w, &saved_h);
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr)
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+void publish_state(const std::function<std::string()>&) {}
+
+}  // namespace attnlab::gui::platform

@@ -1,0 +1,98 @@
+// The browser page (Emscripten): frames come from the page's animation frames, a saved file
+// becomes a download, settings live in IndexedDB (mounted at ATTNLAB_CONFIG_DIR by index.html
+// before main runs), and the canvas follows the page's size and pixel ratio.
+#include <emscripten.h>
+
+#include "app/gui/platform/platform.hpp"
+
+namespace attnlab::gui::platform {
+
+namespace {
+
+std::function<bool()>* the_frame = nullptr;  // the page's loop outlives run_frames
+std::string page_state = "{}";               // the last frame's state, for attnlab_page_state
+
+void one_frame(void*) {
+  if (!(*the_frame)()) emscripten_cancel_main_loop();
+}
+
+// clang-format off
+EM_JS(void, offer_download, (const char* path_utf8), {
+  const path = UTF8ToString(path_utf8);
+  const bytes = FS.readFile(path);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([bytes], {type: 'application/octet-stream'}));
+  link.download = path.split('/').pop();
+  document.body.appendChild(link);
+  link.click();
+  setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+});
+
+EM_JS(void, sync_storage, (), {
+  FS.syncfs(false, (error) => { if (error) console.warn('attnlab: settings not stored', error); });
+});
+
+EM_JS(void, browser_fullscreen, (), {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else document.documentElement.requestFullscreen().catch(() => {});
+});
+
+EM_JS(int, page_width, (), { return window.innerWidth; });
+EM_JS(int, page_height, (), { return window.innerHeight; });
+EM_JS(double, device_pixel_ratio, (), { return window.devicePixelRatio || 1; });
+// clang-format on
+
+}  // namespace
+
+bool display_available() {
+  return true;
+}
+
+void run_frames(std::function<bool()> frame) {
+  the_frame = new std::function<bool()>(std::move(frame));
+  emscripten_set_main_loop_arg(one_frame, nullptr, 0, /*simulate_infinite_loop=*/1);
+}
+
+std::string deliver_file(const std::string& path) {
+  offer_download(path.c_str());
+  return "Downloaded " + path.substr(path.find_last_of('/') + 1) + " (see the browser's downloads)";
+}
+
+void settings_written() {
+  sync_storage();
+}
+
+bool saves_settings_while_running() {
+  return true;
+}
+
+std::string limitations() {
+  return "In the browser: fonts for scripts DejaVu lacks (Chinese, Japanese, ...) are not "
+         "available, so such characters show as U+ codes; files go to your downloads; full "
+         "screen is the browser's own (F11).";
+}
+
+bool page_size(int& width, int& height) {
+  width = page_width();
+  height = page_height();
+  return true;
+}
+
+float pixel_ratio() {
+  return float(device_pixel_ratio());
+}
+
+void toggle_fullscreen(GLFWwindow*) {
+  browser_fullscreen();
+}
+
+void publish_state(const std::function<std::string()>& state_json) {
+  page_state = state_json();
+}
+
+}  // namespace attnlab::gui::platform
+
+// The page's JavaScript reads the last frame's state as JSON (the browser test asserts on it).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attnlab_page_state() {
+  return attnlab::gui::platform::page_state.c_str();
+}

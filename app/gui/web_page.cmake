@@ -1,0 +1,27 @@
+# The browser page (included by CMakeLists.txt when Emscripten builds): attnlab.js + .wasm (+ its
+# thread worker), the presets and the DejaVu fonts preloaded into the page's file system at the
+# paths the desktop uses, and web/index.html beside them. Settings persist in IndexedDB (IDBFS).
+target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp)
+target_link_libraries(attnlab PRIVATE attnlab_gui_logic)
+set(DEJAVU /usr/share/fonts/truetype/dejavu)
+foreach(font IN ITEMS DejaVuSans.ttf DejaVuSansMono.ttf)
+  if(NOT EXISTS ${DEJAVU}/${font})
+    message(FATAL_ERROR "${DEJAVU}/${font} is missing: install fonts-dejavu-core")
+  endif()
+endforeach()
+target_link_options(attnlab PRIVATE
+  -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=128MB -sMAXIMUM_MEMORY=2GB
+  # Threads: the core's helpers (one fewer than the cores), the trace worker and the tab jobs.
+  -sPTHREAD_POOL_SIZE=8
+  -sFORCE_FILESYSTEM=1 -lidbfs.js
+  "SHELL:-sEXPORTED_RUNTIME_METHODS=FS,ENV,UTF8ToString"
+  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state"
+  "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets/presets@/assets/presets"
+  "SHELL:--preload-file ${DEJAVU}/DejaVuSans.ttf@${DEJAVU}/DejaVuSans.ttf"
+  "SHELL:--preload-file ${DEJAVU}/DejaVuSansMono.ttf@${DEJAVU}/DejaVuSansMono.ttf")
+set_target_properties(attnlab PROPERTIES SUFFIX ".js")
+foreach(page_file IN ITEMS index.html isolation.js)
+  configure_file(${PROJECT_SOURCE_DIR}/web/${page_file} ${CMAKE_BINARY_DIR}/${page_file} COPYONLY)
+endforeach()
+set_target_properties(attnlab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -1,0 +1,48 @@
+# The WebAssembly build's dependencies (emcmake cmake ... -DIMGUI_SOURCE_DIR=...; see
+# tools/build_web.sh). Emscripten compiles against its own sysroot, so Debian's header-only
+# libraries (Eigen, nlohmann-json, CLI11, stb) are reached through a folder of links to just their
+# own include folders, never /usr/include itself. Dear ImGui is compiled from Debian's source
+# package (libimgui-dev ships no .cpp), with its GLFW and OpenGL 3 backends and std::string helpers; GLFW and WebGL 2 are
+# Emscripten's own. Threads are Web Workers (-pthread): the page must be cross-origin isolated.
+set(WEB_HEADERS ${CMAKE_BINARY_DIR}/debian-headers)
+file(MAKE_DIRECTORY ${WEB_HEADERS})
+foreach(link IN ITEMS nlohmann CLI stb Eigen unsupported)
+  if(link STREQUAL "Eigen" OR link STREQUAL "unsupported")
+    set(target /usr/include/eigen3/${link})
+  else()
+    set(target /usr/include/${link})
+  endif()
+  if(NOT EXISTS ${target})
+    message(FATAL_ERROR "${target} is missing: install libeigen3-dev nlohmann-json3-dev "
+                        "libcli11-dev libstb-dev (./setup.sh web does)")
+  endif()
+  file(CREATE_LINK ${target} ${WEB_HEADERS}/${link} SYMBOLIC)
+endforeach()
+
+add_library(web_headers INTERFACE)
+target_include_directories(web_headers SYSTEM INTERFACE ${WEB_HEADERS} ${WEB_HEADERS}/stb)
+add_library(Eigen3::Eigen ALIAS web_headers)
+add_library(nlohmann_json::nlohmann_json ALIAS web_headers)
+add_library(CLI11::CLI11 ALIAS web_headers)
+
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+add_compile_options(-pthread)
+add_link_options(-pthread)
+add_library(Threads::Threads INTERFACE IMPORTED)
+
+if(NOT IMGUI_SOURCE_DIR OR NOT EXISTS ${IMGUI_SOURCE_DIR}/imgui.cpp)
+  message(FATAL_ERROR "IMGUI_SOURCE_DIR='${IMGUI_SOURCE_DIR}' holds no imgui.cpp: run "
+                      "./setup.sh web, which unpacks Debian's imgui source package")
+endif()
+add_library(web_imgui STATIC
+  ${IMGUI_SOURCE_DIR}/imgui.cpp
+  ${IMGUI_SOURCE_DIR}/imgui_draw.cpp
+  ${IMGUI_SOURCE_DIR}/imgui_tables.cpp
+  ${IMGUI_SOURCE_DIR}/imgui_widgets.cpp
+  ${IMGUI_SOURCE_DIR}/misc/cpp/imgui_stdlib.cpp
+  ${IMGUI_SOURCE_DIR}/backends/imgui_impl_glfw.cpp
+  ${IMGUI_SOURCE_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(web_imgui SYSTEM PUBLIC ${IMGUI_SOURCE_DIR} ${IMGUI_SOURCE_DIR}/misc/cpp)
+target_compile_definitions(web_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
+target_compile_options(web_imgui PUBLIC -sUSE_GLFW=3)
+add_library(PkgConfig::IMGUI ALIAS web_imgui)
