@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Attention Lab's one set-up script, for a fresh Debian 12 machine.
 #   ./setup.sh run [APP OPTIONS]   install what is missing, build, start the app
-#   ./setup.sh test                install what is missing, build, run every test
-#   ./setup.sh build               install what is missing, build
-# Debian packages only; nothing is downloaded at build time.
+#   ./setup.sh test                install what is missing, build (desktop and browser), run every
+#                                  test, the browser page's in headless Chromium among them
+#   ./setup.sh web [--port N]      install what is missing, build the browser page into build-web/
+#                                  and serve it on http://127.0.0.1:8000 (loopback only)
+#   ./setup.sh build               install what is missing, build the desktop app
+# Debian packages (and, for the browser test's driver, the npm registry) only; nothing is
+# downloaded at build time.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,19 +18,44 @@ packages=(
   fonts-droid-fallback
   libgtest-dev libbenchmark-dev xvfb xauth python3-numpy
 )
+# The browser page: emscripten, and dpkg-dev to unpack Dear ImGui's source package.
+web_packages=(
+  cmake make python3 emscripten dpkg-dev
+  libeigen3-dev nlohmann-json3-dev libcli11-dev libstb-dev fonts-dejavu-core
+)
+# Its test: Debian's chromium, driven by puppeteer-core (tests/web/package.json) under node.
+browser_test_packages=(chromium)
 
 build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build build -j "$(nproc)"
+}
+
+install_node() {  # node and npm, Debian's unless the machine has its own
+  command -v node >/dev/null && command -v npm >/dev/null && return
+  tools/install_packages.sh nodejs npm
 }
 
 mode=${1:-run}
 [ $# -gt 0 ] && shift
-tools/install_packages.sh "${packages[@]}"
-build
 case "$mode" in
-  build) ;;
-  test) cd build && ctest --output-on-failure -j "$(nproc)" ;;
-  run) exec build/app/gui/attnlab "$@" ;;
-  *) echo "setup.sh: unknown mode '$mode': use run, test or build" >&2; exit 2 ;;
+  build | run)
+    tools/install_packages.sh "${packages[@]}"
+    build
+    [ "$mode" = run ] && exec build/app/gui/attnlab "$@"
+    ;;
+  test)
+    tools/install_packages.sh "${packages[@]}" "${web_packages[@]}" "${browser_test_packages[@]}"
+    install_node
+    (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+    tools/build_web.sh
+    build -DATTNLAB_BROWSER_TEST=ON
+    cd build && ctest --output-on-failure -j "$(nproc)"
+    ;;
+  web)
+    tools/install_packages.sh "${web_packages[@]}"
+    tools/build_web.sh
+    exec python3 tools/serve_web.py build-web "$@"
+    ;;
+  *) echo "setup.sh: unknown mode '$mode': use run, test, web or build" >&2; exit 2 ;;
 esac

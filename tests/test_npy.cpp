@@ -17,6 +17,7 @@
 
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
+#include "core/tensor/zip_store.hpp"
 
 namespace attnlab {
 namespace {
@@ -401,6 +402,35 @@ TEST_F(NpyFiles, WriteReplacesAnExistingFileAndLeavesNoTemporaryFile) {
   write_file_atomically(path, bytes);
   EXPECT_EQ(read_bytes(path), bytes);
   EXPECT_EQ(entries(), std::vector<std::string>{"notes.txt"});
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// The zip writer against an independent reader is in tests/web (Python's zipfile on the page's
+// download); here, its checksum and layout against hand-derived numbers.
+TEST(ZipStore, Crc32MatchesTheStandardCheckValue) {
+  EXPECT_EQ(crc32("123456789"), 0xCBF43926u);  // the CRC-32/ISO-HDLC check value
+  EXPECT_EQ(crc32(""), 0u);
+}
+
+TEST(ZipStore, StoresEachFileWithItsHeaderAndEndsWithTheDirectory) {
+  const std::string zip = zip_store({{"a.txt", "hello"}, {"b/c.npy", ""}});
+  // Local header 30 + name, then the bytes as they are.
+  EXPECT_EQ(zip.substr(0, 4), std::string("PK\x03\x04", 4));
+  EXPECT_EQ(zip.substr(30, 5), "a.txt");
+  EXPECT_EQ(zip.substr(35, 5), "hello");
+  const size_t second = 30 + 5 + 5;
+  EXPECT_EQ(zip.substr(second + 30, 7), "b/c.npy");
+  const size_t central = second + 30 + 7;
+  EXPECT_EQ(zip.substr(central, 4), std::string("PK\x01\x02", 4));
+  // Two central entries of 46 bytes + names, then the 22-byte end record.
+  EXPECT_EQ(zip.size(), central + (46 + 5) + (46 + 7) + 22);
+  EXPECT_EQ(zip.substr(zip.size() - 22, 4), std::string("PK\x05\x06", 4));
+  EXPECT_EQ(uint8_t(zip[zip.size() - 12]), 2);  // entries
 }
 
 }  // namespace

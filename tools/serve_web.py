@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Serves the browser build (build-web/) on the loopback interface only, with the two headers
 that make the page cross-origin isolated (the app's threads need SharedArrayBuffer).
-    tools/serve_web.py [DIR] [--port 8000]
+    tools/serve_web.py [DIR] [--port 8000] [--plain]
+--plain leaves the headers out, as a static host that cannot send them (the browser test checks
+that isolation.js then makes the page isolated by itself).
 """
 import argparse
 import functools
@@ -14,9 +16,12 @@ class IsolatedHandler(http.server.SimpleHTTPRequestHandler):
                       ".wasm": "application/wasm", ".js": "text/javascript",
                       ".data": "application/octet-stream"}
 
+    isolation_headers = True
+
     def end_headers(self):
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        if self.isolation_headers:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
@@ -28,7 +33,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", nargs="?", default="build-web")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--plain", action="store_true", help="no isolation headers")
     args = parser.parse_args()
+    IsolatedHandler.isolation_headers = not args.plain
     handler = functools.partial(IsolatedHandler, directory=args.dir)
     try:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)

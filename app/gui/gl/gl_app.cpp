@@ -31,6 +31,7 @@
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
 #include "core/tensor/npy.hpp"
+#include "core/trace/export.hpp"
 
 namespace attnlab::gui {
 
@@ -111,6 +112,26 @@ std::string default_png_name(const std::optional<PanelId>& panel) {
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" + stamp + ".png";
+}
+
+// The trace's tensors as .npy files in a .zip named after the preset and the time.
+void export_npy_zip(AppState& state) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  const std::string preset =
+      state.session.preset_name.empty() ? "custom" : state.session.preset_name;
+  const std::string path = "attnlab-" + preset + "-" + stamp + ".zip";
+  try {
+    if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
+    write_file_atomically(path, export_zip(*state.session.trace));
+    state.window.export_message = platform::deliver_file(path);
+    state.window.export_failed = false;
+  } catch (const std::exception& error) {
+    state.window.export_message = error.what();
+    state.window.export_failed = true;
+  }
+  state.status = state.window.export_message;
 }
 
 // Writes the PNG the state asks for; says where (or why not) beside the Save buttons and in the
@@ -259,6 +280,8 @@ struct App {
   StartOptions options;
   Platform platform;
   uint64_t input_events = 0;  // counted by watch_input
+  uint64_t events_seen = 0;   // input_events when the last frame was drawn (a page's events
+                              // arrive between its frames, not inside glfwPollEvents)
   std::string dir;            // settings
   AppState state;
   std::unique_ptr<GlHeatmapRenderer> renderer;
@@ -292,8 +315,7 @@ bool App::open() {
     }
     state.status = start_error;
   }
-  if (const std::string limits = platform::limitations(); !limits.empty() && state.status.empty())
-    state.status = limits;
+  state.window.platform_note = platform::limitations();
   rebuild_fonts(state);
   renderer = std::make_unique<GlHeatmapRenderer>();
   return true;
@@ -317,30 +339,25 @@ void App::save_settings_now() {
 bool App::step() {
   GLFWwindow* window = platform.window;
   if (glfwWindowShouldClose(window) || stop_requested) return false;
-  // A page: the canvas follows the page's size, in device pixels.
-  if (int page_w = 0, page_h = 0; platform::page_size(page_w, page_h)) {
-    const float ratio = platform::pixel_ratio();
-    const int want_w = int(float(page_w) * ratio), want_h = int(float(page_h) * ratio);
-    int window_w = 0, window_h = 0;
-    glfwGetWindowSize(window, &window_w, &window_h);
-    if (want_w != window_w || want_h != window_h) glfwSetWindowSize(window, want_w, want_h);
-    if (ratio != fonts_ratio) state.window.fonts_dirty = true;  // moved to another screen
+  platform::follow_page_size();
+  if (const float ratio = platform::pixel_ratio(); ratio != fonts_ratio) {
+    state.window.fonts_dirty = true;  // a page moved to a screen of another pixel ratio
     fonts_ratio = ratio;
   }
   const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
-  const uint64_t events_before = input_events;
   const auto now = std::chrono::steady_clock::now();
   const double since_draw = std::chrono::duration<double>(now - last_draw).count();
   if (platform::saves_settings_while_running()) {
     glfwPollEvents();
     const bool due = next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
-    if (input_events == events_before && !(next.draw_on_timeout && due)) return true;
+    if (input_events == events_seen && !(next.draw_on_timeout && due)) return true;
   } else if (next.wait_seconds > 0) {
     glfwWaitEventsTimeout(next.wait_seconds);
   } else {
     glfwPollEvents();
   }
-  const bool new_input = input_events != events_before;
+  const bool new_input = input_events != events_seen;
+  events_seen = input_events;
   if (!new_input && !next.draw_on_timeout) return true;  // nothing happened: nothing to draw
   if (new_input) input.frames_since_change = 0;
   ++frame;
@@ -359,7 +376,10 @@ bool App::step() {
     return false;
   }
   if (state.window.export_request) {
-    export_png(state, *state.window.export_request);
+    if (state.window.export_request->npy_zip)
+      export_npy_zip(state);
+    else
+      export_png(state, *state.window.export_request);
     state.window.export_request.reset();
   }
   glfwSwapBuffers(window);

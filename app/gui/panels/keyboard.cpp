@@ -72,6 +72,8 @@ void handle_shortcuts(AppState& state) {
   if (ImGui::IsKeyPressed(kKeyF11, false)) state.window.toggle_fullscreen = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
     state.window.export_request = ExportRequest{std::nullopt, ""};
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false))
+    state.window.export_request = ExportRequest{std::nullopt, "", true};
   if (io.WantTextInput) return;
 
   if (state.session.computing && pressed(ImGuiKey_Escape, false)) {

@@ -29,7 +29,14 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
               {"heatmaps", maps},
               {"focus_head", state.heads.focus.head}};
   out["frame"] = frame;
+  json items = json::array();  // every control a test can aim at, named by its tooltip or label
+  for (const PlacedItem& item : state.frame.items)
+    items.push_back(
+        {{"label", item.label}, {"rect", {item.min.x, item.min.y, item.max.x, item.max.y}}});
+  out["items"] = items;
+  out["export_message"] = state.window.export_message;
   out["computing"] = state.session.computing;
+  out["trace_ms"] = state.session.trace_seconds * 1e3;
   out["presenter"] = state.ui.presenter;
   if (!state.session.trace) return out.dump(2) + "\n";
   const Trace& trace = *state.session.trace;

@@ -223,6 +223,16 @@ void export_controls(AppState& state) {
   if (ImGui::Button("Save heads PNG"))
     state.window.export_request = ExportRequest{PanelId::Heads, ""};
   tooltip("Save only the heads panel as a PNG, for slides.");
+  if (ImGui::Button("Save tensors (.npy in a .zip)"))
+    state.window.export_request = ExportRequest{std::nullopt, "", true};
+  tooltip(
+      "Every stage tensor and parameter of this trace as a float32 .npy, with trace.json, in one "
+      ".zip: np.load each file to check the numbers in NumPy or PyTorch (Ctrl+E).");
+  if (!state.window.platform_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
+    text_wrapped(state.window.platform_note);
+    ImGui::PopStyleColor();
+  }
   if (state.window.export_message.empty()) return;
   if (!state.window.export_failed) {
     text_wrapped(state.window.export_message);

@@ -33,8 +33,9 @@ bool saves_settings_while_running();
 // What this platform cannot do, for the page's own UI ("" on the desktop).
 std::string limitations();
 
-// The page's size in CSS pixels (browser); false on the desktop, whose window the user sizes.
-bool page_size(int& width, int& height);
+// A page: sizes the canvas (and so the GLFW window) to the page, in device pixels, when they
+// differ. The desktop's window is the user's to size: nothing to do.
+void follow_page_size();
 
 // Device pixels per CSS pixel (browser: window.devicePixelRatio; desktop: 1). The canvas is that
 // many times the page's size and the font scale is multiplied by it, so text stays sharp.

@@ -35,9 +35,7 @@ std::string limitations() {
   return "";
 }
 
-bool page_size(int&, int&) {
-  return false;
-}
+void follow_page_size() {}
 
 float pixel_ratio() {
   return 1.0f;

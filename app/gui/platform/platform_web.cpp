@@ -37,8 +37,14 @@ EM_JS(void, browser_fullscreen, (), {
   else document.documentElement.requestFullscreen().catch(() => {});
 });
 
-EM_JS(int, page_width, (), { return window.innerWidth; });
-EM_JS(int, page_height, (), { return window.innerHeight; });
+// Browser.setCanvasSize, not glfwSetWindowSize: Emscripten's GLFW takes a window the size of the
+// screen for a request to go full screen, which a page may not make without a click.
+EM_JS(void, fit_canvas_to_page, (), {
+  const ratio = window.devicePixelRatio || 1;
+  const width = Math.round(window.innerWidth * ratio), height = Math.round(window.innerHeight * ratio);
+  if (Module.canvas.width !== width || Module.canvas.height !== height)
+    Browser.setCanvasSize(width, height);
+});
 EM_JS(double, device_pixel_ratio, (), { return window.devicePixelRatio || 1; });
 // clang-format on
 
@@ -72,10 +78,8 @@ std::string limitations() {
          "screen is the browser's own (F11).";
 }
 
-bool page_size(int& width, int& height) {
-  width = page_width();
-  height = page_height();
-  return true;
+void follow_page_size() {
+  fit_canvas_to_page();
 }
 
 float pixel_ratio() {

@@ -180,6 +180,7 @@ void poll_trace(AppState& state) {
   if (!result || result->request_id != state.session.last_request) return;
   state.session.computing = false;
   if (result->bundle.trace) {
+    state.session.trace_seconds = result->seconds;
     adopt_trace(state, std::move(result->bundle));
   } else if (result->cancelled) {
     state.status = "Computation cancelled: still showing the previous trace.";

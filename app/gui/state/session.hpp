@@ -44,6 +44,7 @@ struct Session {
   Inputs pending_inputs;      // the explicit inputs of the newest request
   uint64_t last_request = 0;  // the newest request; older results are ignored
   bool computing = false;
+  double trace_seconds = 0;  // how long the shown trace took to compute (bench/web_figures.sh)
 };
 
 }  // namespace attnlab::gui

@@ -11,10 +11,12 @@
 
 namespace attnlab::gui {
 
-// A PNG the app should write after rendering the current frame.
+// A file the app should write after rendering the current frame: a PNG of the window or a panel,
+// or the trace's tensors as .npy files in a .zip.
 struct ExportRequest {
   std::optional<PanelId> panel;  // none = the whole window
   std::string path;              // "" = attnlab-<panel>-<date-time>.png in the current folder
+  bool npy_zip = false;          // the tensors instead: attnlab-<preset>-<date-time>.zip
 };
 
 struct WindowRequests {
@@ -22,10 +24,11 @@ struct WindowRequests {
   std::string font_text;     // the atlas has glyphs for this text's characters (the sentence)
   bool toggle_fullscreen = false;
   std::optional<ExportRequest> export_request;
-  // The last PNG export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
+  // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
   std::string export_message;
   bool export_failed = false;
   ImFont* mono_font = nullptr;  // code lines; null = the default font
+  std::string platform_note;    // what this platform cannot do (the browser page), or ""
 };
 
 }  // namespace attnlab::gui

@@ -1,0 +1,157 @@
+// The browser test: Debian's chromium (headless, WebGL 2 on SwiftShader) loads the WebAssembly
+// page from a loopback server and is driven through the DevTools protocol (puppeteer-core), as a
+// person would: it checks the heatmap pixels against the core's numbers (the native pixel
+// checker, on the page's screenshot and its state), steps with the arrow key, changes n_heads by
+// typing into the slider, enters presenter mode, downloads the tensors, resizes the page, and
+// reloads it to see the settings kept; from PLAIN_URL (a server sending no isolation headers) the
+// page must make itself isolated (isolation.js) and run.
+//   node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL
+import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const [url, outDir, pixelCheck, plainUrl] = process.argv.slice(2);
+if (!url || !outDir || !pixelCheck || !plainUrl) {
+  console.error('usage: node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL');
+  process.exit(2);
+}
+fs.mkdirSync(outDir, {recursive: true});
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures += 1;
+}
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+const page = await browser.newPage();
+page.on('pageerror', (error) => console.log('page error:', error.message));
+page.on('console', (message) => {
+  if (message.type() === 'error') console.log('page console:', message.text());
+});
+await page.setViewport({width: 1280, height: 720});
+
+const state = () => page.evaluate(() => (window.attnlabState ? window.attnlabState() : null));
+// Waits until the page's state satisfies `ready` (a fresh frame after the condition first held).
+async function waitFor(ready, what, seconds = 30) {
+  const end = Date.now() + seconds * 1000;
+  let last = null;
+  while (Date.now() < end) {
+    last = await state().catch(() => null);
+    if (last && !last.computing && ready(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; last state: ${JSON.stringify(last)?.slice(0, 400)}`);
+}
+// ImGui 1.86 reads key state once a frame: hold each key over a few frames.
+async function press(key, modifier) {
+  if (modifier) await page.keyboard.down(modifier);
+  await page.keyboard.down(key);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  await page.keyboard.up(key);
+  if (modifier) await page.keyboard.up(modifier);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+}
+function centre(rect) {
+  return {x: (rect[0] + rect[2]) / 2, y: (rect[1] + rect[3]) / 2};
+}
+// The pixel check: every heatmap cell of the screenshot against the core's values for the state.
+async function pixelsMatchCore(name, heads) {
+  const shot = path.join(outDir, `${name}.png`);
+  const sidecar = path.join(outDir, `${name}.json`);
+  const s = await state();
+  await page.screenshot({path: shot});
+  fs.writeFileSync(sidecar, JSON.stringify(s));
+  const run = spawnSync(pixelCheck, [shot, sidecar, '--expect-heads', String(heads)], {encoding: 'utf8'});
+  process.stdout.write(run.stdout.split('\n').map((l) => (l ? '     ' + l : l)).join('\n'));
+  check(run.status === 0, `${name}: heatmap pixels match the core's weights (${heads} heads)`);
+}
+
+try {
+  // 1. The first frame of seed003 at the attend stage.
+  const start = Date.now();
+  await page.goto(`${url}/index.html?preset=seed003&stage=attend`);
+  let s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length === 2, 'the first frames');
+  console.log(`     first frame with heatmaps after ${Date.now() - start} ms`);
+  check(s.step.stage === 'attend' && JSON.stringify(s.shapes.scores) === '[1,2,11,11]',
+        `attend shows scores (1, 2, 11, 11): ${JSON.stringify(s.shapes)}`);
+  check(s.window[0] === 1280 && s.window[1] === 720, `the canvas fills the page: ${s.window}`);
+  await pixelsMatchCore('seed003_attend', 2);
+
+  // 2. The right arrow steps to the next sub-step: ÷√d_k, whose output is `scaled`.
+  const before = s.step.index;
+  await page.mouse.move(900, 300);
+  await press('ArrowRight');
+  s = await waitFor((st) => st.step.index === before + 1, 'the next step');
+  check(s.shapes.scaled && JSON.stringify(s.shapes.scaled) === '[1,2,11,11]',
+        `→ goes to step ${s.step.index} "${s.step.label}": ${JSON.stringify(s.shapes)}`);
+  await press('ArrowLeft');
+  s = await waitFor((st) => st.step.index === before, 'the step back');
+
+  // 3. n_heads: Ctrl+click on the slider, type 4, Enter (as a person edits an ImGui slider).
+  const slider = s.items.find((item) => item.label.startsWith('Number of heads h'));
+  check(Boolean(slider), 'the n_heads slider is on screen');
+  if (slider) {
+    const at = centre(slider.rect);
+    await page.keyboard.down('Control');
+    await page.mouse.click(at.x, at.y);
+    await page.keyboard.up('Control');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await press('Backspace');
+    await page.keyboard.type('4', {delay: 120});
+    await press('Enter');
+    s = await waitFor((st) => st.config.n_heads === 4 && st.heatmaps.length === 4, 'four heads');
+    check(JSON.stringify(s.shapes.scores) === '[1,4,11,11]',
+          `n_heads = 4: scores become (1, 4, 11, 11): ${JSON.stringify(s.shapes)}`);
+    await pixelsMatchCore('seed003_4heads', 4);
+    await page.screenshot({path: path.join(outDir, 'page_after_heads_change.png')});
+  }
+
+  // 4. Ctrl+E: the tensors as .npy files in a .zip, as a browser download.
+  const downloads = path.join(outDir, 'downloads');
+  fs.mkdirSync(downloads, {recursive: true});
+  const session = await page.createCDPSession();
+  await session.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
+  await page.mouse.click(900, 300);
+  await press('e', 'Control');
+  const deadline = Date.now() + 20000;
+  let zip = null;
+  while (!zip && Date.now() < deadline) {
+    zip = fs.readdirSync(downloads).find((f) => f.endsWith('.zip'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  check(Boolean(zip), `Ctrl+E downloads the tensors: ${zip}`);
+  if (zip) fs.copyFileSync(path.join(downloads, zip), path.join(outDir, 'tensors.zip'));
+
+  // 5. Presenter mode (P), and the page follows a resize.
+  await press('p');
+  s = await waitFor((st) => st.presenter, 'presenter mode');
+  check(s.heatmaps.length === 4, 'presenter mode shows the four heads');
+  await page.screenshot({path: path.join(outDir, 'page_presenter.png')});
+  await page.setViewport({width: 1024, height: 768});
+  s = await waitFor((st) => st.window[0] === 1024 && st.window[1] === 768, 'the resized canvas');
+  check(true, `the canvas follows the page to ${s.window}`);
+
+  // 6. A reload keeps the settings (IndexedDB): presenter mode and 4 heads come back.
+  await new Promise((resolve) => setTimeout(resolve, 1500));  // settings are stored every 30 frames
+  await page.goto(`${url}/index.html`);
+  s = await waitFor((st) => st.frame >= 3, 'the reloaded page');
+  check(s.presenter && s.config.n_heads === 4,
+        `after a reload: presenter ${s.presenter}, n_heads ${s.config.n_heads}`);
+
+  // 7. A static host without the headers: the service worker isolates the page (one reload).
+  await page.goto(`${plainUrl}/index.html?preset=seed003&stage=attend`);
+  s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length > 0, 'the page on a plain host', 60);
+  const isolated = await page.evaluate(() => window.crossOriginIsolated);
+  check(isolated && s.heatmaps.length === 2,
+        `on a host without the headers the page isolates itself (${isolated}) and draws 2 heads`);
+} catch (error) {
+  check(false, error.message);
+}
+await browser.close();
+console.log(failures === 0 ? 'browser test: all passed' : `browser test: ${failures} failed`);
+process.exit(failures === 0 ? 0 : 1);

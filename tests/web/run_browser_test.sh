@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The browser test (ctest: browser_page): serves build-web/ on a free loopback port with the
+# isolation headers, runs browser_test.mjs in Debian's chromium, then checks the page's .zip
+# download against the native CLI's export of the same config with Python's zipfile and NumPy.
+#   run_browser_test.sh BUILD_WEB_DIR GUI_PIXEL_CHECK ATTNLAB_CLI
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+web=${1:?build-web folder}
+check=${2:?gui_pixel_check binary}
+cli=${3:?attnlab-cli binary}
+for needed in "$web/attnlab.js" "$web/index.html" /usr/bin/chromium "$here/node_modules/puppeteer-core"; do
+  [ -e "$needed" ] || { echo "FAIL: $needed is missing: run ./setup.sh test (it builds the page and installs the browser)"; exit 1; }
+done
+out=$(mktemp -d)
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+plain_port=$(free_port)
+python3 "$here/../../tools/serve_web.py" "$web" --port "$port" >"$out/server.log" 2>&1 &
+server=$!
+# The same page from a server that sends no isolation headers, as a plain static host.
+python3 "$here/../../tools/serve_web.py" "$web" --port "$plain_port" --plain >"$out/plain.log" 2>&1 &
+plain=$!
+trap 'kill $server $plain 2>/dev/null; rm -rf "$out"' EXIT
+for _ in $(seq 50); do grep -q "open http" "$out/server.log" "$out/plain.log" && break; sleep 0.1; done
+node "$here/browser_test.mjs" "http://127.0.0.1:$port" "$out/run" "$check" "http://127.0.0.1:$plain_port"
+status=$?
+if [ -f "$out/run/tensors.zip" ]; then
+  "$cli" --preset seed003 --heads 4 --export "$out/native" >/dev/null || status=1
+  # Debian's python3, which has python3-numpy.
+  /usr/bin/python3 "$here/compare_zip.py" "$out/run/tensors.zip" "$out/native" || status=1
+else
+  status=1
+fi
+[ -n "${ATTNLAB_KEEP_BROWSER_TEST:-}" ] && cp -r "$out/run/." "$ATTNLAB_KEEP_BROWSER_TEST/"
+exit $status
