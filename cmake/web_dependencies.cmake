@@ -28,6 +28,14 @@ add_library(CLI11::CLI11 ALIAS web_headers)
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 add_compile_options(-pthread)
 add_link_options(-pthread)
+# The app reports bad input and cancellation with C++ exceptions: caught, not Emscripten's default
+# of aborting on a throw.
+add_compile_options(-fexceptions)
+add_link_options(-fexceptions)
+# WebAssembly SIMD (Chrome 91, Firefox 89, Safari 16.4 and later): the compiler vectorizes loops
+# with 128-bit wasm vectors. (Eigen 3.4 has no wasm kernels; its SSE ones, through Emscripten's
+# SSE headers, need x86 inline assembly that clang 14 cannot compile for wasm.)
+add_compile_options(-msimd128)
 add_library(Threads::Threads INTERFACE IMPORTED)
 
 if(NOT IMGUI_SOURCE_DIR OR NOT EXISTS ${IMGUI_SOURCE_DIR}/imgui.cpp)

@@ -39,6 +39,7 @@ void adopt_trace(AppState& state, TraceBundle bundle) {
   session.trace = std::move(bundle.trace);
   session.correct_trace = std::move(bundle.correct);
   session.mistake_report = std::move(bundle.report);
+  session.trace_seconds = bundle.seconds;
   session.trace_inputs = session.pending_inputs;
   session.run_error.clear();
   ++session.generation;  // every cache of the previous trace is out of date
@@ -180,7 +181,6 @@ void poll_trace(AppState& state) {
   if (!result || result->request_id != state.session.last_request) return;
   state.session.computing = false;
   if (result->bundle.trace) {
-    state.session.trace_seconds = result->seconds;
     adopt_trace(state, std::move(result->bundle));
   } else if (result->cancelled) {
     state.status = "Computation cancelled: still showing the previous trace.";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -25,16 +26,22 @@ float largest_magnitude(const Tensor& tensor) {
 }
 
 TraceBundle compute_bundle(const Config& config, const Inputs& inputs, const RunControl& control) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   TraceBundle bundle;
   bundle.trace = std::make_shared<const Trace>(run(config, inputs, control));
   for (const std::vector<TensorRecord>* list : {&bundle.trace->records, &bundle.trace->parameters})
     for (const TensorRecord& record : *list)
       bundle.magnitudes[record.name] = largest_magnitude(record.tensor);
+  bundle.seconds = seconds_since_start();
   if (config.mistake == Mistake::None) return bundle;
   Config correct = config;
   correct.mistake = Mistake::None;
   bundle.correct = std::make_shared<const Trace>(run(correct, inputs, control));
   bundle.report = compare_with_correct(*bundle.correct, *bundle.trace);
+  bundle.seconds = seconds_since_start();
   return bundle;
 }
 

@@ -23,6 +23,7 @@ struct TraceBundle {
   // scales. Found here (on the worker for big traces), so the frame a trace arrives in does not
   // scan every tensor.
   std::map<std::string, float> magnitudes;
+  double seconds = 0;  // how long computing all this took (bench/web_figures.sh)
 };
 
 // Largest finite |value| over the whole tensor (1 when it has no values).

@@ -1,7 +1,5 @@
 #include "app/gui/state/trace_worker.hpp"
 
-#include <chrono>
-
 #include "core/model/errors.hpp"
 #include "core/trace/mha.hpp"
 
@@ -69,11 +67,8 @@ void TraceWorker::loop() {
     RunControl control;
     control.cancel = &cancel_;
     control.progress = [this](double fraction) { progress_ = fraction; };
-    const auto started = std::chrono::steady_clock::now();
     try {
       result.bundle = compute_bundle(job.config, job.inputs, control);
-      result.seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     } catch (const Cancelled&) {
       result.cancelled = true;
     } catch (const std::exception& error) {  // UserError, or bad_alloc for a huge config

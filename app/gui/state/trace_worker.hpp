@@ -24,7 +24,6 @@ struct TraceResult {
   TraceBundle bundle;  // bundle.trace is null when the run failed or was cancelled
   std::string error;   // the UserError's message when it failed
   bool cancelled = false;
-  double seconds = 0;  // how long the run took (the bundle: the trace and a mistake's twin)
 };
 
 class TraceWorker {
