@@ -126,6 +126,18 @@ try {
   }
   check(Boolean(zip), `Ctrl+E downloads the tensors: ${zip}`);
   if (zip) fs.copyFileSync(path.join(downloads, zip), path.join(outDir, 'tensors.zip'));
+  // Ctrl+S: a PNG of the window, also a download, with the canvas's size.
+  await press('s', 'Control');
+  let png = null;
+  for (const end = Date.now() + 20000; !png && Date.now() < end;) {
+    png = fs.readdirSync(downloads).find((f) => f.endsWith('.png'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));  // written whole
+  const header = png ? fs.readFileSync(path.join(downloads, png)) : Buffer.alloc(0);
+  const pngSize = header.length > 24 ? [header.readUInt32BE(16), header.readUInt32BE(20)] : [];
+  check(pngSize[0] === 1280 && pngSize[1] === 720,
+        `Ctrl+S downloads a PNG of the window: ${png} ${pngSize.join('x')}`);
 
   // 5. Presenter mode (P), and the page follows a resize.
   await press('p');
@@ -137,7 +149,7 @@ try {
   check(true, `the canvas follows the page to ${s.window}`);
 
   // 6. A reload keeps the settings (IndexedDB): presenter mode and 4 heads come back.
-  await new Promise((resolve) => setTimeout(resolve, 1500));  // settings are stored every 30 frames
+  await new Promise((resolve) => setTimeout(resolve, 2500));  // settings are stored each second
   await page.goto(`${url}/index.html`);
   s = await waitFor((st) => st.frame >= 3, 'the reloaded page');
   check(s.presenter && s.config.n_heads === 4,

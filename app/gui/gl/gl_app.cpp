@@ -289,6 +289,7 @@ struct App {
   int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_draw = last_frame;
+  std::chrono::steady_clock::time_point last_settings_check = last_frame;
   int exit_code = 0;
   InputActivity input;  // frames_since_change = 0: the first frames settle as after input
   int frame = 0;
@@ -347,6 +348,12 @@ bool App::step() {
   const NextFrame next = options.scripted() ? NextFrame{} : next_frame(state, input);
   const auto now = std::chrono::steady_clock::now();
   const double since_draw = std::chrono::duration<double>(now - last_draw).count();
+  // A page is closed, not quit: its settings are stored within a second of changing.
+  if (platform::saves_settings_while_running() &&
+      now - last_settings_check > std::chrono::seconds(1)) {
+    last_settings_check = now;
+    save_settings_now();
+  }
   if (platform::saves_settings_while_running()) {
     glfwPollEvents();
     const bool due = next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
@@ -394,7 +401,6 @@ bool App::step() {
     const ImGuiIO& io = ImGui::GetIO();
     return layout_json(state, io.DisplaySize, io.DisplayFramebufferScale, frame);
   });
-  if (platform::saves_settings_while_running() && frame % 30 == 0) save_settings_now();
   return true;
 }
 
