@@ -1,10 +1,13 @@
-// attnlab-cli: runs one configuration, prints the shape journey and diagnostics, exports stages.
+// attnlab-cli: runs one configuration, prints the shape journey and diagnostics, exports stages;
+// `attnlab-cli train ...` trains a tiny attention-only transformer (app/cli/train.cpp).
 // Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix),
 // 3 the injected mistake made the run fail as a framework would (--mistake view-no-contiguous).
 #include <iostream>
+#include <string_view>
 
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
+#include "app/cli/train.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/ablation.hpp"
 #include "core/trace/export.hpp"
@@ -12,6 +15,8 @@
 
 int main(int argc, char** argv) {
   using namespace attnlab;
+  // `attnlab-cli train ...` has its own flags (app/cli/train.cpp); everything else is a trace.
+  if (argc >= 2 && std::string_view(argv[1]) == "train") return cli::run_train(argc - 1, argv + 1);
   cli::Request request;
   if (const int code = cli::parse(argc, argv, request); code >= 0) return code;
   try {

@@ -388,10 +388,10 @@ std::string python_tuple(const Shape& shape) {
   return shape_to_string(shape);
 }
 
-// The header dict exactly as numpy writes it for a C-order '<f4' array, padding included.
-std::string npy_header(const Shape& shape) {
-  std::string header =
-      "{'descr': '<f4', 'fortran_order': False, 'shape': " + python_tuple(shape) + ", }";
+// The header dict exactly as numpy writes it for a C-order array of `descr`, padding included.
+std::string npy_header(const Shape& shape, const char* descr = "<f4") {
+  std::string header = "{'descr': '" + std::string(descr) +
+                       "', 'fortran_order': False, 'shape': " + python_tuple(shape) + ", }";
   if (!shape.empty()) header.append(kGrowthAxisMaxDigits - std::to_string(shape[0]).size(), ' ');
   const size_t unpadded = kHeaderLengthAt + 2 + header.size() + 1;  // +1 for the final '\n'
   header.append(kHeaderAlign - unpadded % kHeaderAlign, ' ');
@@ -484,6 +484,26 @@ std::string npy_bytes(const Tensor& tensor) {
 
 void save_npy(const std::string& path, const Tensor& tensor) {
   write_file_atomically(path, npy_bytes(tensor));
+}
+
+std::string npy_bytes_int64(const std::vector<int64_t>& values, const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t n : shape) count *= n;
+  assert(count == int64_t(values.size()) && "the shape must hold exactly the values");
+  const std::string header = npy_header(shape, "<i8");
+  std::string out(kMagic);
+  out.reserve(kHeaderLengthAt + 2 + header.size() + values.size() * 8);
+  out += '\x01';  // format version 1.0
+  out += '\x00';
+  append_little_endian(out, header.size(), 2);
+  out += header;
+  for (int64_t value : values) append_little_endian(out, static_cast<uint64_t>(value), 8);
+  return out;
+}
+
+void save_npy_int64(const std::string& path, const std::vector<int64_t>& values,
+                    const Shape& shape) {
+  write_file_atomically(path, npy_bytes_int64(values, shape));
 }
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {

@@ -3,7 +3,9 @@
 // that says how to re-save the array.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/tensor/tensor.hpp"
 
@@ -28,6 +30,12 @@ std::string npy_bytes(const Tensor& tensor);
 // removes the temp file and throws UserError naming the path and the OS reason (strerror).
 // Never leaves a partial file under the final name.
 void save_npy(const std::string& path, const Tensor& tensor);
+
+// The same for integers: a C-order '<i8' .npy of `values` laid out as `shape` (row-major), e.g. a
+// batch of token ids. Written atomically like save_npy.
+std::string npy_bytes_int64(const std::vector<int64_t>& values, const Shape& shape);
+void save_npy_int64(const std::string& path, const std::vector<int64_t>& values,
+                    const Shape& shape);
 
 // Also used by other writers: same atomic temp+fsync+rename for arbitrary text/bytes.
 void write_file_atomically(const std::string& path, const std::string& bytes);

@@ -1,0 +1,105 @@
+#include "app/cli/train.hpp"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "core/model/errors.hpp"
+#include "core/training/model_io.hpp"
+#include "core/training/trainer.hpp"
+
+namespace attnlab::cli {
+
+namespace {
+
+using namespace attnlab::training;
+
+void print_log_line(const HistoryEntry& e) {
+  std::fprintf(stderr, "step %6lld  loss %.4f  accuracy", static_cast<long long>(e.step),
+               e.report.loss);
+  for (double a : e.report.accuracy) std::fprintf(stderr, " %.3f", a);
+  std::fprintf(stderr, "  heads (prev/first/prefix)");
+  for (const HeadScores& h : e.heads) {
+    std::fprintf(stderr, " L%lldH%lld %.2f/%.2f/%.2f", static_cast<long long>(h.layer),
+                 static_cast<long long>(h.head), h.previous, h.first, h.prefix);
+  }
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+int run_train(int argc, char** argv) {
+  CLI::App app{
+      "attnlab-cli train: trains an attention-only transformer on a synthetic task and saves it "
+      "(model.json, one .npy per parameter, history.json)."};
+  TrainSettings s;
+  std::string task_name, out_dir, grads_dir;
+  bool bias = true, no_bias = false;
+  std::string tasks_help = "The task:";
+  for (const TaskInfo& info : all_tasks()) tasks_help += std::string(" ") + info.name;
+  app.add_option("--task", task_name, tasks_help)->required();
+  app.add_option("--layers", s.layers, "Layers L (1 or 2)")->required();
+  app.add_option("--heads", s.heads, "Heads per layer h")->required();
+  app.add_option("--d-model", s.d_model, "Model width D")->required();
+  app.add_option("--d-k", s.d_k, "Per-head width of Q, K, V (default D / h)");
+  app.add_option("--seq-len", s.seq_len, "Sequence length T")->required();
+  app.add_option("--vocab", s.vocab, "Vocabulary size V (at least 2)")->required();
+  app.add_flag("--mlp", s.mlp, "Add a ReLU MLP block (hidden 4D) after each attention block");
+  auto* bias_flag = app.add_flag("--bias", bias, "Biases on the projections (the default)");
+  app.add_flag("--no-bias", no_bias, "No biases on the Q, K, V and output projections")
+      ->excludes(bias_flag);
+  app.add_option("--steps", s.steps, "Training steps N (0: only write the initial model)")
+      ->required();
+  app.add_option("--batch-size", s.batch_size, "Sequences per step")->required();
+  app.add_option("--lr", s.lr, "AdamW learning rate")->required();
+  app.add_option("--weight-decay", s.weight_decay, "AdamW weight decay (default 0)");
+  app.add_option("--clip", s.clip_norm, "Clip the global gradient norm to this (default off)");
+  app.add_option("--seed", s.seed, "Seed of the initial weights and of the batches")->required();
+  app.add_option("--out", out_dir, "Folder to write the model to")->required();
+  app.add_option("--log-every", s.log_every, "Log loss, accuracy and head scores every N steps");
+  app.add_option("--grads", grads_dir,
+                 "With --steps 0: write the first batch, its loss and every gradient into DIR2");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "attnlab-cli train: " << e.what() << " (see attnlab-cli train --help)\n";
+    return 2;
+  }
+  try {
+    s.task = task_from_name(task_name);
+    s.bias = !no_bias;
+    if (!grads_dir.empty() && s.steps != 0)
+      throw UserError("--grads is for the untrained model: give --steps 0 with it");
+    Trainer trainer(s);
+    if (!grads_dir.empty()) {
+      Parameters<float> grads = zero_parameters<float>(trainer.shape());
+      const Batch first = trainer.batch(0);
+      const LossReport report = trainer.gradients(first, grads);
+      save_gradients(grads_dir, first, report, grads);
+      std::cerr << "attnlab-cli train: loss " << report.loss << "; wrote the batch and "
+                << grads.values.size() << " gradients to " << grads_dir << "\n";
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < s.steps; ++i) {
+      trainer.step();
+      if (!trainer.history().empty() && trainer.history().back().step == i)
+        print_log_line(trainer.history().back());
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    save_model(out_dir, trainer);
+    std::cerr << "attnlab-cli train: " << s.steps << " steps in " << seconds << " s; wrote "
+              << trainer.parameters().values.size()
+              << " parameters, model.json and history.json to " << out_dir << "\n";
+  } catch (const UserError& e) {
+    std::cerr << "attnlab-cli train: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,22 @@
+// A trained model on disk: a folder of C-order float32 .npy files (one per parameter, named as in
+// parameter_layout), model.json (every setting) and history.json. Every file is written atomically.
+#pragma once
+
+#include <string>
+
+#include "core/training/trainer.hpp"
+
+namespace attnlab::training {
+
+std::string settings_json(const TrainSettings& settings, const ModelShape& shape);
+std::string history_json(const std::vector<HistoryEntry>& history);
+
+// Creates `dir` if needed; writes model.json, <name>.npy for every parameter, history.json.
+void save_model(const std::string& dir, const Trainer& trainer);
+
+// For checking the backward pass against an autograd: batch_tokens.npy int64 (B, T),
+// batch_targets{j}.npy int64 (B, T) (-1 = no target), loss.json, grad_<name>.npy.
+void save_gradients(const std::string& dir, const Batch& batch, const LossReport& report,
+                    const Parameters<float>& grads);
+
+}  // namespace attnlab::training
