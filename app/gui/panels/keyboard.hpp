@@ -1,6 +1,6 @@
 // The lecture shortcuts: ←/→ (and PageUp/PageDown, as presentation clickers send) step through
 // the stages, Home/End jump, Space plays/pauses, Esc cancels a background run, F11 toggles
-// fullscreen, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip; 1-6 pick a tab of the middle panel, C switches code/checks,
+// fullscreen, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip; 1-7 pick a tab of the middle panel, C switches code/checks,
 // M / Shift+M pick the next / previous mistake, Shift+1..9 switch heads 0..8 off and on.
 #pragma once
 

@@ -38,6 +38,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["computing"] = state.session.computing;
   out["trace_ms"] = state.session.trace_seconds * 1e3;
   out["presenter"] = state.ui.presenter;
+  out["typing"] = ImGui::GetIO().WantTextInput;  // a text field has the keyboard
   if (!state.session.trace) return out.dump(2) + "\n";
   const Trace& trace = *state.session.trace;
   out["config"] = config_to_json(trace.config);

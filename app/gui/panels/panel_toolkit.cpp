@@ -1,5 +1,5 @@
 // The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
-// (mistakes, memory layout, head tools, loop vs batched, counters). Keys 1-6 pick a tab.
+// (mistakes, memory layout, head tools, loop vs batched, counters, train). Keys 1-7 pick a tab.
 #include <imgui.h>
 
 #include <string>
@@ -17,6 +17,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "One head against many, switching heads off, and each head's entropy (key 4).",
     "The per-head loop of the seeds against the batched computation: same output, timed (key 5).",
     "Parameters, FLOPs and bytes of this config, and the seeds' table of real models (key 6).",
+    "Train a tiny attention model on a task and watch its heads specialise (key 7).",
 };
 
 void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
@@ -38,6 +39,9 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
       break;
     case ToolTab::Counters:
       draw_counters_tab(state);
+      break;
+    case ToolTab::Train:
+      draw_train_tab(state);
       break;
   }
 }

@@ -28,6 +28,7 @@ void draw_memory_tab(AppState& state);
 void draw_head_tools_tab(AppState& state);
 void draw_paths_tab(AppState& state);
 void draw_counters_tab(AppState& state);
+void draw_train_tab(AppState& state);  // app/gui/train/panel_train.cpp
 void draw_code_tab(AppState& state);
 void draw_checks_tab(AppState& state);
 

@@ -358,6 +358,7 @@ void cancel_all_jobs(AppState& state) {
   state.head_tools.importance.cancel();
   state.paths.comparison.cancel();
   state.head_tools.head_counts.cancel();
+  if (state.train.run) state.train.run->pause();
 }
 
 // [SECTION] heatmaps

@@ -44,6 +44,7 @@ struct AppState {
   CodeTab code;
   HeadToolsTab head_tools;
   PathsTab paths;
+  TrainTab train;
 
   WindowRequests window;  // handled between frames
   std::string status;     // one line at the bottom: saved files, notices

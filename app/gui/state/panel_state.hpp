@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -19,6 +20,7 @@
 #include "app/gui/state/mistake_maps.hpp"
 #include "app/gui/state/toolkit_tabs.hpp"
 #include "app/gui/state/trace_cache.hpp"
+#include "app/gui/train/train_run.hpp"
 #include "core/teaching/comparisons.hpp"
 
 namespace attnlab::gui {
@@ -101,6 +103,13 @@ struct HeadToolsTab {
 
 struct PathsTab {
   BackgroundTask<PathComparison> comparison;  // the loop against the batched path
+};
+
+struct TrainTab {
+  training::TrainSettings settings;  // as edited; a Reset (or Start) builds the model from them
+  std::unique_ptr<TrainRun> run;     // made on first use (its thread waits until then)
+  std::string error;                 // why the settings cannot train, shown beside them
+  int scrub = -1;                    // the snapshot shown; -1 = the latest (live)
 };
 
 }  // namespace attnlab::gui

@@ -25,8 +25,9 @@ bool window_request_pending(const AppState& state) {
 }  // namespace
 
 bool wants_frames(const AppState& state) {
+  const bool training = state.train.run && state.train.run->running();  // heads learning live
   return transition_animating(state) || state.walk.playing || state.session.computing ||
-         measurement_pending(state) || window_request_pending(state);
+         measurement_pending(state) || window_request_pending(state) || training;
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {

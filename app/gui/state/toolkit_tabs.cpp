@@ -12,6 +12,7 @@ constexpr TabText kToolTabs[kToolTabCount] = {
     {"tensors", "Tensors"},       {"mistakes", "Mistakes"},
     {"memory", "Memory layout"},  {"head-tools", "Heads: 1 vs h, ablation, entropy"},
     {"paths", "Loop vs batched"}, {"counters", "Counters"},
+    {"train", "Train"},
 };
 constexpr TabText kInfoTabs[kInfoTabCount] = {{"code", "Code"}, {"checks", "Checks"}};
 

@@ -7,8 +7,8 @@
 
 namespace attnlab::gui {
 
-enum class ToolTab { Tensors, Mistakes, Memory, HeadTools, Paths, Counters };
-constexpr int kToolTabCount = 6;
+enum class ToolTab { Tensors, Mistakes, Memory, HeadTools, Paths, Counters, Train };
+constexpr int kToolTabCount = 7;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;

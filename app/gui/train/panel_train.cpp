@@ -1,0 +1,274 @@
+// The Train tab: settings of a tiny attention-only model and its task, Start / Pause / Step /
+// Reset, the loss and accuracy curves, every head's attention map on an evaluation sequence and
+// its pattern scores, live, and a scrubber that replays the snapshots, so a lecturer can show the
+// moment the heads specialise.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/gui/look/colormap.hpp"
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "core/training/tasks.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+using training::TrainSettings;
+
+// [SECTION] settings
+
+// A number field's width: room for five digits and its -/+ buttons.
+float box_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize("00000").x + 2 * style.FramePadding.x +
+         2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+}
+
+// The width a field takes: its box and its label.
+float field_width(const char* label) {
+  return box_width() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
+// Puts the next field beside the last one when it fits in the tab's width, else on a new line.
+void beside_if_room(const char* label) {
+  const float font = ImGui::GetFontSize();
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  if (ImGui::GetItemRectMax().x + font + field_width(label) <= right) ImGui::SameLine(0, font);
+}
+
+bool int_field(const char* label, int64_t& value, int64_t low, int64_t high, const char* help) {
+  beside_if_room(label);
+  int shown = int(value);
+  ImGui::SetNextItemWidth(box_width());
+  const bool changed = ImGui::InputInt(label, &shown, 1, 10);
+  tooltip(help);
+  if (changed) value = std::clamp<int64_t>(shown, low, high);
+  return changed;
+}
+
+void task_picker(TrainSettings& settings) {
+  const training::TaskInfo& current = training::task_info(settings.task);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("task", current.name)) {
+    for (const training::TaskInfo& task : training::all_tasks()) {
+      if (ImGui::Selectable(task.name, task.task == settings.task)) {
+        settings.task = task.task;
+        settings.layers = std::max(settings.layers, task.suggested_layers);
+        settings.seq_len = std::max(settings.seq_len, task.min_seq_len);
+      }
+      tooltip(task.pattern);
+    }
+    ImGui::EndCombo();
+  }
+  tooltip("The task the model learns; each asks for one relation between positions.");
+}
+
+// The settings, in rows that wrap to the tab's width; true when one changed.
+bool settings_fields(TrainSettings& s) {
+  bool changed = false;
+  task_picker(s);
+  changed |= int_field("layers", s.layers, 1, 2, "Attention layers L (1 or 2; induction needs 2).");
+  changed |= int_field("heads", s.heads, 1, 16, "Heads h per layer.");
+  changed |= int_field("d_model", s.d_model, 2, 256, "Width of the embeddings D.");
+  changed |= int_field("d_k", s.d_k, 0, 256, "Per-head width; 0 = d_model / h.");
+  changed |= int_field("T", s.seq_len, 2, 64, "Sequence length.");
+  changed |= int_field("V", s.vocab, 2, 256, "Vocabulary size.");
+  changed |= int_field("steps", s.steps, 1, 100000, "Training steps (batches of 64).");
+  beside_if_room("lr");
+  float lr = float(s.lr);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.00000").x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::InputFloat("lr", &lr, 0, 0, "%.4f")) {
+    s.lr = std::clamp(double(lr), 1e-6, 1.0);
+    changed = true;
+  }
+  tooltip("AdamW learning rate.");
+  int64_t seed = int64_t(s.seed);
+  changed |= int_field("seed", seed, 0, 1 << 30, "Seed of the weights and the batches.");
+  s.seed = uint64_t(seed);
+  const training::TaskInfo& task = training::task_info(s.task);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped(std::string(task.name) + ": " + task.pattern);
+  ImGui::PopStyleColor();
+  return changed;
+}
+
+// [SECTION] the run's buttons
+
+void run_buttons(TrainTab& tab) {
+  TrainRun* run = tab.run.get();
+  const bool running = run && run->running();
+  const auto reset = [&] {
+    if (!tab.run) tab.run = std::make_unique<TrainRun>();
+    tab.error = tab.run->reset(tab.settings);
+    tab.scrub = -1;
+    return tab.error.empty();
+  };
+  if (running) {
+    if (ImGui::Button("Pause")) run->pause();
+    tooltip("Stop after the current step; Start goes on from there.");
+  } else {
+    if (ImGui::Button("Start")) {
+      // A finished run, or new settings, start a new model; a paused one goes on.
+      const bool fresh = !run || !run->has_model() || run->steps_done() >= run->steps_total() ||
+                         !(run->settings().task == tab.settings.task &&
+                           run->settings().heads == tab.settings.heads &&
+                           run->settings().d_model == tab.settings.d_model);
+      if (!fresh || reset()) tab.run->start();
+    }
+    tooltip("Train on the worker thread until the last step (the window stays live).");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step") && !running) {
+    if (!tab.run || !tab.run->has_model()) reset();
+    if (tab.run && tab.error.empty()) tab.run->step_once();
+  }
+  tooltip("One training step (while paused).");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) reset();
+  tooltip("A new model from these settings, untrained.");
+  if (run && run->has_model()) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::Text("step %lld / %lld", (long long)run->steps_done(), (long long)run->steps_total());
+  }
+}
+
+// [SECTION] what the run shows
+
+void curves(const std::vector<std::shared_ptr<const TrainSnapshot>>& shots, int shown) {
+  std::vector<float> loss, accuracy;
+  for (const auto& shot : shots) {
+    loss.push_back(float(shot->eval.report.loss));
+    const std::vector<double>& acc = shot->eval.report.accuracy;
+    accuracy.push_back(acc.empty() ? 0.0f : float(*std::min_element(acc.begin(), acc.end())));
+  }
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float height = ImGui::GetFontSize() * 3;
+  char label[64];
+  std::snprintf(label, sizeof label, "loss %.3f", double(loss[size_t(shown)]));
+  ImGui::PlotLines("##loss", loss.data(), int(loss.size()), 0, label, 0.0f, FLT_MAX,
+                   ImVec2(width, height));
+  tooltip("Loss on the evaluation sequence at each snapshot (cross-entropy, summed over outputs).");
+  std::snprintf(label, sizeof label, "accuracy %.0f %%", 100.0 * double(accuracy[size_t(shown)]));
+  ImGui::PlotLines("##accuracy", accuracy.data(), int(accuracy.size()), 0, label, 0.0f, 1.0f,
+                   ImVec2(width, height));
+  tooltip("Accuracy (the lowest over the outputs) on the evaluation sequence.");
+}
+
+// One head's (T, T) map as cells (masked keys of a causal task stay the background).
+void head_map(const std::vector<float>& map, int64_t T, float side, ColormapKind colours) {
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float cell = side / float(T);
+  for (int64_t q = 0; q < T; ++q) {
+    float row_max = 1e-12f;  // per row, as the heads panel's default scale
+    for (int64_t k = 0; k < T; ++k) row_max = std::max(row_max, map[size_t(q * T + k)]);
+    for (int64_t k = 0; k < T; ++k) {
+      const ImVec2 a(at.x + cell * float(k), at.y + cell * float(q));
+      list->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
+                          colour_at_packed(colours, map[size_t(q * T + k)] / row_max));
+    }
+  }
+  list->AddRect(at, ImVec2(at.x + side, at.y + side), IM_COL32(128, 128, 128, 255));
+  ImGui::Dummy(ImVec2(side, side));
+}
+
+void score_bars(const training::HeadScores& s, float width) {
+  const struct {
+    const char* name;
+    double value;
+    const char* help;
+  } bars[] = {{"prev", s.previous, "mean weight on the previous token"},
+              {"first", s.first, "mean weight on the first token"},
+              {"same", s.same, "mean weight on the token itself"},
+              {"induct", s.prefix, "prefix matching: weight on the token after an earlier copy"}};
+  for (const auto& bar : bars) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%s %.2f", bar.name, bar.value);
+    ImGui::ProgressBar(float(std::clamp(bar.value, 0.0, 1.0)), ImVec2(width, 0), text);
+    tooltip(bar.help);
+  }
+}
+
+void heads(const TrainSnapshot& shot, const training::ModelShape& shape, ColormapKind colours) {
+  const int64_t T = int64_t(shot.tokens.size());
+  const int64_t maps = int64_t(shot.maps.size());
+  if (T == 0 || maps == 0) return;
+  const float font = ImGui::GetFontSize();
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float bars_h =
+      ImGui::GetFrameHeightWithSpacing() * 4 + ImGui::GetTextLineHeightWithSpacing();
+  const float side = std::clamp(
+      std::min((room.x - font * float(maps)) / float(maps), room.y - bars_h), font * 3, font * 14);
+  for (int64_t m = 0; m < maps; ++m) {
+    if (m > 0) ImGui::SameLine(0, font);
+    ImGui::BeginGroup();
+    const int64_t layer = m / shape.heads, head = m % shape.heads;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_colour(int(head))), "L%lld h%lld",
+                       (long long)layer, (long long)head);
+    head_map(shot.maps[size_t(m)], T, side, colours);
+    if (size_t(m) < shot.eval.heads.size()) score_bars(shot.eval.heads[size_t(m)], side);
+    ImGui::EndGroup();
+  }
+}
+
+}  // namespace
+
+void draw_train_tab(AppState& state) {
+  TrainTab& tab = state.train;
+  // Two columns, each scrolling on its own when the panel is short: the settings, buttons and
+  // curves on the left; the heads as they learn on the right.
+  const float font = ImGui::GetFontSize();
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float left_w = std::max(font * 16, room.x * 0.45f);
+  ImGui::BeginChild("##train_run", ImVec2(left_w, room.y));
+  const bool running = tab.run && tab.run->running();
+  ImGui::BeginDisabled(running);
+  settings_fields(tab.settings);
+  ImGui::EndDisabled();
+  if (running) tooltip("Pause to change the settings.");
+  run_buttons(tab);
+  if (!tab.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    text_wrapped(tab.error);
+    ImGui::PopStyleColor();
+    state.frame.explained.push_back("train");
+  }
+  const bool trained = tab.run && tab.run->has_model();
+  const auto shots = trained ? tab.run->snapshots() : decltype(tab.run->snapshots()){};
+  int shown = -1;
+  if (!trained || shots.empty()) {
+    text_wrapped(
+        "Pick a task and press Start: a tiny attention-only transformer trains here, and its "
+        "heads' "
+        "maps change as they learn. previous-and-first with 2 heads splits the work: one head "
+        "looks at the previous token, the other at the first.");
+  } else {
+    // The scrubber: the latest snapshot while live; dragged, any earlier one.
+    shown = tab.scrub < 0 ? int(shots.size()) - 1 : std::min(tab.scrub, int(shots.size()) - 1);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - font * 4);
+    char format[48];
+    std::snprintf(format, sizeof format, "step %lld", (long long)shots[size_t(shown)]->step);
+    if (ImGui::SliderInt("##scrub", &shown, 0, int(shots.size()) - 1, format))
+      tab.scrub = shown == int(shots.size()) - 1 ? -1 : shown;
+    tooltip("Replay the run: the heads as they were at each snapshot.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tab.scrub < 0 ? "live" : "go live")) tab.scrub = -1;
+    curves(shots, shown);
+  }
+  ImGui::EndChild();
+  if (shown < 0) return;
+  ImGui::SameLine(0, font);
+  ImGui::BeginChild("##train_heads", ImVec2(0, room.y));
+  heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
+        ColormapKind::Sequential);
+  ImGui::EndChild();
+}
+
+}  // namespace attnlab::gui

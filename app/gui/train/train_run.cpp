@@ -1,0 +1,137 @@
+#include "app/gui/train/train_run.hpp"
+
+#include "core/model/errors.hpp"
+#include "core/training/tasks.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// A snapshot this often: about 60 over a run, and every step of a short one.
+int64_t snapshot_every(int64_t steps) {
+  return std::max<int64_t>(1, steps / 60);
+}
+
+// The evaluation batch: one sequence, from a batch index training never reaches.
+constexpr int64_t kEvalBatchIndex = int64_t(1) << 40;
+
+}  // namespace
+
+TrainRun::TrainRun() : thread_([this] { loop(); }) {}
+
+TrainRun::~TrainRun() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+std::string TrainRun::reset(const training::TrainSettings& settings) {
+  try {
+    training::check_settings(settings);
+  } catch (const UserError& error) {
+    return error.what();
+  }
+  running_ = false;
+  std::lock_guard train(train_mutex_);  // waits for a step under way
+  settings_ = settings;
+  trainer_ = std::make_unique<training::Trainer>(settings);
+  eval_batch_ = training::make_batch(settings.task, 1, settings.seq_len, settings.vocab,
+                                     settings.seed, kEvalBatchIndex);
+  steps_done_ = 0;
+  auto first = snapshot(*trainer_);
+  std::lock_guard lock(mutex_);
+  snapshots_ = {std::move(first)};
+  pending_steps_ = 0;
+  has_model_ = true;
+  return "";
+}
+
+void TrainRun::start() {
+  if (!has_model() || steps_done_ >= steps_total()) return;
+  {
+    std::lock_guard lock(mutex_);
+    running_ = true;
+  }
+  wake_.notify_all();
+}
+
+void TrainRun::pause() {
+  running_ = false;
+}
+
+void TrainRun::step_once() {
+  if (!has_model()) return;
+  {
+    std::lock_guard lock(mutex_);
+    ++pending_steps_;
+  }
+  wake_.notify_all();
+}
+
+bool TrainRun::has_model() const {
+  return has_model_.load();
+}
+
+int64_t TrainRun::steps_total() const {
+  return settings_.steps;
+}
+
+std::vector<std::shared_ptr<const TrainSnapshot>> TrainRun::snapshots() const {
+  std::lock_guard lock(mutex_);
+  return snapshots_;
+}
+
+void TrainRun::loop() {
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock,
+                 [&] { return stopping_ || (has_model_ && (running_ || pending_steps_ > 0)); });
+      if (stopping_) return;
+      if (pending_steps_ > 0) --pending_steps_;
+    }
+    std::shared_ptr<const TrainSnapshot> shot;
+    {
+      std::lock_guard train(train_mutex_);
+      training::Trainer& trainer = *trainer_;
+      if (trainer.steps_done() >= settings_.steps) {
+        running_ = false;
+        continue;
+      }
+      trainer.step();
+      steps_done_ = trainer.steps_done();
+      const bool last = trainer.steps_done() >= settings_.steps;
+      if (last || trainer.steps_done() % snapshot_every(settings_.steps) == 0 || !running_)
+        shot = snapshot(trainer);
+      if (last) running_ = false;
+    }
+    if (shot) {
+      std::lock_guard lock(mutex_);
+      snapshots_.push_back(std::move(shot));
+    }
+  }
+}
+
+std::shared_ptr<const TrainSnapshot> TrainRun::snapshot(training::Trainer& trainer) const {
+  auto shot = std::make_shared<TrainSnapshot>();
+  shot->step = trainer.steps_done();
+  shot->eval = trainer.evaluate(eval_batch_);
+  shot->tokens = eval_batch_.tokens;
+  const int64_t T = eval_batch_.seq_len;
+  const training::ModelShape& shape = trainer.shape();
+  for (const auto& layer : trainer.cache().layers) {
+    // weights: (B*h*T, T) with B = 1: rows head*T + query.
+    for (int64_t head = 0; head < shape.heads; ++head) {
+      std::vector<float> map(size_t(T * T));
+      for (int64_t q = 0; q < T; ++q)
+        for (int64_t k = 0; k < T; ++k) map[size_t(q * T + k)] = layer.weights(head * T + q, k);
+      shot->maps.push_back(std::move(map));
+    }
+  }
+  return shot;
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,71 @@
+// The Train tab's run: a Trainer (core/training) stepping on its own thread, so the window stays
+// responsive, with Start / Pause / Step / Reset; every few steps a snapshot of the loss, the
+// accuracy, the per-head pattern scores and every head's attention map on a fixed evaluation
+// sequence, which the tab draws live and its scrubber replays.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/training/trainer.hpp"
+
+namespace attnlab::gui {
+
+// One moment of a run, as the tab shows it.
+struct TrainSnapshot {
+  int64_t step = 0;             // steps done when it was taken
+  training::HistoryEntry eval;  // loss, accuracy per output, pattern scores (evaluation batch)
+  std::vector<int64_t> tokens;  // the evaluation sequence (T)
+  std::vector<std::vector<float>> maps;  // per (layer, head), layer-major: (T, T) weights
+};
+
+class TrainRun {
+ public:
+  TrainRun();
+  ~TrainRun();  // stops and joins the thread
+  TrainRun(const TrainRun&) = delete;
+  TrainRun& operator=(const TrainRun&) = delete;
+
+  // A new model from `settings` (checked first: the error is returned, "" when it starts).
+  std::string reset(const training::TrainSettings& settings);
+  void start();  // steps until settings.steps (or Pause)
+  void pause();
+  void step_once();  // one step while paused
+
+  bool has_model() const;
+  bool running() const { return running_.load(); }
+  int64_t steps_done() const { return steps_done_.load(); }
+  int64_t steps_total() const;
+  const training::TrainSettings& settings() const { return settings_; }
+  // The snapshots so far (shared, immutable; cheap to copy every frame).
+  std::vector<std::shared_ptr<const TrainSnapshot>> snapshots() const;
+
+ private:
+  void loop();
+  // The snapshot of `trainer` now (worker thread, train_mutex_ held).
+  std::shared_ptr<const TrainSnapshot> snapshot(training::Trainer& trainer) const;
+
+  training::TrainSettings settings_;  // of the current model (written under train_mutex_)
+  // The model and its evaluation sequence: held by the worker for each step and by Reset, so the
+  // GUI waits at most one step (a millisecond or so) and never while it only reads snapshots.
+  std::mutex train_mutex_;
+  std::unique_ptr<training::Trainer> trainer_;
+  training::Batch eval_batch_;
+  // What the GUI reads and the worker waits on: held only briefly.
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<std::shared_ptr<const TrainSnapshot>> snapshots_;
+  int64_t pending_steps_ = 0;  // Step presses not yet done
+  bool stopping_ = false;
+  std::atomic<bool> has_model_{false};
+  std::atomic<bool> running_{false};
+  std::atomic<int64_t> steps_done_{0};
+  std::thread thread_;  // last: starts after every member above exists
+};
+
+}  // namespace attnlab::gui

@@ -1,0 +1,104 @@
+// The Train tab as a lecturer uses it: Start trains on the worker thread while frames go on, the
+// snapshots show the heads specialising (previous-and-first with 2 heads: one head on the previous
+// token, the other on the first), Pause stops the steps, and settings that cannot train are
+// explained beside them.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+bool wait_until(const std::function<bool()>& done, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+training::TrainSettings previous_and_first(int64_t steps) {
+  training::TrainSettings settings;
+  settings.task = training::Task::PreviousAndFirst;
+  settings.heads = 2;
+  settings.steps = steps;
+  return settings;
+}
+
+TEST(TrainRun, TrainsOnItsThreadAndItsSnapshotsShowTheHeadsSpecialise) {
+  TrainRun run;
+  ASSERT_EQ(run.reset(previous_and_first(1500)), "");
+  ASSERT_EQ(run.snapshots().size(), 1u);  // the untrained model
+  run.start();
+  ASSERT_TRUE(wait_until([&] { return !run.running(); }, 60));
+  EXPECT_EQ(run.steps_done(), 1500);
+  const auto shots = run.snapshots();
+  ASSERT_GT(shots.size(), 10u);
+  EXPECT_EQ(shots.back()->step, 1500);
+  for (size_t i = 1; i < shots.size(); ++i) EXPECT_GT(shots[i]->step, shots[i - 1]->step);
+  const TrainSnapshot& last = *shots.back();
+  ASSERT_EQ(last.maps.size(), 2u);
+  const auto T = int64_t(last.tokens.size());
+  ASSERT_EQ(T, 12);
+  for (const std::vector<float>& map : last.maps) {
+    ASSERT_EQ(int64_t(map.size()), T * T);
+    for (int64_t q = 0; q < T; ++q) {  // each row a distribution over the visible keys
+      double sum = 0;
+      for (int64_t k = 0; k < T; ++k) sum += map[size_t(q * T + k)];
+      EXPECT_NEAR(sum, 1.0, 1e-4);
+      for (int64_t k = q + 1; k < T; ++k) EXPECT_EQ(map[size_t(q * T + k)], 0.0f);  // causal
+    }
+  }
+  // One head on the previous token, the other on the first, read from the maps themselves.
+  const auto mean_on = [&](const std::vector<float>& map, auto key_of) {
+    double total = 0;
+    for (int64_t q = 1; q < T; ++q) total += map[size_t(q * T + key_of(q))];
+    return total / double(T - 1);
+  };
+  const auto previous = [](int64_t q) { return q - 1; };
+  const auto first = [](int64_t) { return int64_t(0); };
+  const double a_prev = mean_on(last.maps[0], previous), b_prev = mean_on(last.maps[1], previous);
+  const double a_first = mean_on(last.maps[0], first), b_first = mean_on(last.maps[1], first);
+  EXPECT_GE(std::max(a_prev, b_prev), 0.8);
+  EXPECT_GE(a_prev > b_prev ? b_first : a_first, 0.9);  // the other head: the first token
+  for (const double accuracy : last.eval.report.accuracy) EXPECT_EQ(accuracy, 1.0);
+  EXPECT_LT(last.eval.report.loss, shots.front()->eval.report.loss * 0.1);
+}
+
+TEST(TrainRun, PauseStopsTheStepsAndStepDoesOne) {
+  TrainRun run;
+  ASSERT_EQ(run.reset(previous_and_first(1000000)), "");
+  run.start();
+  ASSERT_TRUE(wait_until([&] { return run.steps_done() > 20; }, 30));
+  run.pause();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a step under way ends
+  const int64_t paused_at = run.steps_done();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(run.steps_done(), paused_at);
+  run.step_once();
+  ASSERT_TRUE(wait_until([&] { return run.steps_done() == paused_at + 1; }, 10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(run.steps_done(), paused_at + 1);
+}
+
+class TrainTabFrames : public HeadlessImGui {};
+
+TEST_F(TrainTabFrames, SettingsThatCannotTrainAreExplainedBesideThem) {
+  start_on("seed003");
+  state.tabs.requested_tool = ToolTab::Train;
+  state.train.settings.vocab = 1;  // V < 2
+  state.train.run = std::make_unique<TrainRun>();
+  state.train.error = state.train.run->reset(state.train.settings);
+  EXPECT_NE(state.train.error.find("2"), std::string::npos) << state.train.error;
+  frame();
+  frame();
+  EXPECT_EQ(state.tabs.tool, ToolTab::Train);
+  EXPECT_NE(std::find(state.frame.explained.begin(), state.frame.explained.end(), "train"),
+            state.frame.explained.end());
+}
+
+}  // namespace
+}  // namespace attnlab::gui
