@@ -75,6 +75,8 @@ int run_train(int argc, char** argv) {
     if (!grads_dir.empty() && s.steps != 0)
       throw UserError("--grads is for the untrained model: give --steps 0 with it");
     Trainer trainer(s);
+    make_folder(out_dir);  // refused before any training, not after it
+    if (!grads_dir.empty()) make_folder(grads_dir);
     if (!grads_dir.empty()) {
       Parameters<float> grads = zero_parameters<float>(trainer.shape());
       const Batch first = trainer.batch(0);

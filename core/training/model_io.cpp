@@ -13,17 +13,17 @@ namespace {
 
 using nlohmann::json;
 
-void make_folder(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw UserError("cannot create the folder '" + dir + "': " + error.message());
-}
-
 json report_json(const LossReport& r) {
   return {{"loss", r.loss}, {"output_loss", r.output_loss}, {"accuracy", r.accuracy}};
 }
 
 }  // namespace
+
+void make_folder(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw UserError("cannot create the folder '" + dir + "': " + error.message());
+}
 
 std::string settings_json(const TrainSettings& s, const ModelShape& m) {
   json parameters = json::array();

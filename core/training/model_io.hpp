@@ -8,6 +8,9 @@
 
 namespace attnlab::training {
 
+// Creates `dir` (and its parents) if needed; throws UserError naming it when it cannot.
+void make_folder(const std::string& dir);
+
 std::string settings_json(const TrainSettings& settings, const ModelShape& shape);
 std::string history_json(const std::vector<HistoryEntry>& history);
 
