@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/kernels/blas_threads.hpp"
+#include "core/kernels/parallel.hpp"
 
 namespace attnlab::training {
 
@@ -45,6 +46,16 @@ void affine_grads(const Matrix<S>& x, const Matrix<S>& dy, Parameters<S>& g, int
   if (b >= 0) g[b] = dy.colwise().sum();  // (1, out)
 }
 
+// [W_q | W_k | W_v] (D, 3*h*d_k): the three projections as one product.
+template <typename S>
+void stack_qkv(const Parameters<S>& p, const LayerSlots& w, Matrix<S>& out) {
+  const int64_t H = p[w.w_q].cols();
+  out.resize(p[w.w_q].rows(), 3 * H);
+  out.leftCols(H) = p[w.w_q];
+  out.middleCols(H, H) = p[w.w_k];
+  out.rightCols(H) = p[w.w_v];
+}
+
 template <typename S>
 const Matrix<S>* bias_or_null(const Parameters<S>& p, int slot) {
   return slot >= 0 ? &p[slot] : nullptr;
@@ -62,6 +73,8 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   assert(T == s.seq_len && int64_t(batch.tokens.size()) == N);
   const S scale = S(1.0 / std::sqrt(double(dk)));
   const S minus_inf = -std::numeric_limits<S>::infinity();
+  const int64_t H = h * dk;
+  const double attention_flops = 2.0 * double(B * h * T * T) * double(2 * dk);
 
   // x0 = E[tokens] + P: (B*T, D)
   Matrix<S>& z = cache.z_out;  // the running residual stream
@@ -74,31 +87,38 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
     const LayerSlots& w = at.layers[size_t(l)];
     LayerCache<S>& c = cache.layers[size_t(l)];
     c.z_in = z;
-    affine(c.z_in, p[w.w_q], bias_or_null(p, w.b_q), c.q);  // (B*T, h*d_k)
-    affine(c.z_in, p[w.w_k], bias_or_null(p, w.b_k), c.k);
-    affine(c.z_in, p[w.w_v], bias_or_null(p, w.b_v), c.v);
-    c.weights.resize(B * h * T, T);
-    c.concat.resize(N, h * dk);
-    for (int64_t b = 0; b < B; ++b) {
-      for (int64_t hd = 0; hd < h; ++hd) {
-        // Head hd of sequence b: (T, d_k) blocks, as q.view(B, T, h, d_k).transpose(1, 2) reads.
-        auto Q = c.q.block(b * T, hd * dk, T, dk);
-        auto K = c.k.block(b * T, hd * dk, T, dk);
-        auto V = c.v.block(b * T, hd * dk, T, dk);
-        c.weights.block((b * h + hd) * T, 0, T, T).noalias() = (Q * K.transpose()) * scale;
-      }
+    stack_qkv(p, w, cache.scratch.w_qkv);
+    c.qkv.noalias() = c.z_in * cache.scratch.w_qkv;  // (B*T, 3*h*d_k): Q | K | V
+    if (s.bias) {
+      c.qkv.leftCols(H).rowwise() += p[w.b_q].row(0);
+      c.qkv.middleCols(H, H).rowwise() += p[w.b_k].row(0);
+      c.qkv.rightCols(H).rowwise() += p[w.b_v].row(0);
     }
+    c.weights.resize(B * h * T, T);
+    c.concat.resize(N, H);
+    // One (sequence, head) pair per index; pairs write disjoint blocks, so any split of the loop
+    // over threads gives the same bits.
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h;
+        // Head hd of sequence b: (T, d_k) blocks, as q.view(B, T, h, d_k).transpose(1, 2) reads.
+        const auto Q = c.qkv.block(b * T, hd * dk, T, dk);
+        const auto K = c.qkv.block(b * T, H + hd * dk, T, dk);
+        c.weights.block(pair * T, 0, T, T).noalias() = (Q * K.transpose()) * scale;  // (T, T)
+      }
+    });
     // scale + mask + softmax over the keys, all heads at once: (B*h*T, T)
     if (s.causal) fill_future(c.weights, T, minus_inf);
     softmax_rows(c.weights);
     if (s.causal) fill_future(c.weights, T, S(0));
-    for (int64_t b = 0; b < B; ++b) {
-      for (int64_t hd = 0; hd < h; ++hd) {
-        const auto A = c.weights.block((b * h + hd) * T, 0, T, T);  // (T, T)
-        const auto V = c.v.block(b * T, hd * dk, T, dk);
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h;
+        const auto A = c.weights.block(pair * T, 0, T, T);  // (T, T)
+        const auto V = c.qkv.block(b * T, 2 * H + hd * dk, T, dk);
         c.concat.block(b * T, hd * dk, T, dk).noalias() = A * V;  // (T, T) @ (T, d_k)
       }
-    }
+    });
     affine(c.concat, p[w.w_o], bias_or_null(p, w.b_o), c.attention);  // (B*T, D)
     c.z_mid = c.z_in + c.attention;
     if (s.mlp) {
@@ -170,12 +190,10 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
     dz.noalias() += dlogits * p[at.unembed[j]].transpose();  // (B*T, V_j) (V_j, D)
   }
 
-  Matrix<S>&dq = x.dq, &dk_ = x.dk, &dv = x.dv, &dA = x.dA, &dS = x.dS;
-  dq.resize(N, h * dk);
-  dk_.resize(N, h * dk);
-  dv.resize(N, h * dk);
-  dA.resize(T, T);
-  dS.resize(T, T);
+  const int64_t H = h * dk;
+  const double attention_flops = 2.0 * double(B * h * T * T) * double(4 * dk);
+  Matrix<S>& dqkv = x.dqkv;  // (B*T, 3*h*d_k): dQ | dK | dV
+  dqkv.resize(N, 3 * H);
   for (int64_t l = s.layers - 1; l >= 0; --l) {
     const LayerSlots& w = at.layers[size_t(l)];
     const LayerCache<S>& c = cache.layers[size_t(l)];
@@ -192,29 +210,40 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
     affine_grads(c.concat, dz, g, w.w_o, w.b_o);
     Matrix<S>& dconcat = x.dconcat;
     dconcat.noalias() = dz * p[w.w_o].transpose();  // (B*T, h*d_k)
-    for (int64_t b = 0; b < B; ++b) {
-      for (int64_t hd = 0; hd < h; ++hd) {
-        const auto Q = c.q.block(b * T, hd * dk, T, dk);
-        const auto K = c.k.block(b * T, hd * dk, T, dk);
-        const auto V = c.v.block(b * T, hd * dk, T, dk);
-        const auto A = c.weights.block((b * h + hd) * T, 0, T, T);
-        const auto dctx = dconcat.block(b * T, hd * dk, T, dk);
-        dA.noalias() = dctx * V.transpose();                               // (T, T)
-        dv.block(b * T, hd * dk, T, dk).noalias() = A.transpose() * dctx;  // (T, d_k)
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      Matrix<S> dA(T, T), dS(T, T);  // this chunk's scratch
+      Eigen::Array<S, Eigen::Dynamic, 1> row_dot(T);
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h, r = b * T, q0 = hd * dk;
+        const auto Q = c.qkv.block(r, q0, T, dk);
+        const auto K = c.qkv.block(r, H + q0, T, dk);
+        const auto V = c.qkv.block(r, 2 * H + q0, T, dk);
+        const auto A = c.weights.block(pair * T, 0, T, T);
+        const auto dctx = dconcat.block(r, q0, T, dk);
+        dA.noalias() = dctx * V.transpose();                                // (T, T)
+        dqkv.block(r, 2 * H + q0, T, dk).noalias() = A.transpose() * dctx;  // dV (T, d_k)
         // softmax backward per row: dS = A * (dA - sum_j A dA); masked keys have A = 0.
-        const Eigen::Array<S, Eigen::Dynamic, 1> row_dot = (A.array() * dA.array()).rowwise().sum();
+        row_dot = (A.array() * dA.array()).rowwise().sum();
         dS = (A.array() * (dA.array().colwise() - row_dot)).matrix() * scale;
-        dq.block(b * T, hd * dk, T, dk).noalias() = dS * K;               // (T, d_k)
-        dk_.block(b * T, hd * dk, T, dk).noalias() = dS.transpose() * Q;  // (T, d_k)
+        dqkv.block(r, q0, T, dk).noalias() = dS * K;                  // dQ (T, d_k)
+        dqkv.block(r, H + q0, T, dk).noalias() = dS.transpose() * Q;  // dK (T, d_k)
       }
+    });
+    // qkv = z_in [W_q | W_k | W_v] + [b_q | b_k | b_v]
+    Matrix<S>& dw = x.dw_qkv;
+    dw.noalias() = c.z_in.transpose() * dqkv;  // (D, 3*h*d_k)
+    g[w.w_q] = dw.leftCols(H);
+    g[w.w_k] = dw.middleCols(H, H);
+    g[w.w_v] = dw.rightCols(H);
+    if (s.bias) {
+      const Matrix<S> db = dqkv.colwise().sum();  // (1, 3*h*d_k)
+      g[w.b_q] = db.leftCols(H);
+      g[w.b_k] = db.middleCols(H, H);
+      g[w.b_v] = db.rightCols(H);
     }
-    affine_grads(c.z_in, dq, g, w.w_q, w.b_q);
-    affine_grads(c.z_in, dk_, g, w.w_k, w.b_k);
-    affine_grads(c.z_in, dv, g, w.w_v, w.b_v);
-    // The residual passes dz through; the three projections add theirs.
-    dz.noalias() += dq * p[w.w_q].transpose();
-    dz.noalias() += dk_ * p[w.w_k].transpose();
-    dz.noalias() += dv * p[w.w_v].transpose();
+    // The residual passes dz through; the projections add theirs.
+    stack_qkv(p, w, x.w_qkv);
+    dz.noalias() += dqkv * x.w_qkv.transpose();  // (B*T, 3*h*d_k) (3*h*d_k, D)
   }
 
   // x0 = E[tokens] + P

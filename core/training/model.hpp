@@ -27,7 +27,7 @@ struct Batch {
 template <typename S>
 struct LayerCache {
   Matrix<S> z_in;        // (B*T, D) the layer's input
-  Matrix<S> q, k, v;     // (B*T, h*d_k) each, heads side by side
+  Matrix<S> qkv;         // (B*T, 3*h*d_k): Q | K | V, heads side by side in each
   Matrix<S> weights;     // (B*h*T, T): rows (b*h + head)*T + query, softmax over keys
   Matrix<S> concat;      // (B*T, h*d_k) every head's context, as the core's concat
   Matrix<S> attention;   // (B*T, D) MHA(z_in) = concat W_o + b_o, before the residual
@@ -45,8 +45,8 @@ struct ForwardCache {
   struct Scratch {
     Matrix<S> mlp_out;               // (B*T, D)
     Matrix<S> dz, dlogits, dconcat;  // (B*T, D), (B*T, V_j), (B*T, h*d_k)
-    Matrix<S> dq, dk, dv;            // (B*T, h*d_k) each
-    Matrix<S> dA, dS;                // (T, T) one head's
+    Matrix<S> w_qkv, dw_qkv;         // (D, 3*h*d_k) [W_q | W_k | W_v] and its gradient
+    Matrix<S> dqkv;                  // (B*T, 3*h*d_k)
     Matrix<S> dhidden;               // (B*T, 4D)
   } scratch;
 };
