@@ -151,4 +151,13 @@ touch "$work/afile2"
 expect 2 "cannot create the folder" -- train --task previous-token "${train_args[@]}" \
   --out "$work/afile2/sub"
 
+# --model DIR: the trained model's first layer as an ordinary trace (and export)
+expect 0 "h=2 d_k=8 d_v=8 mask=causal bias=on" -- --model "$work/trained"
+expect 0 "wrote" -- --model "$work/trained" --batch 2 --export "$work/trained_export"
+if [ -f "$work/trained_export/weights.npy" ]; then ok; else bad "--model --export wrote no weights.npy"; fi
+expect 0 "mask=none" -- --model "$work/nb"
+expect 2 "is not a trained model: it has no readable model.json" -- --model "$work"
+expect 2 "drop --heads" -- --model "$work/trained" --heads 4
+expect 2 "drop --preset" -- --model "$work/trained" --preset seed003
+
 summary

@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "core/model/errors.hpp"
+#include "core/model/forward.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/training/model_io.hpp"
+#include "core/training/to_trace.hpp"
 
 namespace attnlab::training {
 namespace {
@@ -92,6 +94,29 @@ TEST(TrainingModelIo, BadFoldersSayWhatIsWrong) {
   std::ofstream(tmp.path / "model.json") << "{\"format\": \"attnlab-trained-model\", \"task\": "
                                             "\"copy\"}";
   EXPECT_NE(error_of(dir).find("unknown task"), std::string::npos) << error_of(dir);
+}
+
+// The saved model's first layer as a core run: forward() on its Config and Inputs gives the
+// model's own layer-0 attention on the same batch.
+TEST(TrainingModelIo, FirstLayerTraceIsTheModelsAttention) {
+  TempDir tmp;
+  Trainer trainer(small());
+  for (int i = 0; i < 5; ++i) trainer.step();
+  save_model(tmp.path.string(), trainer);
+  const SavedModel loaded = load_model(tmp.path.string());
+  const TraceOfModel trace = first_layer_trace(loaded, 3, 7);
+  EXPECT_EQ(trace.batch.tokens, make_batch(Task::Induction, 3, 8, 9, 11, 7).tokens);
+  EXPECT_TRUE(trace.config.mask.causal);
+  const Tensor out = forward(trace.config, trace.inputs);
+  ForwardCache<float> cache;
+  forward_loss(trainer.shape(), trainer.parameters(), trace.batch, cache);
+  const Matrix<float>& want = cache.layers[0].attention;  // (B*T, D)
+  ASSERT_EQ(out.numel(), want.size());
+  double max_diff = 0;
+  for (int64_t e = 0; e < out.numel(); ++e)
+    max_diff = std::max(max_diff, double(std::abs(out.data()[e] - want.data()[e])));
+  std::printf("  max |forward(trace) - model layer 0| = %.2e\n", max_diff);
+  EXPECT_LT(max_diff, 1e-5);
 }
 
 TEST(TrainingModelIo, Int64NpyHeaderAndBytes) {
