@@ -19,7 +19,7 @@ void affine(const Matrix<S>& x, const Matrix<S>& w, const Matrix<S>* b, Matrix<S
 }
 
 // Softmax of every row of m in place, vectorised (Eigen's exp). Masked scores are -inf on entry;
-// exp clamps them to a denormal, so the caller zeroes them afterwards (zero_masked).
+// Eigen's exp clamps them to a denormal, so the caller zeroes them afterwards (fill_future).
 template <typename S>
 void softmax_rows(Matrix<S>& m) {
   auto a = m.array();
@@ -39,7 +39,7 @@ void fill_future(Matrix<S>& weights, int64_t T, S value) {
   }
 }
 
-// Accumulates dL/dW = x^T dy and dL/db = colsum(dy) of y = x W + b.
+// Writes dL/dW = x^T dy and dL/db = colsum(dy) of y = x W + b.
 template <typename S>
 void affine_grads(const Matrix<S>& x, const Matrix<S>& dy, Parameters<S>& g, int w, int b) {
   g[w].noalias() = x.transpose() * dy;    // (in, out) = (in, N) (N, out)
