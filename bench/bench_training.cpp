@@ -59,7 +59,12 @@ void BM_TimeTo100Percent(benchmark::State& state) {
   state.counters["steps"] = steps;
   state.counters["wall_ms"] = seconds * 1e3;
 }
-BENCHMARK(BM_TimeTo100Percent)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TimeTo100Percent)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 BENCHMARK_MAIN();

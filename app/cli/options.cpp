@@ -8,6 +8,7 @@
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/tensor/npy.hpp"
+#include "core/training/to_trace.hpp"
 
 namespace attnlab::cli {
 
@@ -18,7 +19,56 @@ struct Flags {
   std::string preset;
   ConfigFlags config;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
+  std::string model;  // --model DIR: a model saved by attnlab-cli train
 };
+
+// --model DIR: the saved model's first layer on a batch of its task. The sizes, X and the weights
+// come from the model, so the flags that would set them are refused.
+void load_trained_model(const Flags& f, Request& r) {
+  const std::vector<std::pair<bool, const char*>> conflicts{
+      {!f.preset.empty(), "--preset"},
+      {!f.x.empty(), "--x"},
+      {!f.wq.empty(), "--wq"},
+      {!f.wk.empty(), "--wk"},
+      {!f.wv.empty(), "--wv"},
+      {!f.wo.empty(), "--wo"},
+      {!f.bq.empty() || !f.bk.empty() || !f.bv.empty() || !f.bo.empty(), "--bq/--bk/--bv/--bo"},
+      {f.config.sentence.has_value(), "--sentence"},
+      {f.config.seq_len.has_value(), "--seq-len"},
+      {f.config.d_in.has_value(), "--d-in"},
+      {f.config.d_model.has_value(), "--d-model"},
+      {f.config.heads.has_value(), "--heads"},
+      {f.config.d_k.has_value(), "--d-k"},
+      {f.config.d_v.has_value(), "--d-v"},
+      {f.config.bias || f.config.no_bias, "--bias/--no-bias"},
+      {f.config.no_output_proj, "--no-output-proj"},
+      {f.config.seed.has_value(), "--seed"},
+  };
+  for (const auto& [given, flag] : conflicts) {
+    if (given) {
+      throw UserError(std::string("--model ") + f.model +
+                      " sets the sizes, X and the weights: " + "drop " + flag);
+    }
+  }
+  const training::SavedModel model = training::load_model(f.model);
+  const int64_t batch = f.config.batch.value_or(1);
+  training::TraceOfModel trace = training::first_layer_trace(model, batch);
+  Config& c = r.config;
+  // What the model fixes; masks, dropout, mistakes and ablation stay as the flags set them.
+  c.sentence = trace.config.sentence;
+  c.batch = trace.config.batch;
+  c.seq_len = trace.config.seq_len;
+  c.d_in = 0;
+  c.d_model = trace.config.d_model;
+  c.n_heads = trace.config.n_heads;
+  c.d_k = trace.config.d_k;
+  c.d_v = trace.config.d_v;
+  c.bias = trace.config.bias;
+  c.output_proj = true;
+  c.mask.causal = c.mask.causal || trace.config.mask.causal;
+  c.seed = trace.config.seed;
+  r.inputs = trace.inputs;
+}
 
 Tensor load_if_given(const std::string& path, const std::string& flag, const std::string& name) {
   if (path.empty()) return Tensor();
@@ -107,6 +157,9 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--bk", f.bk, "b_k as .npy: (h*d_k)");
   app.add_option("--bv", f.bv, "b_v as .npy: (h*d_v)");
   app.add_option("--bo", f.bo, "b_o as .npy: (d_model)");
+  app.add_option("--model", f.model,
+                 "A folder written by attnlab-cli train: trace its first layer on a batch of its "
+                 "task (--batch sequences, default 1)");
   app.add_option("--export", r.export_dir, "Write every stage as .npy plus trace.json into DIR");
   app.add_flag("--json", r.json, "Print trace.json instead of the table");
   app.add_option("--show", r.show, "Also print the values of these tensors (e.g. --show out)");
@@ -133,7 +186,10 @@ int parse(int argc, char** argv, Request& r) {
           !notice.empty())
         r.notices.push_back(std::move(notice));
     }
-    load_files(f, r);
+    if (f.model.empty())
+      load_files(f, r);
+    else
+      load_trained_model(f, r);
   } catch (const UserError& e) {
     std::cerr << "attnlab-cli: " << e.what() << "\n";
     return 2;

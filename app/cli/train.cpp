@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -75,6 +76,8 @@ int run_train(int argc, char** argv) {
     if (!grads_dir.empty() && s.steps != 0)
       throw UserError("--grads is for the untrained model: give --steps 0 with it");
     Trainer trainer(s);
+    make_folder(out_dir);  // refused before any training, not after it
+    if (!grads_dir.empty()) make_folder(grads_dir);
     if (!grads_dir.empty()) {
       Parameters<float> grads = zero_parameters<float>(trainer.shape());
       const Batch first = trainer.batch(0);
@@ -85,7 +88,11 @@ int run_train(int argc, char** argv) {
     }
     const auto start = std::chrono::steady_clock::now();
     for (int64_t i = 0; i < s.steps; ++i) {
-      trainer.step();
+      const LossReport report = trainer.step();
+      if (!std::isfinite(report.loss)) {
+        throw UserError("training diverged at step " + std::to_string(i) +
+                        " (the loss is not a number); lower --lr or add --clip 1");
+      }
       if (!trainer.history().empty() && trainer.history().back().step == i)
         print_log_line(trainer.history().back());
     }
@@ -97,6 +104,9 @@ int run_train(int argc, char** argv) {
               << " parameters, model.json and history.json to " << out_dir << "\n";
   } catch (const UserError& e) {
     std::cerr << "attnlab-cli train: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "attnlab-cli train: out of memory: lower --batch-size, --seq-len or --d-model\n";
     return 2;
   }
   return 0;

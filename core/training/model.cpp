@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/kernels/blas_threads.hpp"
+#include "core/kernels/parallel.hpp"
 
 namespace attnlab::training {
 
@@ -17,24 +18,42 @@ void affine(const Matrix<S>& x, const Matrix<S>& w, const Matrix<S>* b, Matrix<S
   if (b) y.rowwise() += b->row(0);
 }
 
-// The core's masked softmax (core/kernels/attention_math.cpp) in S: -inf keys get weight 0.
+// Softmax of every row of m in place, vectorised (Eigen's exp). Masked scores are -inf on entry;
+// Eigen's exp clamps them to a denormal, so the caller zeroes them afterwards (fill_future).
 template <typename S>
-void softmax_row(S* row, int64_t n) {
-  S max = -std::numeric_limits<S>::infinity();
-  for (int64_t j = 0; j < n; ++j) max = std::max(max, row[j]);
-  S sum = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    row[j] = row[j] == -std::numeric_limits<S>::infinity() ? S(0) : std::exp(row[j] - max);
-    sum += row[j];
-  }
-  for (int64_t j = 0; j < n; ++j) row[j] /= sum;
+void softmax_rows(Matrix<S>& m) {
+  auto a = m.array();
+  const Eigen::Array<S, Eigen::Dynamic, 1> max = a.rowwise().maxCoeff();
+  a.colwise() -= max;
+  a = a.exp();
+  const Eigen::Array<S, Eigen::Dynamic, 1> sum = a.rowwise().sum();
+  a.colwise() /= sum;
 }
 
-// Accumulates dL/dW = x^T dy and dL/db = colsum(dy) of y = x W + b.
+// Sets the keys j > i of every (T, T) block of `weights` (B*h*T, T) to `value`.
+template <typename S>
+void fill_future(Matrix<S>& weights, int64_t T, S value) {
+  for (int64_t r = 0; r < weights.rows(); ++r) {
+    S* row = weights.row(r).data();
+    for (int64_t j = r % T + 1; j < T; ++j) row[j] = value;
+  }
+}
+
+// Writes dL/dW = x^T dy and dL/db = colsum(dy) of y = x W + b.
 template <typename S>
 void affine_grads(const Matrix<S>& x, const Matrix<S>& dy, Parameters<S>& g, int w, int b) {
   g[w].noalias() = x.transpose() * dy;    // (in, out) = (in, N) (N, out)
   if (b >= 0) g[b] = dy.colwise().sum();  // (1, out)
+}
+
+// [W_q | W_k | W_v] (D, 3*h*d_k): the three projections as one product.
+template <typename S>
+void stack_qkv(const Parameters<S>& p, const LayerSlots& w, Matrix<S>& out) {
+  const int64_t H = p[w.w_q].cols();
+  out.resize(p[w.w_q].rows(), 3 * H);
+  out.leftCols(H) = p[w.w_q];
+  out.middleCols(H, H) = p[w.w_k];
+  out.rightCols(H) = p[w.w_v];
 }
 
 template <typename S>
@@ -54,9 +73,12 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   assert(T == s.seq_len && int64_t(batch.tokens.size()) == N);
   const S scale = S(1.0 / std::sqrt(double(dk)));
   const S minus_inf = -std::numeric_limits<S>::infinity();
+  const int64_t H = h * dk;
+  const double attention_flops = 2.0 * double(B * h * T * T) * double(2 * dk);
 
   // x0 = E[tokens] + P: (B*T, D)
-  Matrix<S> z(N, D);
+  Matrix<S>& z = cache.z_out;  // the running residual stream
+  z.resize(N, D);
   for (int64_t n = 0; n < N; ++n)
     z.row(n) = p[at.tok_emb].row(batch.tokens[size_t(n)]) + p[at.pos_emb].row(n % T);
 
@@ -65,40 +87,50 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
     const LayerSlots& w = at.layers[size_t(l)];
     LayerCache<S>& c = cache.layers[size_t(l)];
     c.z_in = z;
-    affine(c.z_in, p[w.w_q], bias_or_null(p, w.b_q), c.q);  // (B*T, h*d_k)
-    affine(c.z_in, p[w.w_k], bias_or_null(p, w.b_k), c.k);
-    affine(c.z_in, p[w.w_v], bias_or_null(p, w.b_v), c.v);
+    stack_qkv(p, w, cache.scratch.w_qkv);
+    c.qkv.noalias() = c.z_in * cache.scratch.w_qkv;  // (B*T, 3*h*d_k): Q | K | V
+    if (s.bias) {
+      c.qkv.leftCols(H).rowwise() += p[w.b_q].row(0);
+      c.qkv.middleCols(H, H).rowwise() += p[w.b_k].row(0);
+      c.qkv.rightCols(H).rowwise() += p[w.b_v].row(0);
+    }
     c.weights.resize(B * h * T, T);
-    c.concat.resize(N, h * dk);
-    for (int64_t b = 0; b < B; ++b) {
-      for (int64_t hd = 0; hd < h; ++hd) {
+    c.concat.resize(N, H);
+    // One (sequence, head) pair per index; pairs write disjoint blocks, so any split of the loop
+    // over threads gives the same bits.
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h;
         // Head hd of sequence b: (T, d_k) blocks, as q.view(B, T, h, d_k).transpose(1, 2) reads.
-        auto Q = c.q.block(b * T, hd * dk, T, dk);
-        auto K = c.k.block(b * T, hd * dk, T, dk);
-        auto V = c.v.block(b * T, hd * dk, T, dk);
-        auto A = c.weights.block((b * h + hd) * T, 0, T, T);  // (T, T)
-        A.noalias() = (Q * K.transpose()) * scale;
-        for (int64_t i = 0; i < T; ++i) {
-          if (s.causal)
-            for (int64_t j = i + 1; j < T; ++j) A(i, j) = minus_inf;
-          softmax_row(&A(i, 0), T);
-        }
+        const auto Q = c.qkv.block(b * T, hd * dk, T, dk);
+        const auto K = c.qkv.block(b * T, H + hd * dk, T, dk);
+        c.weights.block(pair * T, 0, T, T).noalias() = (Q * K.transpose()) * scale;  // (T, T)
+      }
+    });
+    // scale + mask + softmax over the keys, all heads at once: (B*h*T, T)
+    if (s.causal) fill_future(c.weights, T, minus_inf);
+    softmax_rows(c.weights);
+    if (s.causal) fill_future(c.weights, T, S(0));
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h;
+        const auto A = c.weights.block(pair * T, 0, T, T);  // (T, T)
+        const auto V = c.qkv.block(b * T, 2 * H + hd * dk, T, dk);
         c.concat.block(b * T, hd * dk, T, dk).noalias() = A * V;  // (T, T) @ (T, d_k)
       }
-    }
+    });
     affine(c.concat, p[w.w_o], bias_or_null(p, w.b_o), c.attention);  // (B*T, D)
     c.z_mid = c.z_in + c.attention;
     if (s.mlp) {
       affine(c.z_mid, p[w.mlp_w1], &p[w.mlp_b1], c.mlp_hidden);  // (B*T, 4D)
       c.mlp_hidden = c.mlp_hidden.cwiseMax(S(0));
-      Matrix<S> out;
+      Matrix<S>& out = cache.scratch.mlp_out;
       affine(c.mlp_hidden, p[w.mlp_w2], &p[w.mlp_b2], out);  // (B*T, D)
       z = c.z_mid + out;
     } else {
       z = c.z_mid;
     }
   }
-  cache.z_out = z;
 
   LossReport report;
   const size_t outputs = at.unembed.size();
@@ -106,15 +138,14 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   for (size_t j = 0; j < outputs; ++j) {
     Matrix<S>& probs = cache.probs[j];
     affine(z, p[at.unembed[j]], &p[at.unembed_bias[j]], probs);  // logits (B*T, V_j)
+    softmax_rows(probs);
     double loss = 0;
     int64_t counted = 0, correct = 0;
     for (int64_t n = 0; n < N; ++n) {
-      S* row = probs.row(n).data();
-      const int64_t cols = probs.cols();
-      int64_t best = 0;
-      for (int64_t v = 1; v < cols; ++v)
+      const S* row = probs.row(n).data();
+      int64_t best = 0;  // the argmax of the probabilities is the logits'
+      for (int64_t v = 1; v < probs.cols(); ++v)
         if (row[v] > row[best]) best = v;
-      softmax_row(row, cols);
       const int64_t target = batch.targets[j][size_t(n)];
       if (target < 0) continue;
       loss -= std::log(double(std::max(row[target], std::numeric_limits<S>::min())));
@@ -130,7 +161,7 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
 
 template <typename S>
 void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
-              const ForwardCache<S>& cache, Parameters<S>& g) {
+              ForwardCache<S>& cache, Parameters<S>& g) {
   use_single_threaded_blas();
   const ParameterLayout& at = p.layout;
   const int64_t B = batch.batch, T = batch.seq_len, N = B * T, D = s.d_model, h = s.heads;
@@ -138,12 +169,15 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
   const S scale = S(1.0 / std::sqrt(double(dk)));
 
   // Output heads: dlogits = (softmax - onehot) / count on targeted rows, 0 elsewhere.
-  Matrix<S> dz = Matrix<S>::Zero(N, D);  // (B*T, D)
+  typename ForwardCache<S>::Scratch& x = cache.scratch;
+  Matrix<S>& dz = x.dz;  // (B*T, D)
+  dz.setZero(N, D);
   for (size_t j = 0; j < at.unembed.size(); ++j) {
     const std::vector<int64_t>& target = batch.targets[j];
     int64_t counted = 0;
     for (int64_t t : target) counted += t >= 0;
-    Matrix<S> dlogits = cache.probs[j];  // (B*T, V_j)
+    Matrix<S>& dlogits = x.dlogits;
+    dlogits = cache.probs[j];  // (B*T, V_j)
     for (int64_t n = 0; n < N; ++n) {
       if (target[size_t(n)] < 0) {
         dlogits.row(n).setZero();
@@ -156,44 +190,60 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
     dz.noalias() += dlogits * p[at.unembed[j]].transpose();  // (B*T, V_j) (V_j, D)
   }
 
-  Matrix<S> dq(N, h * dk), dk_(N, h * dk), dv(N, h * dk), dA(T, T), dS(T, T);
+  const int64_t H = h * dk;
+  const double attention_flops = 2.0 * double(B * h * T * T) * double(4 * dk);
+  Matrix<S>& dqkv = x.dqkv;  // (B*T, 3*h*d_k): dQ | dK | dV
+  dqkv.resize(N, 3 * H);
   for (int64_t l = s.layers - 1; l >= 0; --l) {
     const LayerSlots& w = at.layers[size_t(l)];
     const LayerCache<S>& c = cache.layers[size_t(l)];
     if (s.mlp) {
       // z = z_mid + hidden W2 + b2, hidden = relu(z_mid W1 + b1)
       affine_grads(c.mlp_hidden, dz, g, w.mlp_w2, w.mlp_b2);
-      Matrix<S> dhidden = dz * p[w.mlp_w2].transpose();  // (B*T, 4D)
-      dhidden = dhidden.cwiseProduct((c.mlp_hidden.array() > S(0)).matrix().template cast<S>());
+      Matrix<S>& dhidden = x.dhidden;
+      dhidden.noalias() = dz * p[w.mlp_w2].transpose();  // (B*T, 4D)
+      dhidden.array() *= (c.mlp_hidden.array() > S(0)).template cast<S>();
       affine_grads(c.z_mid, dhidden, g, w.mlp_w1, w.mlp_b1);
       dz.noalias() += dhidden * p[w.mlp_w1].transpose();  // dz is now d z_mid
     }
     // z_mid = z_in + concat W_o + b_o
     affine_grads(c.concat, dz, g, w.w_o, w.b_o);
-    const Matrix<S> dconcat = dz * p[w.w_o].transpose();  // (B*T, h*d_k)
-    for (int64_t b = 0; b < B; ++b) {
-      for (int64_t hd = 0; hd < h; ++hd) {
-        const auto Q = c.q.block(b * T, hd * dk, T, dk);
-        const auto K = c.k.block(b * T, hd * dk, T, dk);
-        const auto V = c.v.block(b * T, hd * dk, T, dk);
-        const auto A = c.weights.block((b * h + hd) * T, 0, T, T);
-        const auto dctx = dconcat.block(b * T, hd * dk, T, dk);
-        dA.noalias() = dctx * V.transpose();                               // (T, T)
-        dv.block(b * T, hd * dk, T, dk).noalias() = A.transpose() * dctx;  // (T, d_k)
+    Matrix<S>& dconcat = x.dconcat;
+    dconcat.noalias() = dz * p[w.w_o].transpose();  // (B*T, h*d_k)
+    parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+      Matrix<S> dA(T, T), dS(T, T);  // this chunk's scratch
+      Eigen::Array<S, Eigen::Dynamic, 1> row_dot(T);
+      for (int64_t pair = begin; pair < end; ++pair) {
+        const int64_t b = pair / h, hd = pair % h, r = b * T, q0 = hd * dk;
+        const auto Q = c.qkv.block(r, q0, T, dk);
+        const auto K = c.qkv.block(r, H + q0, T, dk);
+        const auto V = c.qkv.block(r, 2 * H + q0, T, dk);
+        const auto A = c.weights.block(pair * T, 0, T, T);
+        const auto dctx = dconcat.block(r, q0, T, dk);
+        dA.noalias() = dctx * V.transpose();                                // (T, T)
+        dqkv.block(r, 2 * H + q0, T, dk).noalias() = A.transpose() * dctx;  // dV (T, d_k)
         // softmax backward per row: dS = A * (dA - sum_j A dA); masked keys have A = 0.
-        const Eigen::Array<S, Eigen::Dynamic, 1> row_dot = (A.array() * dA.array()).rowwise().sum();
+        row_dot = (A.array() * dA.array()).rowwise().sum();
         dS = (A.array() * (dA.array().colwise() - row_dot)).matrix() * scale;
-        dq.block(b * T, hd * dk, T, dk).noalias() = dS * K;               // (T, d_k)
-        dk_.block(b * T, hd * dk, T, dk).noalias() = dS.transpose() * Q;  // (T, d_k)
+        dqkv.block(r, q0, T, dk).noalias() = dS * K;                  // dQ (T, d_k)
+        dqkv.block(r, H + q0, T, dk).noalias() = dS.transpose() * Q;  // dK (T, d_k)
       }
+    });
+    // qkv = z_in [W_q | W_k | W_v] + [b_q | b_k | b_v]
+    Matrix<S>& dw = x.dw_qkv;
+    dw.noalias() = c.z_in.transpose() * dqkv;  // (D, 3*h*d_k)
+    g[w.w_q] = dw.leftCols(H);
+    g[w.w_k] = dw.middleCols(H, H);
+    g[w.w_v] = dw.rightCols(H);
+    if (s.bias) {
+      const Matrix<S> db = dqkv.colwise().sum();  // (1, 3*h*d_k)
+      g[w.b_q] = db.leftCols(H);
+      g[w.b_k] = db.middleCols(H, H);
+      g[w.b_v] = db.rightCols(H);
     }
-    affine_grads(c.z_in, dq, g, w.w_q, w.b_q);
-    affine_grads(c.z_in, dk_, g, w.w_k, w.b_k);
-    affine_grads(c.z_in, dv, g, w.w_v, w.b_v);
-    // The residual passes dz through; the three projections add theirs.
-    dz.noalias() += dq * p[w.w_q].transpose();
-    dz.noalias() += dk_ * p[w.w_k].transpose();
-    dz.noalias() += dv * p[w.w_v].transpose();
+    // The residual passes dz through; the projections add theirs.
+    stack_qkv(p, w, x.w_qkv);
+    dz.noalias() += dqkv * x.w_qkv.transpose();  // (B*T, 3*h*d_k) (3*h*d_k, D)
   }
 
   // x0 = E[tokens] + P
@@ -210,8 +260,8 @@ template LossReport forward_loss<float>(const ModelShape&, const Parameters<floa
 template LossReport forward_loss<double>(const ModelShape&, const Parameters<double>&, const Batch&,
                                          ForwardCache<double>&);
 template void backward<float>(const ModelShape&, const Parameters<float>&, const Batch&,
-                              const ForwardCache<float>&, Parameters<float>&);
+                              ForwardCache<float>&, Parameters<float>&);
 template void backward<double>(const ModelShape&, const Parameters<double>&, const Batch&,
-                               const ForwardCache<double>&, Parameters<double>&);
+                               ForwardCache<double>&, Parameters<double>&);
 
 }  // namespace attnlab::training

@@ -27,7 +27,7 @@ struct Batch {
 template <typename S>
 struct LayerCache {
   Matrix<S> z_in;        // (B*T, D) the layer's input
-  Matrix<S> q, k, v;     // (B*T, h*d_k) each, heads side by side
+  Matrix<S> qkv;         // (B*T, 3*h*d_k): Q | K | V, heads side by side in each
   Matrix<S> weights;     // (B*h*T, T): rows (b*h + head)*T + query, softmax over keys
   Matrix<S> concat;      // (B*T, h*d_k) every head's context, as the core's concat
   Matrix<S> attention;   // (B*T, D) MHA(z_in) = concat W_o + b_o, before the residual
@@ -40,6 +40,15 @@ struct ForwardCache {
   std::vector<LayerCache<S>> layers;
   Matrix<S> z_out;               // (B*T, D) the last layer's output
   std::vector<Matrix<S>> probs;  // per output: (B*T, V_j) softmax of the logits
+
+  // Buffers reused from step to step (no allocation once the sizes are known).
+  struct Scratch {
+    Matrix<S> mlp_out;               // (B*T, D)
+    Matrix<S> dz, dlogits, dconcat;  // (B*T, D), (B*T, V_j), (B*T, h*d_k)
+    Matrix<S> w_qkv, dw_qkv;         // (D, 3*h*d_k) [W_q | W_k | W_v] and its gradient
+    Matrix<S> dqkv;                  // (B*T, 3*h*d_k)
+    Matrix<S> dhidden;               // (B*T, 4D)
+  } scratch;
 };
 
 struct LossReport {
@@ -54,9 +63,11 @@ LossReport forward_loss(const ModelShape& shape, const Parameters<S>& params, co
                         ForwardCache<S>& cache);
 
 // Gradient of the loss of the last forward_loss() on `batch` with respect to every parameter;
-// `grads` must be shaped like `params` (zero_parameters) and is overwritten.
+// `grads` must be shaped like `params` (zero_parameters) and is overwritten. Uses the cache's
+// scratch buffers. Uses the cache's
+// scratch buffers.
 template <typename S>
 void backward(const ModelShape& shape, const Parameters<S>& params, const Batch& batch,
-              const ForwardCache<S>& cache, Parameters<S>& grads);
+              ForwardCache<S>& cache, Parameters<S>& grads);
 
 }  // namespace attnlab::training

@@ -1,7 +1,9 @@
 #include "core/training/model_io.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <system_error>
 
 #include "core/model/errors.hpp"
@@ -13,17 +15,17 @@ namespace {
 
 using nlohmann::json;
 
-void make_folder(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw UserError("cannot create the folder '" + dir + "': " + error.message());
-}
-
 json report_json(const LossReport& r) {
   return {{"loss", r.loss}, {"output_loss", r.output_loss}, {"accuracy", r.accuracy}};
 }
 
 }  // namespace
+
+void make_folder(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw UserError("cannot create the folder '" + dir + "': " + error.message());
+}
 
 std::string settings_json(const TrainSettings& s, const ModelShape& m) {
   json parameters = json::array();
@@ -109,6 +111,76 @@ void save_gradients(const std::string& dir, const Batch& batch, const LossReport
     save_npy(dir + "/" + name + ".npy", to_tensor(name, grads.layout.shapes[i], grads.values[i]));
   }
   write_file_atomically(dir + "/loss.json", report_json(report).dump(2) + "\n");
+}
+
+SavedModel load_model(const std::string& dir) {
+  const std::string path = dir + "/model.json";
+  std::ifstream file(path);
+  if (!file) {
+    throw UserError("'" + dir + "' is not a trained model: it has no readable model.json; " +
+                    "give a folder written by attnlab-cli train --out");
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  json j;
+  try {
+    j = json::parse(text.str());
+  } catch (const json::exception& e) {
+    throw UserError(path + " is not valid JSON (" + e.what() + "); train the model again");
+  }
+  if (!j.is_object() || j.value("format", "") != "attnlab-trained-model") {
+    throw UserError(path + " is not an attnlab model.json (no \"format\": " +
+                    "\"attnlab-trained-model\"); give a folder written by attnlab-cli train --out");
+  }
+  SavedModel m;
+  TrainSettings& s = m.settings;
+  try {
+    s.task = task_from_name(j.at("task").get<std::string>());
+    s.layers = j.at("layers").get<int64_t>();
+    s.heads = j.at("heads").get<int64_t>();
+    s.d_model = j.at("d_model").get<int64_t>();
+    s.d_k = j.at("d_k").get<int64_t>();
+    s.seq_len = j.at("seq_len").get<int64_t>();
+    s.vocab = j.at("vocab").get<int64_t>();
+    s.mlp = j.at("mlp").get<bool>();
+    s.bias = j.at("bias").get<bool>();
+    s.steps = j.at("steps").get<int64_t>();
+    s.batch_size = j.at("batch_size").get<int64_t>();
+    s.lr = j.at("lr").get<double>();
+    s.weight_decay = j.at("weight_decay").get<double>();
+    s.clip_norm = j.value("clip_norm", 0.0);
+    s.seed = j.at("seed").get<uint64_t>();
+    s.log_every = j.value("log_every", int64_t{50});
+  } catch (const json::exception& e) {
+    throw UserError(path + ": a setting is missing or has the wrong type (" + e.what() +
+                    "); train the model again");
+  } catch (const UserError& e) {
+    throw UserError(path + ": " + e.what());
+  }
+  try {
+    check_settings(s);
+  } catch (const UserError& e) {
+    throw UserError(path + ": " + e.what());
+  }
+  m.shape = model_shape(s);
+  m.parameters = zero_parameters<float>(m.shape);
+  for (size_t i = 0; i < m.parameters.values.size(); ++i) {
+    const std::string& name = m.parameters.layout.names[i];
+    const Shape& want = m.parameters.layout.shapes[i];
+    const std::string file_path = dir + "/" + name + ".npy";
+    if (!std::filesystem::exists(file_path)) {
+      throw UserError("'" + dir + "' is not a complete model: " + name + ".npy is missing (" +
+                      "model.json's settings need it); train the model again");
+    }
+    const Tensor t = load_npy(file_path, name);
+    if (t.shape() != want) {
+      throw UserError(file_path + " has shape " + shape_to_string(t.shape()) +
+                      " but model.json's " + "settings need " + shape_to_string(want) +
+                      "; the folder mixes two models");
+    }
+    std::copy(t.data(), t.data() + t.numel(), m.parameters.values[i].data());
+  }
+  return m;
 }
 
 }  // namespace attnlab::training

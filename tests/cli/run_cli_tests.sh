@@ -114,4 +114,50 @@ touch "$work/afile"
 expect 2 "cannot create the export folder" -- --export "$work/afile/sub"
 expect 2 "shape-only trace has no values to export" -- --preset gpt3 --export "$work/gpt3"
 
+# [SECTION] train (issue 12): a short run writes the model; bad settings exit 2 with one line
+train_args=(--layers 1 --heads 2 --d-model 16 --seq-len 8 --vocab 8 --steps 20 --batch-size 8
+            --lr 3e-3 --seed 1)
+expect 0 "wrote 14 parameters, model.json and history.json" -- train --task previous-and-first \
+  "${train_args[@]}" --out "$work/trained"
+for f in model.json history.json tok_emb.npy pos_emb.npy layer0.w_q.npy layer0.b_o.npy \
+         unembed1.npy unembed1_bias.npy; do
+  if [ -f "$work/trained/$f" ]; then ok; else bad "train did not write $f"; fi
+done
+if ls "$work/trained" | grep -q tmp; then bad "train left a temp file"; else ok; fi
+expect 0 "wrote 8 parameters" -- train --task reverse "${train_args[@]}" --no-bias --out "$work/nb"
+expect 0 "wrote the batch and 28 gradients" -- train --task induction --layers 2 --heads 2 \
+  --d-model 8 --seq-len 8 --vocab 8 --mlp --steps 0 --batch-size 4 --lr 1e-3 --seed 2 \
+  --out "$work/g_model" --grads "$work/g"
+for f in batch_tokens.npy batch_targets0.npy loss.json grad_tok_emb.npy grad_layer1.mlp_w2.npy \
+         grad_unembed0_bias.npy; do
+  if [ -f "$work/g/$f" ]; then ok; else bad "--grads did not write $f"; fi
+done
+expect 0 "--task" -- train --help
+expect 2 "unknown task; choose one of previous-token" -- train --task copy "${train_args[@]}" \
+  --out "$work/x"
+expect 2 "--vocab 1: a task needs at least 2 tokens" -- train --task previous-token \
+  --layers 1 --heads 2 --d-model 16 --seq-len 8 --vocab 1 --steps 1 --batch-size 8 --lr 1e-3 \
+  --seed 1 --out "$work/x"
+expect 2 "--seq-len 4 is too short for induction" -- train --task induction --layers 2 \
+  --heads 2 --d-model 16 --seq-len 4 --vocab 8 --steps 1 --batch-size 8 --lr 1e-3 --seed 1 \
+  --out "$work/x"
+expect 2 "--layers 3: use 1 or 2 layers" -- train --task previous-token --layers 3 --heads 2 \
+  --d-model 16 --seq-len 8 --vocab 8 --steps 1 --batch-size 8 --lr 1e-3 --seed 1 --out "$work/x"
+expect 2 "--grads is for the untrained model" -- train --task previous-token "${train_args[@]}" \
+  --out "$work/x" --grads "$work/y"
+expect 2 "--out is required" -- train --task previous-token "${train_args[@]}"
+expect 2 "excludes" -- train --task previous-token "${train_args[@]}" --bias --no-bias --out "$work/x"
+touch "$work/afile2"
+expect 2 "cannot create the folder" -- train --task previous-token "${train_args[@]}" \
+  --out "$work/afile2/sub"
+
+# --model DIR: the trained model's first layer as an ordinary trace (and export)
+expect 0 "h=2 d_k=8 d_v=8 mask=causal bias=on" -- --model "$work/trained"
+expect 0 "wrote" -- --model "$work/trained" --batch 2 --export "$work/trained_export"
+if [ -f "$work/trained_export/weights.npy" ]; then ok; else bad "--model --export wrote no weights.npy"; fi
+expect 0 "mask=none" -- --model "$work/nb"
+expect 2 "is not a trained model: it has no readable model.json" -- --model "$work"
+expect 2 "drop --heads" -- --model "$work/trained" --heads 4
+expect 2 "drop --preset" -- --model "$work/trained" --preset seed003
+
 summary

@@ -88,6 +88,20 @@ TEST(TaskTraining, PreviousAndFirstWithOneHeadBlends) {
   EXPECT_GT(h.first + h.previous, 0.6);
 }
 
+// Heads vs one head at equal parameter count (d_k = D/h, so W_q, W_k, W_v, W_o have the same
+// shapes): over 3 seeds, h=1 ends with a loss at least 10x that of h=2 after the same steps.
+TEST(TaskTraining, OneHeadEndsWorseThanTwoOverThreeSeeds) {
+  for (uint64_t seed : {1, 2, 3}) {
+    TrainSettings one = base(Task::PreviousAndFirst, 1, 400),
+                  two = base(Task::PreviousAndFirst, 2, 400);
+    one.seed = two.seed = seed;
+    EXPECT_EQ(Trainer(one).parameters().count(), Trainer(two).parameters().count());
+    const double loss1 = train_and_evaluate(one).report.loss;
+    const double loss2 = train_and_evaluate(two).report.loss;
+    EXPECT_GT(loss1, 10 * loss2) << "seed " << seed;
+  }
+}
+
 // 2 layers: a previous-token head in layer 0, an induction head in layer 1.
 TEST(TaskTraining, InductionMakesAnInductionHead) {
   TrainSettings s = base(Task::Induction, 2, 600);
