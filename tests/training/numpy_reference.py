@@ -74,6 +74,19 @@ def _load_npy(path, what):
         raise FormatError(f"{what}: {path} cannot be read as .npy ({e})")
 
 
+def _as_int(value, default):
+    """An integer setting from model.json, or default when absent or not a plain integer."""
+    if isinstance(value, bool) or value is None:
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return default
+
+
 def load_model(model_dir, verbose=True):
     """model.json + parameters (as float64) + the resolved structure."""
     mj_path = os.path.join(model_dir, "model.json")
@@ -105,7 +118,7 @@ def load_model(model_dir, verbose=True):
     n_layers_files = 0
     while f"layer{n_layers_files}.w_q" in params:
         n_layers_files += 1
-    n_layers = meta.get("layers", meta.get("n_layers", n_layers_files))
+    n_layers = _as_int(meta.get("layers", meta.get("n_layers")), n_layers_files)
     if n_layers != n_layers_files:
         raise FormatError(f"model.json says {n_layers} layers, the files have {n_layers_files}")
     if n_layers < 1:
@@ -114,7 +127,9 @@ def load_model(model_dir, verbose=True):
     heads = next((meta[k] for k in HEADS_KEYS if k in meta), None)
     if heads is None:
         raise FormatError(f"model.json has none of {HEADS_KEYS}: the number of heads is needed")
-    heads = int(heads)
+    heads = _as_int(heads, None)
+    if heads is None or heads < 1:
+        raise FormatError(f"model.json: the number of heads is not a positive integer")
 
     layers = []
     for l in range(n_layers):
@@ -143,9 +158,16 @@ def load_model(model_dir, verbose=True):
                 raise FormatError(f"layer{l}.{k} has shape {p[k].shape}, expected {shape}")
         layers.append({"d_k": hdk // heads, "d_v": hdv // heads, "bias": all(has_bias),
                        "mlp": all(has_mlp)})
-        dk_json = meta.get("d_k")
-        if dk_json not in (None, 0) and int(dk_json) != hdk // heads:
+        dk_json = _as_int(meta.get("d_k"), 0)
+        if dk_json != 0 and dk_json != hdk // heads:
             raise FormatError(f"model.json d_k={dk_json} but w_q gives {hdk // heads}")
+
+    for flag in ("bias", "mlp"):
+        if isinstance(meta.get(flag), bool):
+            have = [x[flag] for x in layers]
+            if any(h != meta[flag] for h in have):
+                raise FormatError(f"model.json says {flag}={meta[flag]} but the files give "
+                                  f"{flag} per layer {have}")
 
     n_out = 0
     while f"unembed{n_out}" in params:
@@ -162,9 +184,9 @@ def load_model(model_dir, verbose=True):
             raise FormatError(f"unembed{j}_bias has shape {params[f'unembed{j}_bias'].shape}, "
                               f"expected ({U.shape[1]},)")
 
-    if "d_model" in meta and int(meta["d_model"]) != D:
+    if _as_int(meta.get("d_model"), D) != D:
         raise FormatError(f"model.json d_model={meta['d_model']} but tok_emb is {V}x{D}")
-    if "vocab" in meta and int(meta["vocab"]) != V:
+    if _as_int(meta.get("vocab"), V) != V:
         raise FormatError(f"model.json vocab={meta['vocab']} but tok_emb is {V}x{D}")
 
     known = {"tok_emb", "pos_emb"} | {f"unembed{j}" for j in range(n_out)} | \
