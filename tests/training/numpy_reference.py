@@ -127,9 +127,9 @@ def load_model(model_dir, verbose=True):
     heads = next((meta[k] for k in HEADS_KEYS if k in meta), None)
     if heads is None:
         raise FormatError(f"model.json has none of {HEADS_KEYS}: the number of heads is needed")
-    heads = _as_int(heads, None)
+    heads_raw, heads = heads, _as_int(heads, None)
     if heads is None or heads < 1:
-        raise FormatError(f"model.json: the number of heads is not a positive integer")
+        raise FormatError(f"model.json: heads={heads_raw!r} is not a positive integer")
 
     layers = []
     for l in range(n_layers):
@@ -270,14 +270,10 @@ def _softmax(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def _get(params, name):
-    return params.get(name)
-
-
 def forward(params, structure, tokens, targets):
     """Loss (total, per output), logits and a cache for backward."""
     B, T = tokens.shape
-    D, h = structure["D"], structure["heads"]
+    h = structure["heads"]
     if T > params["pos_emb"].shape[0]:
         raise FormatError(f"batch has T={T} but pos_emb has {params['pos_emb'].shape[0]} rows")
     if tokens.min() < 0 or tokens.max() >= structure["V"]:

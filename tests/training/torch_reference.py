@@ -23,7 +23,6 @@ torch.autograd.gradcheck (finite differences in float64) on the same loss, and c
 corrupted gradient is caught.
 """
 import argparse
-import json
 import math
 import os
 import shutil
