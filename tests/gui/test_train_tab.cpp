@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "app/gui/panels/panels.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
@@ -98,6 +99,51 @@ TEST_F(TrainTabFrames, SettingsThatCannotTrainAreExplainedBesideThem) {
   EXPECT_EQ(state.tabs.tool, ToolTab::Train);
   EXPECT_NE(std::find(state.frame.explained.begin(), state.frame.explained.end(), "train"),
             state.frame.explained.end());
+}
+
+}  // namespace
+}  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// "Open in the pipeline": the trained first layer is the current trace, and its attend stage
+// shows the learned heads (one on the previous token, one on the first).
+TEST_F(TrainTabFrames, OpenInThePipelineMakesTheTrainedLayerTheTrace) {
+  start_on("seed003");
+  state.train.settings.steps = 600;
+  state.train.run = std::make_unique<TrainRun>();
+  ASSERT_EQ(state.train.run->reset(state.train.settings), "");
+  state.train.run->start();
+  ASSERT_TRUE(wait_until([&] { return !state.train.run->running(); }, 60));
+  open_trained_model(state);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  ASSERT_TRUE(state.session.trace);
+  const Trace& trace = *state.session.trace;
+  const PipelineStep* step = current_step(state);
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->stage, Stage::Attend);  // opened where the heads are
+  EXPECT_EQ(state.tabs.requested_tool, ToolTab::Tensors);
+  EXPECT_EQ(trace.config.n_heads, 2);
+  EXPECT_EQ(trace.config.d_model, 32);
+  const TensorRecord* weights = trace.find("weights");
+  ASSERT_NE(weights, nullptr);
+  const Tensor& w = weights->tensor;  // (B, h, T, T)
+  const int64_t T = w.size(2);
+  ASSERT_EQ(T, 12);
+  double best_previous = 0, best_first = 0;
+  for (int64_t head = 0; head < 2; ++head) {
+    double previous = 0, first = 0;
+    for (int64_t q = 1; q < T; ++q) {
+      previous += w.at({0, head, q, q - 1});
+      first += w.at({0, head, q, 0});
+    }
+    best_previous = std::max(best_previous, previous / double(T - 1));
+    best_first = std::max(best_first, first / double(T - 1));
+  }
+  EXPECT_GE(best_previous, 0.8);
+  EXPECT_GE(best_first, 0.9);
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ void draw_head_tools_tab(AppState& state);
 void draw_paths_tab(AppState& state);
 void draw_counters_tab(AppState& state);
 void draw_train_tab(AppState& state);  // app/gui/train/panel_train.cpp
+// The Train tab's model, its first layer, becomes the current trace ("Open in the pipeline").
+void open_trained_model(AppState& state);
 void draw_code_tab(AppState& state);
 void draw_checks_tab(AppState& state);
 

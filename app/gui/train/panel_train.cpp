@@ -15,6 +15,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/training/tasks.hpp"
+#include "core/training/to_trace.hpp"
 
 namespace attnlab::gui {
 
@@ -220,6 +221,28 @@ void heads(const TrainSnapshot& shot, const training::ModelShape& shape, Colorma
 
 }  // namespace
 
+// "Open in the pipeline": the trained first layer on a sequence of its task becomes the current
+// trace (its embeddings as X, its weights as W), so every stage and tab shows the learned heads.
+void open_trained_model(AppState& state) {
+  try {
+    const training::TraceOfModel trained =
+        training::first_layer_trace(state.train.run->model(), /*batch=*/1);
+    Session& session = state.session;
+    session.preset_name =
+        std::string("trained ") + training::task_info(state.train.run->settings().task).name;
+    session.preset_config = trained.config;
+    session.preset_inputs = trained.inputs;
+    state.walk.pending_stage = "attend";  // taken when the trace arrives
+    set_config(state, trained.config);
+    sync_edit_buffers(state);
+    state.tabs.requested_tool = ToolTab::Tensors;
+    state.status =
+        "The trained model's first layer is the current trace: every tab shows its heads.";
+  } catch (const std::exception& error) {
+    state.train.error = error.what();
+  }
+}
+
 void draw_train_tab(AppState& state) {
   TrainTab& tab = state.train;
   // Two columns, each scrolling on its own when the panel is short: the settings, buttons and
@@ -261,6 +284,12 @@ void draw_train_tab(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tab.scrub < 0 ? "live" : "go live")) tab.scrub = -1;
     curves(shots, shown);
+    ImGui::BeginDisabled(running);
+    if (ImGui::Button("Open in the pipeline")) open_trained_model(state);
+    ImGui::EndDisabled();
+    tooltip(
+        "Make the trained first layer the current trace (its embeddings as X, its weights as W): "
+        "the stages, memory layout, mistakes and ablation then show the learned heads.");
   }
   ImGui::EndChild();
   if (shown < 0) return;

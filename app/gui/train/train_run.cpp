@@ -79,6 +79,12 @@ int64_t TrainRun::steps_total() const {
   return settings_.steps;
 }
 
+training::SavedModel TrainRun::model() {
+  std::lock_guard train(train_mutex_);
+  if (!trainer_) throw UserError("no model yet: press Start or Reset first");
+  return {settings_, trainer_->shape(), trainer_->parameters()};
+}
+
 std::vector<std::shared_ptr<const TrainSnapshot>> TrainRun::snapshots() const {
   std::lock_guard lock(mutex_);
   return snapshots_;

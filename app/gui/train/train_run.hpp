@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/training/model_io.hpp"
 #include "core/training/trainer.hpp"
 
 namespace attnlab::gui {
@@ -42,6 +43,8 @@ class TrainRun {
   int64_t steps_done() const { return steps_done_.load(); }
   int64_t steps_total() const;
   const training::TrainSettings& settings() const { return settings_; }
+  // The model as it is now (a copy; waits for a step under way), for "Open in the pipeline".
+  training::SavedModel model();
   // The snapshots so far (shared, immutable; cheap to copy every frame).
   std::vector<std::shared_ptr<const TrainSnapshot>> snapshots() const;
 
