@@ -22,6 +22,7 @@
 #include "app/gui/state/trace_cache.hpp"
 #include "app/gui/train/train_run.hpp"
 #include "core/teaching/comparisons.hpp"
+#include "core/training/head_pruning.hpp"
 
 namespace attnlab::gui {
 
@@ -110,6 +111,9 @@ struct TrainTab {
   std::unique_ptr<TrainRun> run;     // made on first use (its thread waits until then)
   std::string error;                 // why the settings cannot train, shown beside them
   int scrub = -1;                    // the snapshot shown; -1 = the latest (live)
+  std::optional<training::HeadPruning> pruning;  // measured on the model at pruned_at steps
+  int64_t pruned_at = -1;
+  int remove_k = 0;  // "remove the k least important heads"
 };
 
 }  // namespace attnlab::gui

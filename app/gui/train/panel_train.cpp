@@ -219,6 +219,48 @@ void heads(const TrainSnapshot& shot, const training::ModelShape& shape, Colorma
   }
 }
 
+// Head pruning: each head switched off in turn on a batch the model never trained on, the loss
+// increase per head sorted, and the accuracy left with the k least important heads removed.
+void pruning_section(TrainTab& tab) {
+  TrainRun& run = *tab.run;
+  if (ImGui::Button("Prune heads")) {
+    const training::SavedModel model = run.model();
+    const training::Batch batch =
+        training::make_batch(model.settings.task, 256, model.settings.seq_len, model.settings.vocab,
+                             model.settings.seed + 1, 0);
+    tab.pruning = training::prune_heads(model, batch);
+    tab.pruned_at = run.steps_done();
+    tab.remove_k = 0;
+  }
+  tooltip(
+      "Switch each head off in turn (its rows of W_o zeroed) and measure the loss increase on 256 "
+      "new sequences: the real cost of losing it, not a norm.");
+  if (!tab.pruning) return;
+  const training::HeadPruning& p = *tab.pruning;
+  if (tab.pruned_at != run.steps_done()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(measured at step %lld)", (long long)tab.pruned_at);
+  }
+  const int64_t heads_per_layer = run.settings().heads;
+  double largest = 1e-9;
+  for (const double increase : p.loss_increase) largest = std::max(largest, increase);
+  const float width = ImGui::GetContentRegionAvail().x;
+  for (auto it = p.least_important.rbegin(); it != p.least_important.rend(); ++it) {
+    char text[64];
+    std::snprintf(text, sizeof text, "L%lld h%lld  loss +%.3f", (long long)(*it / heads_per_layer),
+                  (long long)(*it % heads_per_layer), p.loss_increase[size_t(*it)]);
+    ImGui::ProgressBar(float(std::max(0.0, p.loss_increase[size_t(*it)]) / largest),
+                       ImVec2(width, 0), text);
+  }
+  ImGui::SetNextItemWidth(width * 0.5f);
+  ImGui::SliderInt("remove the k least important", &tab.remove_k, 0, int(p.least_important.size()));
+  const training::LossReport& left = p.without_least[size_t(tab.remove_k)];
+  double accuracy = 1;
+  for (const double a : left.accuracy) accuracy = std::min(accuracy, a);
+  ImGui::Text("%d of %d heads off: loss %.3f, accuracy %.1f %% (lowest output)", tab.remove_k,
+              int(p.least_important.size()), left.loss, 100.0 * accuracy);
+}
+
 }  // namespace
 
 // "Open in the pipeline": the trained first layer on a sequence of its task becomes the current
@@ -290,6 +332,7 @@ void draw_train_tab(AppState& state) {
     tooltip(
         "Make the trained first layer the current trace (its embeddings as X, its weights as W): "
         "the stages, memory layout, mistakes and ablation then show the learned heads.");
+    if (!running) pruning_section(tab);
   }
   ImGui::EndChild();
   if (shown < 0) return;
