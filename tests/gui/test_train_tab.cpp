@@ -148,3 +148,25 @@ TEST_F(TrainTabFrames, OpenInThePipelineMakesTheTrainedLayerTheTrace) {
 
 }  // namespace
 }  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// The heads-vs-one-head comparison runs as a background job the way the tab starts it.
+TEST(TrainHeadCounts, RunsInTheBackgroundAndReturnsOneCurvePerHeadCount) {
+  ASSERT_EQ(values_unavailable(Config{}), "");  // the job's stand-in config is never refused
+  BackgroundTask<std::vector<training::HeadCountCurve>> task;
+  training::TrainSettings settings;
+  settings.steps = 60;
+  task.start(Config{}, "heads vs one head", [settings](const RunControl& control) {
+    return training::compare_head_counts(settings, {1, 2, 4, 8, 16}, control);
+  });
+  ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 60));
+  task.poll();  // as the tab does every frame
+  ASSERT_TRUE(task.result());
+  ASSERT_EQ(task.result()->size(), 5u);
+  EXPECT_EQ(task.result()->back().heads, 16);
+}
+
+}  // namespace
+}  // namespace attnlab::gui

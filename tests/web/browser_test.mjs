@@ -56,6 +56,16 @@ async function press(key, modifier) {
   if (modifier) await page.keyboard.up(modifier);
   await new Promise((resolve) => setTimeout(resolve, 150));
 }
+// Presses `key` until the page's state satisfies `ready` (a loaded machine can let a key's press
+// and release fall between two frames, which ImGui 1.86 then never sees): at most three presses.
+async function pressUntil(key, ready, what, modifier) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await press(key, modifier);
+    const s = await waitFor(ready, what, 5).catch(() => null);
+    if (s) return s;
+  }
+  return waitFor(ready, what, 1);
+}
 function centre(rect) {
   return {x: (rect[0] + rect[2]) / 2, y: (rect[1] + rect[3]) / 2};
 }
@@ -85,12 +95,10 @@ try {
   // 2. The right arrow steps to the next sub-step: ÷√d_k, whose output is `scaled`.
   const before = s.step.index;
   await page.mouse.move(900, 300);
-  await press('ArrowRight');
-  s = await waitFor((st) => st.step.index === before + 1, 'the next step');
+  s = await pressUntil('ArrowRight', (st) => st.step.index === before + 1, 'the next step');
   check(s.shapes.scaled && JSON.stringify(s.shapes.scaled) === '[1,2,11,11]',
         `→ goes to step ${s.step.index} "${s.step.label}": ${JSON.stringify(s.shapes)}`);
-  await press('ArrowLeft');
-  s = await waitFor((st) => st.step.index === before, 'the step back');
+  s = await pressUntil('ArrowLeft', (st) => st.step.index === before, 'the step back');
 
   // 3. n_heads: Ctrl+click on the slider, type 4, Enter (as a person edits an ImGui slider).
   const slider = s.items.find((item) => item.label.startsWith('Number of heads h'));
@@ -126,7 +134,7 @@ try {
   const session = await page.createCDPSession();
   await session.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
   await page.mouse.click(900, 300);
-  await press('e', 'Control');
+  await pressUntil('e', (st) => st.export_message.startsWith('Downloaded'), 'the zip download', 'Control');
   const deadline = Date.now() + 20000;
   let zip = null;
   while (!zip && Date.now() < deadline) {
@@ -136,7 +144,7 @@ try {
   check(Boolean(zip), `Ctrl+E downloads the tensors: ${zip}`);
   if (zip) fs.copyFileSync(path.join(downloads, zip), path.join(outDir, 'tensors.zip'));
   // Ctrl+S: a PNG of the window, also a download, with the canvas's size.
-  await press('s', 'Control');
+  await pressUntil('s', (st) => st.export_message.includes('.png'), 'the PNG download', 'Control');
   let png = null;
   for (const end = Date.now() + 20000; !png && Date.now() < end;) {
     png = fs.readdirSync(downloads).find((f) => f.endsWith('.png'));
@@ -149,8 +157,7 @@ try {
         `Ctrl+S downloads a PNG of the window: ${png} ${pngSize.join('x')}`);
 
   // 5. Presenter mode (P), and the page follows a resize.
-  await press('p');
-  s = await waitFor((st) => st.presenter, 'presenter mode');
+  s = await pressUntil('p', (st) => st.presenter, 'presenter mode');
   check(s.heatmaps.length === 4, 'presenter mode shows the four heads');
   await page.screenshot({path: path.join(outDir, 'page_presenter.png')});
   await page.setViewport({width: 1024, height: 768});

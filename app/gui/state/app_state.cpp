@@ -345,6 +345,7 @@ void poll_measurements(AppState& state) {
   state.head_tools.importance.poll();
   state.paths.comparison.poll();
   state.head_tools.head_counts.poll();
+  state.train.head_counts.poll();
 }
 
 void wait_for_measurements(AppState& state) {
@@ -359,6 +360,7 @@ void cancel_all_jobs(AppState& state) {
   state.paths.comparison.cancel();
   state.head_tools.head_counts.cancel();
   if (state.train.run) state.train.run->pause();
+  state.train.head_counts.cancel();
 }
 
 // [SECTION] heatmaps

@@ -22,6 +22,7 @@
 #include "app/gui/state/trace_cache.hpp"
 #include "app/gui/train/train_run.hpp"
 #include "core/teaching/comparisons.hpp"
+#include "core/training/head_count_comparison.hpp"
 #include "core/training/head_pruning.hpp"
 
 namespace attnlab::gui {
@@ -114,6 +115,8 @@ struct TrainTab {
   std::optional<training::HeadPruning> pruning;  // measured on the model at pruned_at steps
   int64_t pruned_at = -1;
   int remove_k = 0;  // "remove the k least important heads"
+  // Heads vs one head: h = 1, 2, 4, 8, 16 trained one after another in the background.
+  BackgroundTask<std::vector<training::HeadCountCurve>> head_counts;
 };
 
 }  // namespace attnlab::gui

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
@@ -261,6 +263,65 @@ void pruning_section(TrainTab& tab) {
               int(p.least_important.size()), left.loss, 100.0 * accuracy);
 }
 
+// The runs' loss curves on one plot (log scale), each in its head count's colour, with a legend
+// of the steps each needed to reach 99 %.
+void head_count_curves(const std::vector<training::HeadCountCurve>& curves) {
+  double low = 1e9, high = -1e9;
+  int64_t last_step = 1;
+  for (const auto& curve : curves)
+    for (size_t i = 0; i < curve.loss.size(); ++i) {
+      const double l = std::log10(std::max(curve.loss[i], 1e-6));
+      low = std::min(low, l);
+      high = std::max(high, l);
+      last_step = std::max(last_step, curve.steps[i]);
+    }
+  if (high <= low) high = low + 1;
+  const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 6;
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  list->AddRect(at, ImVec2(at.x + width, at.y + height), IM_COL32(128, 128, 128, 255));
+  for (size_t c = 0; c < curves.size(); ++c) {
+    const auto& curve = curves[c];
+    std::vector<ImVec2> points;
+    for (size_t i = 0; i < curve.loss.size(); ++i) {
+      const double l = std::log10(std::max(curve.loss[i], 1e-6));
+      points.emplace_back(at.x + width * float(double(curve.steps[i]) / double(last_step)),
+                          at.y + height * float((high - l) / (high - low)));
+    }
+    list->AddPolyline(points.data(), int(points.size()), head_colour(int(c)), 0, 2.0f);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  tooltip("Training loss (log scale) against steps, one line per head count.");
+  ImGui::Text("loss 10^%.1f .. 10^%.1f over %lld steps", low, high, (long long)last_step);
+  for (size_t c = 0; c < curves.size(); ++c) {
+    const auto& curve = curves[c];
+    char text[96];
+    if (curve.steps_to_99 >= 0)
+      std::snprintf(text, sizeof text, "h = %lld: 99 %% at step %lld, final loss %.4f",
+                    (long long)curve.heads, (long long)curve.steps_to_99, curve.loss.back());
+    else
+      std::snprintf(text, sizeof text, "h = %lld: never 99 %%, final loss %.4f",
+                    (long long)curve.heads, curve.loss.back());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_colour(int(c))), "%s", text);
+  }
+}
+
+void head_count_section(AppState& state) {
+  TrainTab& tab = state.train;
+  if (ImGui::Button("Heads vs one head")) {
+    const training::TrainSettings settings = tab.settings;
+    tab.head_counts.start(Config{}, "heads vs one head", [settings](const RunControl& control) {
+      return training::compare_head_counts(settings, {1, 2, 4, 8, 16}, control);
+    });
+  }
+  tooltip(
+      "Train h = 1, 2, 4, 8 and 16 (d_k = d_model / h: the same parameter count) on this task and "
+      "seed, one after another in the background, and plot their losses together.");
+  if (draw_task_status(tab.head_counts, "train_head_counts", palette(state.ui.theme).error)) return;
+  if (const auto& curves = tab.head_counts.result(); curves && !curves->empty())
+    head_count_curves(*curves);
+}
+
 }  // namespace
 
 // "Open in the pipeline": the trained first layer on a sequence of its task becomes the current
@@ -333,6 +394,7 @@ void draw_train_tab(AppState& state) {
         "Make the trained first layer the current trace (its embeddings as X, its weights as W): "
         "the stages, memory layout, mistakes and ablation then show the learned heads.");
     if (!running) pruning_section(tab);
+    head_count_section(state);
   }
   ImGui::EndChild();
   if (shown < 0) return;
