@@ -170,3 +170,32 @@ TEST(TrainHeadCounts, RunsInTheBackgroundAndReturnsOneCurvePerHeadCount) {
 
 }  // namespace
 }  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// Save writes the model folder; Load brings the same weights back (the same heads), and a folder
+// that is not a model is refused with a message.
+TEST(TrainRun, SaveAndLoadKeepTheTrainedHeads) {
+  const std::string dir = ::testing::TempDir() + "/attnlab_train_save";
+  TrainRun run;
+  training::TrainSettings settings;
+  settings.steps = 300;
+  ASSERT_EQ(run.reset(settings), "");
+  run.start();
+  ASSERT_TRUE(wait_until([&] { return !run.running(); }, 60));
+  EXPECT_EQ(run.save(dir).rfind("Saved", 0), 0u);
+  const auto trained = run.snapshots().back();
+  TrainRun other;
+  EXPECT_NE(other.load(::testing::TempDir() + "/no_such_model"), "");
+  ASSERT_EQ(other.load(dir), "");
+  const auto loaded = other.snapshots().back();
+  ASSERT_EQ(loaded->maps.size(), trained->maps.size());
+  for (size_t m = 0; m < loaded->maps.size(); ++m)
+    for (size_t i = 0; i < loaded->maps[m].size(); ++i)
+      EXPECT_NEAR(loaded->maps[m][i], trained->maps[m][i], 1e-6);
+  EXPECT_EQ(other.settings().steps, 300);
+}
+
+}  // namespace
+}  // namespace attnlab::gui

@@ -47,14 +47,25 @@ async function waitFor(ready, what, seconds = 30) {
   }
   throw new Error(`timed out waiting for ${what}; last state: ${JSON.stringify(last)?.slice(0, 400)}`);
 }
-// ImGui 1.86 reads key state once a frame: hold each key over a few frames.
+// ImGui 1.86 reads key state once a frame: each key is held until the page has drawn two frames
+// with it down, and released until one more is drawn, however slow the machine is.
+async function framesDrawn() {
+  const s = await state().catch(() => null);
+  return s ? s.frame : 0;
+}
+async function untilFrame(frame, seconds = 5) {
+  const end = Date.now() + seconds * 1000;
+  while ((await framesDrawn()) < frame && Date.now() < end)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
 async function press(key, modifier) {
   if (modifier) await page.keyboard.down(modifier);
+  const before = await framesDrawn();
   await page.keyboard.down(key);
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  await untilFrame(before + 2);
   await page.keyboard.up(key);
   if (modifier) await page.keyboard.up(modifier);
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await untilFrame((await framesDrawn()) + 1);
 }
 // Presses `key` until the page's state satisfies `ready` (a loaded machine can let a key's press
 // and release fall between two frames, which ImGui 1.86 then never sees): at most three presses.

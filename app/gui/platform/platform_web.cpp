@@ -74,8 +74,9 @@ bool saves_settings_while_running() {
 
 std::string limitations() {
   return "In the browser: fonts for scripts DejaVu lacks (Chinese, Japanese, ...) are not "
-         "available, so such characters show as U+ codes; files go to your downloads; full "
-         "screen is the browser's own (F11).";
+         "available, so such characters show as U+ codes; PNGs and tensors go to your downloads; "
+         "the Train tab's Save and Load use the page's own memory, gone on reload; full screen "
+         "is the browser's own (F11).";
 }
 
 void follow_page_size() {

@@ -114,7 +114,9 @@ struct TrainTab {
   int scrub = -1;                    // the snapshot shown; -1 = the latest (live)
   std::optional<training::HeadPruning> pruning;  // measured on the model at pruned_at steps
   int64_t pruned_at = -1;
-  int remove_k = 0;  // "remove the k least important heads"
+  int remove_k = 0;                         // "remove the k least important heads"
+  std::string model_dir = "attnlab-model";  // the folder Save and Load use
+  std::string model_message;                // the last Save / Load outcome
   // Heads vs one head: h = 1, 2, 4, 8, 16 trained one after another in the background.
   BackgroundTask<std::vector<training::HeadCountCurve>> head_counts;
 };

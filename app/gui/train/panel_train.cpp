@@ -3,6 +3,7 @@
 // its pattern scores, live, and a scrubber that replays the snapshots, so a lecturer can show the
 // moment the heads specialise.
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -140,6 +141,34 @@ void run_buttons(TrainTab& tab) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::Text("step %lld / %lld", (long long)run->steps_done(), (long long)run->steps_total());
   }
+}
+
+// Save and Load: a folder of .npy files and model.json, as `attnlab-cli train --out` writes.
+void model_files(TrainTab& tab, bool running) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::InputText("##model_dir", &tab.model_dir);
+  tooltip(
+      "The model's folder: model.json and one .npy per parameter (as attnlab-cli train --out).");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(running || !tab.run || !tab.run->has_model());
+  if (ImGui::Button("Save")) tab.model_message = tab.run->save(tab.model_dir);
+  ImGui::EndDisabled();
+  tooltip("Save the model (pause first), atomically.");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button("Load")) {
+    if (!tab.run) tab.run = std::make_unique<TrainRun>();
+    const std::string error = tab.run->load(tab.model_dir);
+    tab.model_message = error.empty() ? "Loaded " + tab.model_dir : error;
+    if (error.empty()) tab.settings = tab.run->settings();
+    tab.scrub = -1;
+    tab.pruning.reset();
+  }
+  ImGui::EndDisabled();
+  tooltip(
+      "Load a saved model (a folder attnlab-cli train wrote, or Save): its heads, pruning and "
+      "Open in the pipeline work on it.");
+  if (!tab.model_message.empty()) text_wrapped(tab.model_message);
 }
 
 // [SECTION] what the run shows
@@ -360,6 +389,7 @@ void draw_train_tab(AppState& state) {
   ImGui::EndDisabled();
   if (running) tooltip("Pause to change the settings.");
   run_buttons(tab);
+  model_files(tab, running);
   if (!tab.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
     text_wrapped(tab.error);

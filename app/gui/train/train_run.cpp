@@ -79,6 +79,33 @@ int64_t TrainRun::steps_total() const {
   return settings_.steps;
 }
 
+std::string TrainRun::save(const std::string& dir) {
+  std::lock_guard train(train_mutex_);
+  if (!trainer_) return "no model yet: press Start or Reset first";
+  try {
+    training::save_model(dir, *trainer_);
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "Saved the model to " + dir + " (" + std::to_string(trainer_->steps_done()) + " steps)";
+}
+
+std::string TrainRun::load(const std::string& dir) {
+  training::SavedModel saved;
+  try {
+    saved = training::load_model(dir);
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  if (std::string error = reset(saved.settings); !error.empty()) return error;
+  std::lock_guard train(train_mutex_);
+  trainer_->parameters() = saved.parameters;
+  auto shot = snapshot(*trainer_);
+  std::lock_guard lock(mutex_);
+  snapshots_ = {std::move(shot)};
+  return "";
+}
+
 training::SavedModel TrainRun::model() {
   std::lock_guard train(train_mutex_);
   if (!trainer_) throw UserError("no model yet: press Start or Reset first");

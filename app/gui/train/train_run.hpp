@@ -43,6 +43,11 @@ class TrainRun {
   int64_t steps_done() const { return steps_done_.load(); }
   int64_t steps_total() const;
   const training::TrainSettings& settings() const { return settings_; }
+  // Saves the model to the folder `dir` (model.json, one .npy per parameter, history.json),
+  // atomically; returns what to tell the user ("Saved ..." or why not).
+  std::string save(const std::string& dir);
+  // Loads a saved model in place of this one (paused, its heads shown); "" or why not.
+  std::string load(const std::string& dir);
   // The model as it is now (a copy; waits for a step under way), for "Open in the pipeline".
   training::SavedModel model();
   // The snapshots so far (shared, immutable; cheap to copy every frame).
