@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "app/cli/parse_arguments.hpp"
 #include "app/common/config_flags.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/preset.hpp"
@@ -163,15 +164,7 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--export", r.export_dir, "Write every stage as .npy plus trace.json into DIR");
   app.add_flag("--json", r.json, "Print trace.json instead of the table");
   app.add_option("--show", r.show, "Also print the values of these tensors (e.g. --show out)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "attnlab-cli: " << e.what() << " (see attnlab-cli --help)\n";
-    return 2;
-  }
+  if (const int stop = parse_arguments(app, argc, argv, "attnlab-cli"); stop >= 0) return stop;
   if (r.list_presets || r.list_mistakes || r.model_table) return -1;
   try {
     if (!f.preset.empty()) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/parse_arguments.hpp"
 #include "core/model/errors.hpp"
 #include "core/training/model_io.hpp"
 #include "core/training/trainer.hpp"
@@ -61,15 +62,8 @@ int run_train(int argc, char** argv) {
   app.add_option("--log-every", s.log_every, "Log loss, accuracy and head scores every N steps");
   app.add_option("--grads", grads_dir,
                  "With --steps 0: write the first batch, its loss and every gradient into DIR2");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "attnlab-cli train: " << e.what() << " (see attnlab-cli train --help)\n";
-    return 2;
-  }
+  if (const int stop = parse_arguments(app, argc, argv, "attnlab-cli train"); stop >= 0)
+    return stop;
   try {
     s.task = task_from_name(task_name);
     s.bias = !no_bias;

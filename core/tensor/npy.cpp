@@ -398,6 +398,18 @@ std::string npy_header(const Shape& shape, const char* descr = "<f4") {
   return header + '\n';
 }
 
+// Magic, version 1.0, the header's length and the header; room reserved for `payload` bytes.
+std::string npy_preamble(const std::string& header, size_t payload) {
+  assert(header.size() <= 0xffff && "a version 1.0 header holds at most 65535 bytes");
+  std::string out(kMagic);
+  out.reserve(kHeaderLengthAt + 2 + header.size() + payload);
+  out += '\x01';  // format version 1.0
+  out += '\x00';
+  append_little_endian(out, header.size(), 2);
+  out += header;
+  return out;
+}
+
 struct CloseFile {
   void operator()(std::FILE* file) const { std::fclose(file); }
 };
@@ -469,15 +481,8 @@ Tensor load_npy(const std::string& path, const std::string& storage_name) {
 
 std::string npy_bytes(const Tensor& tensor) {
   assert((tensor.has_values() || tensor.numel() == 0) && "npy_bytes needs a tensor with values");
-  const std::string header = npy_header(tensor.shape());
-  assert(header.size() <= 0xffff && "a version 1.0 header holds at most 65535 bytes");
   const std::vector<Scalar> values = tensor.to_vector();
-  std::string out(kMagic);
-  out.reserve(kHeaderLengthAt + 2 + header.size() + values.size() * sizeof(Scalar));
-  out += '\x01';  // format version 1.0
-  out += '\x00';
-  append_little_endian(out, header.size(), 2);
-  out += header;
+  std::string out = npy_preamble(npy_header(tensor.shape()), values.size() * sizeof(Scalar));
   for (Scalar value : values) append_little_endian(out, same_bits<uint32_t>(value), 4);
   return out;
 }
@@ -490,13 +495,7 @@ std::string npy_bytes_int64(const std::vector<int64_t>& values, const Shape& sha
   int64_t count = 1;
   for (int64_t n : shape) count *= n;
   assert(count == int64_t(values.size()) && "the shape must hold exactly the values");
-  const std::string header = npy_header(shape, "<i8");
-  std::string out(kMagic);
-  out.reserve(kHeaderLengthAt + 2 + header.size() + values.size() * 8);
-  out += '\x01';  // format version 1.0
-  out += '\x00';
-  append_little_endian(out, header.size(), 2);
-  out += header;
+  std::string out = npy_preamble(npy_header(shape, "<i8"), values.size() * 8);
   for (int64_t value : values) append_little_endian(out, static_cast<uint64_t>(value), 8);
   return out;
 }

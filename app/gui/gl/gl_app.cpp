@@ -107,21 +107,24 @@ void rebuild_fonts(AppState& state) {
 
 // [SECTION] export
 
-std::string default_png_name(const std::optional<PanelId>& panel) {
+// "20261123-134501": the local date and time, for the names of saved files.
+std::string time_stamp() {
   char stamp[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" + stamp + ".png";
+  return stamp;
+}
+
+std::string default_png_name(const std::optional<PanelId>& panel) {
+  return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" + time_stamp() +
+         ".png";
 }
 
 // The trace's tensors as .npy files in a .zip named after the preset and the time.
 void export_npy_zip(AppState& state) {
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   const std::string preset =
       state.session.preset_name.empty() ? "custom" : state.session.preset_name;
-  const std::string path = "attnlab-" + preset + "-" + stamp + ".zip";
+  const std::string path = "attnlab-" + preset + "-" + time_stamp() + ".zip";
   try {
     if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
     write_file_atomically(path, export_zip(*state.session.trace));
@@ -354,18 +357,12 @@ bool App::step() {
     last_settings_check = now;
     save_settings_now();
   }
-  if (platform::saves_settings_while_running()) {
-    glfwPollEvents();
-    const bool due = next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
-    if (input_events == events_seen && !(next.draw_on_timeout && due)) return true;
-  } else if (next.wait_seconds > 0) {
-    glfwWaitEventsTimeout(next.wait_seconds);
-  } else {
-    glfwPollEvents();
-  }
+  const bool waited = platform::wait_for_events(next.wait_seconds);
+  // A page cannot sleep: without input, a frame waits until the wait it asked for has run out.
+  const bool due = waited || next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
   const bool new_input = input_events != events_seen;
   events_seen = input_events;
-  if (!new_input && !next.draw_on_timeout) return true;  // nothing happened: nothing to draw
+  if (!new_input && !(next.draw_on_timeout && due)) return true;  // nothing to draw yet
   if (new_input) input.frames_since_change = 0;
   ++frame;
   last_draw = now;

@@ -58,4 +58,15 @@ void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char*
   ImGui::SetWindowFontScale(scale);
 }
 
+float room_beside_last_item(float spacing) {
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  return right - ImGui::GetItemRectMax().x - spacing;
+}
+
+bool same_line_if_fits(float width, float spacing) {
+  if (width > room_beside_last_item(spacing)) return false;
+  ImGui::SameLine(0, spacing);
+  return true;
+}
+
 }  // namespace attnlab::gui

@@ -1,5 +1,7 @@
-// Wrapping text at spaces only. ImGui's own wrapping also breaks after '.', so "1.33333"
-// became "1." and "33333" on two lines; numbers, paths and code stay whole here.
+// Text that fits its room: wrapping at spaces only, cutting with an ellipsis, and placing an item
+// beside the last one only when it fits. Wrapping at spaces only: ImGui's own wrapping also breaks
+// after '.', so "1.33333" became "1." and "33333" on two lines; numbers, paths and code stay whole
+// here.
 #pragma once
 
 #include <imgui.h>
@@ -23,5 +25,12 @@ void text_wrapped_format(const char* format, ...) IM_FMTARGS(1);
 // One line of `text` at `size` pixels from `at`, cut with an ellipsis where it would pass `width`
 // (ImGui's own ellipsis, at that size).
 void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text);
+
+// Pixels left on the current line after the last item and `spacing`, to the window's right edge.
+float room_beside_last_item(float spacing);
+
+// Puts the next item `spacing` after the last one, on the same line, when `width` fits there and
+// returns true; otherwise leaves the cursor on a new line and returns false.
+bool same_line_if_fits(float width, float spacing);
 
 }  // namespace attnlab::gui

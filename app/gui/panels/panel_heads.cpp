@@ -13,6 +13,7 @@
 #include "app/gui/look/axis_labels.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/heads_grid.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stale_banner.hpp"
@@ -37,13 +38,6 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom
 
 // [SECTION] pieces
 
-// Puts the next item of `width` pixels on the current line when it fits there, else on the next.
-void beside_if_fits(float width) {
-  const float spacing = ImGui::GetFontSize() * 0.8f;
-  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  if (ImGui::GetItemRectMax().x + spacing + width <= right) ImGui::SameLine(0, spacing);
-}
-
 // The colour bar with its range, the masked swatch and the one-line note on the scale, each
 // beside what came before when it fits (the bar shrinks to 5 em for that), else on a new line.
 // Compact: the bar alone beside the title (down to 3 em), the note and the swatch's meaning in
@@ -56,8 +50,7 @@ void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float texts = ImGui::CalcTextSize(text.low.c_str()).x +
                       ImGui::CalcTextSize(text.high.c_str()).x + 2 * spacing;
-  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  const float room_beside = right - ImGui::GetItemRectMax().x - font * 0.8f - texts;
+  const float room_beside = room_beside_last_item(font * 0.8f) - texts;
   float bar_w = font * 8;
   if (room_beside >= font * (compact ? 3 : 5)) {
     bar_w = std::min(bar_w, room_beside);
@@ -85,12 +78,12 @@ void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
     return;
   }
   if (!text.note.empty()) {  // the scale in use
-    beside_if_fits(ImGui::CalcTextSize(text.note.c_str()).x);
+    same_line_if_fits(ImGui::CalcTextSize(text.note.c_str()).x, font * 0.8f);
     ImGui::TextDisabled("%s", text.note.c_str());
   }
   if (set.masked_cells > 0) {
     const float swatch_w = bar_h * 1.6f;
-    beside_if_fits(swatch_w + spacing + ImGui::CalcTextSize("masked").x);
+    same_line_if_fits(swatch_w + spacing + ImGui::CalcTextSize("masked").x, font * 0.8f);
     const ImVec2 swatch = ImGui::GetCursorScreenPos();
     const float swatch_y = swatch.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f;
     const ImVec2 a(swatch.x, swatch_y), b(swatch.x + swatch_w, swatch_y + bar_h);
@@ -491,12 +484,8 @@ void focus_bar(AppState& state, const HeatmapSet& set) {
   }
   // The hint beside the combo when it fits; else it is the back button's tooltip.
   const char* hint = "wheel zooms, drag pans";
-  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  if (ImGui::GetItemRectMax().x + spacing + ImGui::CalcTextSize(hint).x <= right) {
-    ImGui::SameLine();
+  if (same_line_if_fits(ImGui::CalcTextSize(hint).x, ImGui::GetStyle().ItemSpacing.x))
     ImGui::TextDisabled("%s", hint);
-  }
 }
 
 }  // namespace

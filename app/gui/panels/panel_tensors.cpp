@@ -346,10 +346,8 @@ void where_line(const AppState& state, const PipelineStep& step,
   if (records.empty()) return;
   const std::string& formula = records.front()->formula;
   const float font = ImGui::GetFontSize();
+  if (!state.ui.presenter) same_line_if_fits(ImGui::CalcTextSize(formula.c_str()).x, font);
   const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  if (!state.ui.presenter &&
-      ImGui::GetItemRectMax().x + font + ImGui::CalcTextSize(formula.c_str()).x <= right)
-    ImGui::SameLine(0, font);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   draw_cut_text(at, right - at.x, font, palette(state.ui.theme).accent, formula.c_str());
   ImGui::Dummy(ImVec2(right - at.x, ImGui::GetTextLineHeight()));

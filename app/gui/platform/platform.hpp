@@ -19,6 +19,10 @@ bool display_available();
 // whatever `frame` uses must outlive this call.
 void run_frames(std::function<bool()> frame);
 
+// Takes the window's events: the desktop sleeps until one arrives or `seconds` pass (> 0), and
+// returns true; a page cannot block, so it only takes what arrived and returns false.
+bool wait_for_events(double seconds);
+
 // The user saved a file (a PNG): the browser offers it as a download; the desktop leaves it where
 // it was written. Returns what to tell the user.
 std::string deliver_file(const std::string& path);

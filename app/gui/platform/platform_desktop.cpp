@@ -21,6 +21,14 @@ void run_frames(std::function<bool()> frame) {
   }
 }
 
+bool wait_for_events(double seconds) {
+  if (seconds > 0)
+    glfwWaitEventsTimeout(seconds);
+  else
+    glfwPollEvents();
+  return true;
+}
+
 std::string deliver_file(const std::string& path) {
   return "Saved " + path;
 }

@@ -1,6 +1,7 @@
 // The browser page (Emscripten): frames come from the page's animation frames, a saved file
 // becomes a download, settings live in IndexedDB (mounted at ATTNLAB_CONFIG_DIR by index.html
 // before main runs), and the canvas follows the page's size and pixel ratio.
+#include <GLFW/glfw3.h>
 #include <emscripten.h>
 
 #include "app/gui/platform/platform.hpp"
@@ -57,6 +58,11 @@ bool display_available() {
 void run_frames(std::function<bool()> frame) {
   the_frame = new std::function<bool()>(std::move(frame));
   emscripten_set_main_loop_arg(one_frame, nullptr, 0, /*simulate_infinite_loop=*/1);
+}
+
+bool wait_for_events(double) {
+  glfwPollEvents();
+  return false;
 }
 
 std::string deliver_file(const std::string& path) {

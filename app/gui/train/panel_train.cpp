@@ -40,15 +40,8 @@ float field_width(const char* label) {
   return box_width() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 
-// Puts the next field beside the last one when it fits in the tab's width, else on a new line.
-void beside_if_room(const char* label) {
-  const float font = ImGui::GetFontSize();
-  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  if (ImGui::GetItemRectMax().x + font + field_width(label) <= right) ImGui::SameLine(0, font);
-}
-
 bool int_field(const char* label, int64_t& value, int64_t low, int64_t high, const char* help) {
-  beside_if_room(label);
+  same_line_if_fits(field_width(label), ImGui::GetFontSize());
   int shown = int(value);
   ImGui::SetNextItemWidth(box_width());
   const bool changed = ImGui::InputInt(label, &shown, 1, 10);
@@ -85,7 +78,7 @@ bool settings_fields(TrainSettings& s) {
   changed |= int_field("T", s.seq_len, 2, 64, "Sequence length.");
   changed |= int_field("V", s.vocab, 2, 256, "Vocabulary size.");
   changed |= int_field("steps", s.steps, 1, 100000, "Training steps (batches of 64).");
-  beside_if_room("lr");
+  same_line_if_fits(field_width("lr"), ImGui::GetFontSize());
   float lr = float(s.lr);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.00000").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::InputFloat("lr", &lr, 0, 0, "%.4f")) {
