@@ -9,6 +9,7 @@
 #include "core/model/errors.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/trace/plan.hpp"
+#include "core/variants/variant_rules.hpp"
 
 namespace attnlab {
 
@@ -17,6 +18,13 @@ int64_t Config::tokens() const {
   auto n = static_cast<int64_t>(tokenize(sentence.empty() ? kSampleText : sentence).size());
   if (n == 0) n = static_cast<int64_t>(tokenize(kSampleText).size());
   return std::min(n, kMaxTokens);
+}
+
+int64_t Config::key_tokens() const {
+  if (!cross()) return tokens();
+  if (kv_len > 0) return kv_len;
+  const auto n = static_cast<int64_t>(tokenize(sentence_kv).size());
+  return std::min(std::max<int64_t>(n, 1), kMaxTokens);
 }
 
 namespace {
@@ -68,6 +76,21 @@ void check_sizes(const Config& c, std::vector<ConfigIssue>& issues) {
   check_range(issues, "n_heads", c.n_heads, 1, kMaxHeads, "the number of heads");
   if (c.d_k != 0) check_range(issues, "d_k", c.d_k, 1, kMaxWidth, "the per-head width d_k");
   if (c.d_v != 0) check_range(issues, "d_v", c.d_v, 1, kMaxWidth, "the per-head width d_v");
+  // The variants' sizes (0 = off); how they combine is core/variants/variant_rules.cpp's.
+  if (c.n_kv_heads != 0)
+    check_range(issues, "n_kv_heads", c.n_kv_heads, 1, kMaxHeads, "the number of K/V heads");
+  if (c.kv_len != 0)
+    check_range(issues, "kv_len", c.kv_len, 1, kMaxSeqLen, "the key/value length T_k");
+  if (c.d_in_kv != 0)
+    check_range(issues, "d_in_kv", c.d_in_kv, 1, kMaxWidth, "the key/value embedding width");
+  if (c.decode_steps != 0)
+    check_range(issues, "decode", c.decode_steps, 1, kMaxSeqLen, "the number of decoded tokens");
+  if (c.kv_latent != 0)
+    check_range(issues, "kv_latent", c.kv_latent, 1, kMaxWidth, "MLA's latent width d_c");
+  if (c.rope_dim != 0)
+    check_range(issues, "rope_dim", c.rope_dim, 1, kMaxWidth, "MLA's rotary width d_rope");
+  if (c.q_latent != 0)
+    check_range(issues, "q_latent", c.q_latent, 1, kMaxWidth, "MLA's query latent width d_c'");
 }
 
 void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {
@@ -89,7 +112,7 @@ void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {
 }
 
 void check_mask(const Config& c, std::vector<ConfigIssue>& issues) {
-  const int64_t T = c.tokens();
+  const int64_t T = c.key_tokens();  // padding hides keys: cross-attention's are T_k
   const MaskSpec& m = c.mask;
   if (!m.padding_lengths.empty()) {
     const auto n = static_cast<int64_t>(m.padding_lengths.size());
@@ -100,9 +123,10 @@ void check_mask(const Config& c, std::vector<ConfigIssue>& issues) {
     }
     for (int64_t length : m.padding_lengths) {
       if (length < 0 || length > T) {
+        const std::string t = c.cross() ? "T_k" : "T";
         issues.push_back({"mask", "padding length " + std::to_string(length) + " is outside 0.." +
-                                      std::to_string(T) + " (T=" + std::to_string(T) +
-                                      " tokens): each valid length must be at most T"});
+                                      std::to_string(T) + " (" + t + "=" + std::to_string(T) +
+                                      " key tokens): each valid length must be at most " + t});
         break;
       }
     }
@@ -143,6 +167,7 @@ std::vector<ConfigIssue> validate(const Config& c) {
   if (!issues.empty()) return issues;  // the rules below assume sane sizes
   check_heads(c, issues);
   check_mask(c, issues);
+  check_variants(c, issues);
   if (!(c.dropout >= 0.0 && c.dropout < 1.0)) {
     issues.push_back({"dropout", "dropout=" + format_number(c.dropout) +
                                      " must be at least 0 and below 1 (it is the probability of "

@@ -53,6 +53,15 @@ struct Config {
   int64_t memory_cap_bytes = int64_t{1} << 30;  // computing above this is refused
   Mistake mistake = Mistake::None;              // inject one classic bug (mistakes simulator)
   std::vector<bool> ablated_heads;              // heads whose context is zeroed before concat
+  // [SECTION] the next lessons' variants (core/variants/)
+  int64_t n_kv_heads = 0;    // K/V heads: 0 = n_heads (MHA), 1 = MQA, a divisor between = GQA
+  std::string sentence_kv;   // cross-attention: the key/value side's text (T_k tokens)
+  int64_t kv_len = 0;        // cross-attention: T_k; 0 = as many tokens as sentence_kv has
+  int64_t d_in_kv = 0;       // cross-attention: the key/value side's embedding width; 0 = d_in
+  int64_t decode_steps = 0;  // KV-cache decoding: the last N tokens decoded one at a time
+  int64_t kv_latent = 0;     // MLA: d_c, the latent K and V are made from; 0 = off
+  int64_t rope_dim = 0;      // MLA: d_rope, the decoupled rotary key shared by every head
+  int64_t q_latent = 0;      // MLA: d_c', the queries' own latent; 0 = queries straight from X
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }
@@ -61,6 +70,19 @@ struct Config {
   int64_t out_dim() const { return output_proj ? d_model : n_heads * head_dim_v(); }
   // T: seq_len if set, else the number of tokens in the sentence (or the sample text's).
   int64_t tokens() const;
+  int64_t kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }
+  // Query heads per K/V head (g); 0 when n_kv_heads does not divide n_heads.
+  int64_t group_size() const {
+    return kv_heads() > 0 && n_heads % kv_heads() == 0 ? n_heads / kv_heads() : 0;
+  }
+  bool grouped() const { return kv_heads() < n_heads; }
+  bool cross() const { return !sentence_kv.empty() || kv_len > 0; }
+  bool latent() const { return kv_latent > 0; }
+  // T_k: the keys' count: the key/value sentence's tokens with cross-attention, else T.
+  int64_t key_tokens() const;
+  int64_t kv_input_dim() const { return cross() && d_in_kv > 0 ? d_in_kv : input_dim(); }
+  // Width of each head's query and key in the scores: d_k, plus d_rope with MLA's rotary part.
+  int64_t score_dim() const { return head_dim_k() + (latent() ? rope_dim : 0); }
 
   bool operator==(const Config&) const = default;
 };

@@ -30,7 +30,15 @@ json config_to_json(const Config& c) {
           {"dropout_seed", c.dropout_seed},
           {"seed", c.seed},
           {"shape_only", c.shape_only},
-          {"memory_cap_bytes", c.memory_cap_bytes}};
+          {"memory_cap_bytes", c.memory_cap_bytes},
+          {"n_kv_heads", c.n_kv_heads},
+          {"sentence_kv", c.sentence_kv},
+          {"kv_len", c.kv_len},
+          {"d_in_kv", c.d_in_kv},
+          {"decode_steps", c.decode_steps},
+          {"kv_latent", c.kv_latent},
+          {"rope_dim", c.rope_dim},
+          {"q_latent", c.q_latent}};
 }
 
 namespace {
@@ -178,6 +186,23 @@ Config config_from_json(const json& o, const std::string& source,
       c.shape_only = read_bool(v, source, key);
     else if (key == "memory_cap_bytes")
       c.memory_cap_bytes = read_int(v, source, key, 1);
+    else if (key == "n_kv_heads")
+      c.n_kv_heads = read_int(v, source, key, 0);
+    else if (key == "sentence_kv") {
+      if (!v.is_string()) fail(source, key, "must be a string");
+      c.sentence_kv = v.get<std::string>();
+    } else if (key == "kv_len")
+      c.kv_len = read_int(v, source, key, 0);
+    else if (key == "d_in_kv")
+      c.d_in_kv = read_int(v, source, key, 0);
+    else if (key == "decode_steps")
+      c.decode_steps = read_int(v, source, key, 0);
+    else if (key == "kv_latent")
+      c.kv_latent = read_int(v, source, key, 0);
+    else if (key == "rope_dim")
+      c.rope_dim = read_int(v, source, key, 0);
+    else if (key == "q_latent")
+      c.q_latent = read_int(v, source, key, 0);
     else if (std::find(extra_keys.begin(), extra_keys.end(), key) == extra_keys.end())
       warnings.push_back(source + ": unknown key \"" + key + "\" ignored");
   }

@@ -30,48 +30,59 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
   if (c.mistake != Mistake::None) throw UserError("forward() computes the correct path only");
+  if (c.latent())
+    throw UserError(
+        "the production path computes multi-head, grouped-query and cross-attention; "
+        "latent attention (MLA) is computed by the traced run");
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
+  // K and V: n_kv heads (query head hd reads K/V head hd / g), from x_kv's T_k rows when crossed.
+  const int64_t Tk = c.key_tokens(), hk = c.kv_heads(), g = c.group_size();
+  const int64_t d_kv = c.kv_input_dim();
+  const Tensor& x_kv = c.cross() ? in.x_kv : in.x;
   const int64_t rows = B * T, qk_width = h * dk, v_width = h * dv;
+  const int64_t k_width = hk * dk, kv_v_width = hk * dv;
 
-  // (B*T, h*d) each: row b*T + t holds every head's slice side by side.
-  Values q(size_t(rows * qk_width)), k(q.size()), v(size_t(rows * v_width));
+  // (B*T, h*d) and (B*T_k, n_kv*d): row b*T + t holds every head's slice side by side.
+  Values q(size_t(rows * qk_width)), k(size_t(B * Tk * k_width)), v(size_t(B * Tk * kv_v_width));
   linear(in.x.data(), rows, d_in, in.w_q.data(), qk_width, data_or_null(in.b_q), q.data());
   control.check_cancel();
-  linear(in.x.data(), rows, d_in, in.w_k.data(), qk_width, data_or_null(in.b_k), k.data());
+  linear(x_kv.data(), B * Tk, d_kv, in.w_k.data(), k_width, data_or_null(in.b_k), k.data());
   control.check_cancel();
-  linear(in.x.data(), rows, d_in, in.w_v.data(), v_width, data_or_null(in.b_v), v.data());
+  linear(x_kv.data(), B * Tk, d_kv, in.w_v.data(), kv_v_width, data_or_null(in.b_v), v.data());
   control.check_cancel();
 
   const std::vector<uint8_t> visible =
-      c.mask.any() ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
+      c.mask.any() ? visibility(c.mask, B, T, Tk) : std::vector<uint8_t>{};
   const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(dk)));
   const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
   Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
-  const double attention_flops = 2.0 * B * h * T * T * (dk + dv);
+  const double attention_flops = 2.0 * B * h * T * Tk * (dk + dv);
   parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
-    RowMatrix scores(T, T);  // this thread's scratch map
+    RowMatrix scores(T, Tk);  // this thread's scratch map
     for (int64_t pair = begin; pair < end && !control.cancel_requested(); ++pair) {
-      const int64_t b = pair / h, hd = pair % h;
+      const int64_t b = pair / h, hd = pair % h, kv = hd / g;
       if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;  // stays 0
-      // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads.
+      // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads;
+      // its K/V head kv: (T_k, d) with rows n_kv*d apart.
       const Strided Q(q.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
-      const Strided K(k.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
-      const Strided V(v.data() + b * T * v_width + hd * dv, T, dv, Eigen::OuterStride<>(v_width));
-      scores.noalias() = (Q * K.transpose()) * scale;  // (T, T)
+      const Strided K(k.data() + b * Tk * k_width + kv * dk, Tk, dk, Eigen::OuterStride<>(k_width));
+      const Strided V(v.data() + b * Tk * kv_v_width + kv * dv, Tk, dv,
+                      Eigen::OuterStride<>(kv_v_width));
+      scores.noalias() = (Q * K.transpose()) * scale;  // (T, T_k)
       for (int64_t i = 0; i < T; ++i) {
         Scalar* row = scores.row(i).data();
         if (!visible.empty()) {
-          const uint8_t* seen = visible.data() + (b * T + i) * T;
-          for (int64_t j = 0; j < T; ++j)
+          const uint8_t* seen = visible.data() + (b * T + i) * Tk;
+          for (int64_t j = 0; j < Tk; ++j)
             if (!seen[j]) row[j] = minus_inf;
         }
-        masked_softmax_row(row, T);
-        if (c.dropout > 0) dropout_row(row, T, c.dropout, c.dropout_seed, (pair * T + i) * T);
+        masked_softmax_row(row, Tk);
+        if (c.dropout > 0) dropout_row(row, Tk, c.dropout, c.dropout_seed, (pair * T + i) * Tk);
       }
       StridedOut context(concat.data() + b * T * v_width + hd * dv, T, dv,
                          Eigen::OuterStride<>(v_width));
-      context.noalias() = scores * V;  // (T, T) @ (T, d_v), written in concat layout
+      context.noalias() = scores * V;  // (T, T_k) @ (T_k, d_v), written in concat layout
     }
   });
   control.check_cancel();  // the loop above stops early when asked; its result is incomplete

@@ -106,35 +106,60 @@ struct ParameterSpec {
 
 std::vector<ParameterSpec> parameter_specs(const Config& c) {
   const int64_t d_in = c.input_dim(), h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
-  const double in_bound = 1.0 / std::sqrt(double(d_in)),
-               out_bound = 1.0 / std::sqrt(double(h * dv));
-  std::vector<ParameterSpec> specs = {{"w_q", &Inputs::w_q, {d_in, h * dk}, in_bound},
-                                      {"w_k", &Inputs::w_k, {d_in, h * dk}, in_bound},
-                                      {"w_v", &Inputs::w_v, {d_in, h * dv}, in_bound}};
-  if (c.output_proj) specs.push_back({"w_o", &Inputs::w_o, {h * dv, c.d_model}, out_bound});
+  const int64_t hk = c.kv_heads();
+  // What Q and K/V are projected from: X, or a latent (MLA), or X_kv (cross-attention).
+  const int64_t q_in = c.q_latent > 0 ? c.q_latent : d_in;
+  const int64_t kv_in = c.latent() ? c.kv_latent : c.kv_input_dim();
+  const auto bound = [](int64_t fan_in) { return 1.0 / std::sqrt(double(fan_in)); };
+  std::vector<ParameterSpec> specs = {{"w_q", &Inputs::w_q, {q_in, h * dk}, bound(q_in)},
+                                      {"w_k", &Inputs::w_k, {kv_in, hk * dk}, bound(kv_in)},
+                                      {"w_v", &Inputs::w_v, {kv_in, hk * dv}, bound(kv_in)}};
+  if (c.output_proj) specs.push_back({"w_o", &Inputs::w_o, {h * dv, c.d_model}, bound(h * dv)});
   if (c.bias) {
-    specs.push_back({"b_q", &Inputs::b_q, {h * dk}, in_bound});
-    specs.push_back({"b_k", &Inputs::b_k, {h * dk}, in_bound});
-    specs.push_back({"b_v", &Inputs::b_v, {h * dv}, in_bound});
-    if (c.output_proj) specs.push_back({"b_o", &Inputs::b_o, {c.d_model}, out_bound});
+    specs.push_back({"b_q", &Inputs::b_q, {h * dk}, bound(q_in)});
+    specs.push_back({"b_k", &Inputs::b_k, {hk * dk}, bound(kv_in)});
+    specs.push_back({"b_v", &Inputs::b_v, {hk * dv}, bound(kv_in)});
+    if (c.output_proj) specs.push_back({"b_o", &Inputs::b_o, {c.d_model}, bound(h * dv)});
+  }
+  if (c.latent()) {
+    specs.push_back({"w_dkv", &Inputs::w_dkv, {d_in, c.kv_latent}, bound(d_in)});
+    if (c.q_latent > 0) specs.push_back({"w_dq", &Inputs::w_dq, {d_in, c.q_latent}, bound(d_in)});
+    if (c.rope_dim > 0) {
+      specs.push_back({"w_qr", &Inputs::w_qr, {q_in, h * c.rope_dim}, bound(q_in)});
+      specs.push_back({"w_kr", &Inputs::w_kr, {d_in, c.rope_dim}, bound(d_in)});
+    }
   }
   return specs;
 }
 
 }  // namespace
 
-Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given) {
-  const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim();
-  Inputs in;
-  in.x = given.x;
-  if (!in.x.storage()) {
-    in.x = embed_tokens(tokens, B, d_in);
-  } else if (in.x.shape() != Shape{B, T, d_in}) {
-    throw UserError("x has shape " + shape_to_string(in.x.shape()) +
-                    " but the configuration needs " + shape_to_string({B, T, d_in}) +
-                    " (B, T, d_in)");
+namespace {
+
+// The given embeddings (after checking their shape), or the tokens' toy embeddings.
+Tensor complete_embeddings(const Tensor& given, const std::string& name,
+                           const std::vector<std::string>& tokens, const Shape& shape,
+                           const char* axes) {
+  Tensor x = given.storage() ? given : embed_tokens(tokens, shape[0], shape[2]);
+  if (x.shape() != shape) {
+    throw UserError(name + " has shape " + shape_to_string(x.shape()) +
+                    " but the configuration needs " + shape_to_string(shape) + " " + axes);
   }
-  in.x.storage()->name = "x";
+  if (!x.is_contiguous()) x = x.contiguous(name);
+  x.storage()->name = name;
+  return x;
+}
+
+}  // namespace
+
+Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given,
+                       const std::vector<std::string>& tokens_kv) {
+  const int64_t B = c.batch;
+  Inputs in;
+  in.x = complete_embeddings(given.x, "x", tokens, {B, c.tokens(), c.input_dim()}, "(B, T, d_in)");
+  if (c.cross())
+    in.x_kv = complete_embeddings(given.x_kv, "x_kv", tokens_kv,
+                                  {B, c.key_tokens(), c.kv_input_dim()}, "(B, T_k, d_in_kv)");
   for (const ParameterSpec& p : parameter_specs(c)) {
     in.*p.slot = given.*p.slot;  // parameters this config does not have stay undefined
     complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
@@ -151,6 +176,8 @@ std::vector<Shape> parameter_shapes(const Config& c) {
 Inputs shape_only_inputs(const Config& c) {
   Inputs in;
   in.x = Tensor::empty("x", {c.batch, c.tokens(), c.input_dim()}, false);
+  if (c.cross())
+    in.x_kv = Tensor::empty("x_kv", {c.batch, c.key_tokens(), c.kv_input_dim()}, false);
   for (const ParameterSpec& p : parameter_specs(c))
     in.*p.slot = Tensor::empty(p.name, p.shape, false);
   return in;

@@ -13,11 +13,18 @@ namespace attnlab {
 // Shapes use the seeds' row-vector convention, Q = X @ W_q:
 //   x (B, T, d_in); w_q, w_k (d_in, h*d_k); w_v (d_in, h*d_v); w_o (h*d_v, d_model)
 //   b_q, b_k (h*d_k); b_v (h*d_v); b_o (d_model)
+// The variants (core/variants/) change the K/V side: n_kv heads instead of h (w_k: (d_in,
+// n_kv*d_k)); with cross-attention K and V read x_kv (B, T_k, d_in_kv); with MLA they read the
+// latent c_kv = x @ w_dkv (d_in, d_c), so w_k, w_v are (d_c, h*d) (W_uk, W_uv), queries may come
+// from c_q = x @ w_dq (d_in, d_c') (w_q: (d_c', h*d_k)), and the rotary parts use
+// w_qr ((d_c' or d_in), h*d_rope) and w_kr (d_in, d_rope).
 // An undefined tensor (default-constructed) means "generate it".
 struct Inputs {
   Tensor x;
+  Tensor x_kv;
   Tensor w_q, w_k, w_v, w_o;
   Tensor b_q, b_k, b_v, b_o;
+  Tensor w_dkv, w_dq, w_qr, w_kr;
 };
 
 // (B, T, d_in) toy embeddings: each token is a deterministic N(0,1) vector seeded by the
@@ -28,7 +35,9 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
 // Fills every undefined tensor of `given` (x from `tokens`, weights from config.seed) and checks
 // the shapes of the ones given; throws UserError naming the tensor and the expected shape.
 // Weights and biases are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), as PyTorch's nn.Linear.
-Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given);
+// `tokens_kv` are the key/value sentence's tokens (cross-attention: x_kv is embedded from them).
+Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given,
+                       const std::vector<std::string>& tokens_kv = {});
 
 // The same shapes with no values allocated, for shape-only mode.
 Inputs shape_only_inputs(const Config& config);

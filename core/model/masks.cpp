@@ -17,12 +17,12 @@ bool key_visible(const MaskSpec& m, int64_t b, int64_t i, int64_t j) {
   return true;
 }
 
-std::vector<uint8_t> visibility(const MaskSpec& m, int64_t batch, int64_t T) {
-  std::vector<uint8_t> visible(static_cast<size_t>(batch * T * T));
+std::vector<uint8_t> visibility(const MaskSpec& m, int64_t batch, int64_t T, int64_t T_k) {
+  std::vector<uint8_t> visible(static_cast<size_t>(batch * T * T_k));
   size_t k = 0;
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t i = 0; i < T; ++i)
-      for (int64_t j = 0; j < T; ++j) visible[k++] = key_visible(m, b, i, j) ? 1 : 0;
+      for (int64_t j = 0; j < T_k; ++j) visible[k++] = key_visible(m, b, i, j) ? 1 : 0;
   return visible;
 }
 

@@ -30,12 +30,21 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
+  if (c.latent())
+    throw UserError(
+        "the per-head loop computes multi-head, grouped-query and cross-attention; "
+        "latent attention (MLA) is computed by the traced run");
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v(), d_out = c.out_dim();
-  const Inputs in = complete_inputs(c, tokens_for(c.sentence, T), given);
+  // Keys and values: n_kv heads (head hd uses hd / g), T_k tokens of x_kv with cross-attention.
+  const int64_t Tk = c.key_tokens(), hk = c.kv_heads(), g = c.group_size();
+  const int64_t d_kv = c.kv_input_dim();
+  const Inputs in =
+      complete_inputs(c, tokens_for(c.sentence, T), given, tokens_for(c.sentence_kv, Tk));
+  const Tensor& x_kv = c.cross() ? in.x_kv : in.x;
   const Matrix W_q = to_matrix(in.w_q, d_in, h * dk);
-  const Matrix W_k = to_matrix(in.w_k, d_in, h * dk);
-  const Matrix W_v = to_matrix(in.w_v, d_in, h * dv);
+  const Matrix W_k = to_matrix(in.w_k, d_kv, hk * dk);
+  const Matrix W_v = to_matrix(in.w_v, d_kv, hk * dv);
   const double scale = 1.0 / std::sqrt(double(dk));
   const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
 
@@ -43,33 +52,35 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
   result.out = Tensor::zeros("out", {B, T, d_out});
   Matrix concat(B * T, h * dv);  // row b*T + t: [head 0 | head 1 | ... | head h-1]
   for (int64_t hd = 0; hd < h; ++hd) {
-    Tensor head_weights = Tensor::zeros("weights_head" + std::to_string(hd), {B, T, T});
+    Tensor head_weights = Tensor::zeros("weights_head" + std::to_string(hd), {B, T, Tk});
     Tensor head_context = Tensor::zeros("context_head" + std::to_string(hd), {B, T, dv});
-    // This head's projection matrices: columns [hd*d, (hd+1)*d) of the full ones.
+    // This head's projection matrices: columns [hd*d, (hd+1)*d) of the full ones (its K/V head's).
+    const int64_t kv = hd / g;
     const Matrix Wq_h = W_q.middleCols(hd * dk, dk);  // (d_in, d_k)
-    const Matrix Wk_h = W_k.middleCols(hd * dk, dk);  // (d_in, d_k)
-    const Matrix Wv_h = W_v.middleCols(hd * dv, dv);  // (d_in, d_v)
+    const Matrix Wk_h = W_k.middleCols(kv * dk, dk);  // (d_in_kv, d_k)
+    const Matrix Wv_h = W_v.middleCols(kv * dv, dv);  // (d_in_kv, d_v)
     for (int64_t b = 0; b < B; ++b) {
       control.check_cancel();
       const Matrix X = Eigen::Map<const Matrix>(in.x.data() + b * T * d_in, T, d_in);
-      Matrix Q = X * Wq_h;  // (T, d_k)
-      Matrix K = X * Wk_h;  // (T, d_k)
-      Matrix V = X * Wv_h;  // (T, d_v)
+      const Matrix X_kv = Eigen::Map<const Matrix>(x_kv.data() + b * Tk * d_kv, Tk, d_kv);
+      Matrix Q = X * Wq_h;     // (T, d_k)
+      Matrix K = X_kv * Wk_h;  // (T_k, d_k)
+      Matrix V = X_kv * Wv_h;  // (T_k, d_v)
       if (c.bias) {
         Q.rowwise() += Eigen::Map<const Vector>(in.b_q.data() + hd * dk, dk);
-        K.rowwise() += Eigen::Map<const Vector>(in.b_k.data() + hd * dk, dk);
-        V.rowwise() += Eigen::Map<const Vector>(in.b_v.data() + hd * dv, dv);
+        K.rowwise() += Eigen::Map<const Vector>(in.b_k.data() + kv * dk, dk);
+        V.rowwise() += Eigen::Map<const Vector>(in.b_v.data() + kv * dv, dv);
       }
-      Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T)
+      Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T_k)
       for (int64_t i = 0; i < T; ++i) {
-        for (int64_t j = 0; j < T; ++j)
+        for (int64_t j = 0; j < Tk; ++j)
           if (!key_visible(c.mask, b, i, j)) A(i, j) = minus_inf;
-        masked_softmax_row(A.row(i).data(), T);
+        masked_softmax_row(A.row(i).data(), Tk);
         if (c.dropout > 0)
-          dropout_row(A.row(i).data(), T, c.dropout, c.dropout_seed, ((b * h + hd) * T + i) * T);
+          dropout_row(A.row(i).data(), Tk, c.dropout, c.dropout_seed, ((b * h + hd) * T + i) * Tk);
       }
       const Matrix C = A * V;  // (T, d_v)
-      Eigen::Map<Matrix>(head_weights.data() + b * T * T, T, T) = A;
+      Eigen::Map<Matrix>(head_weights.data() + b * T * Tk, T, Tk) = A;
       Eigen::Map<Matrix>(head_context.data() + b * T * dv, T, dv) = C;
       concat.block(b * T, hd * dv, T, dv) = C;
     }

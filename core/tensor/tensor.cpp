@@ -140,6 +140,49 @@ Tensor Tensor::view(Shape new_shape) const {
   return t;
 }
 
+Tensor Tensor::unsqueeze(int64_t dim) const {
+  const int64_t at = dim < 0 ? dim + this->dim() + 1 : dim;
+  assert(at >= 0 && at <= this->dim() && "dimension out of range");
+  Tensor t = *this;
+  // Any stride serves a size-1 axis; PyTorch uses the one that keeps the tensor contiguous.
+  const int64_t stride = at < this->dim() ? shape_[size_t(at)] * strides_[size_t(at)] : 1;
+  t.shape_.insert(t.shape_.begin() + at, 1);
+  t.strides_.insert(t.strides_.begin() + at, stride);
+  return t;
+}
+
+Tensor Tensor::expand(Shape sizes) const {
+  if (sizes.size() != shape_.size())
+    throw ViewError("expand: " + shape_to_string(sizes) + " has " + std::to_string(sizes.size()) +
+                    " dimensions but the tensor " + shape_to_string(shape_) + " has " +
+                    std::to_string(shape_.size()));
+  Tensor t = *this;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == shape_[d]) continue;
+    if (shape_[d] != 1)
+      throw ViewError("expand: the expanded size " + std::to_string(sizes[d]) +
+                      " must match the existing size " + std::to_string(shape_[d]) +
+                      " at dimension " + std::to_string(d) + " (only size-1 axes can grow)");
+    t.shape_[d] = sizes[d];
+    t.strides_[d] = 0;  // every index along this axis reads the same elements
+  }
+  return t;
+}
+
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  const int64_t d = normalize_dim(dim);
+  assert(start >= 0 && length >= 0 && start + length <= shape_[size_t(d)]);
+  Tensor t = *this;
+  t.shape_[size_t(d)] = length;
+  t.offset_ += start * strides_[size_t(d)];
+  return t;
+}
+
+Tensor Tensor::reshape(Shape new_shape, const std::string& storage_name) const {
+  if (view_strides(shape_, strides_, new_shape)) return view(std::move(new_shape));
+  return contiguous(storage_name).view(std::move(new_shape));
+}
+
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   Tensor t = *this;
   const int64_t a = normalize_dim(dim0);

@@ -75,6 +75,16 @@ class Tensor {
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   // Itself if already contiguous, else a row-major copy into new storage named storage_name.
   Tensor contiguous(const std::string& storage_name) const;
+  // Same storage with a new axis of size 1 before `dim` (as torch.unsqueeze).
+  Tensor unsqueeze(int64_t dim) const;
+  // Same storage, axes of size 1 repeated to `sizes` by a stride of 0: no copy (as torch.expand).
+  // Throws ViewError when an axis larger than 1 would have to change size.
+  Tensor expand(Shape sizes) const;
+  // Same storage, `length` entries of axis `dim` from `start` (as torch.narrow): a view.
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  // As torch.reshape: view() when the strides allow it, else a contiguous copy (new storage
+  // named storage_name) viewed.
+  Tensor reshape(Shape new_shape, const std::string& storage_name) const;
 
   // Element access through the strides (index has one entry per dimension).
   Scalar at(const std::vector<int64_t>& index) const;

@@ -99,9 +99,8 @@ void diagnose(Trace& trace) {
   const int64_t L1 = weights.size(1), M = weights.size(2), N = weights.size(3);
   const int64_t rows_total = weights.numel() / N;
   const int64_t heads = heads_are_rows ? M : L1;
-  const std::vector<uint8_t> visible = c.mask.any() && !heads_are_rows
-                                           ? visibility(c.mask, c.batch, c.tokens())
-                                           : std::vector<uint8_t>{};
+  const std::vector<uint8_t> visible =
+      c.mask.any() && !heads_are_rows ? visibility(c.mask, c.batch, M, N) : std::vector<uint8_t>{};
 
   // Rows are checked in parallel into per-row results, then summed in order (deterministic).
   std::vector<RowCheck> rows(static_cast<size_t>(rows_total));
@@ -152,7 +151,8 @@ std::string describe_uniform_entropy(const Trace& t) {
   std::snprintf(bits, sizeof bits, "%.2f bits", t.diagnostics.uniform_entropy_bits);
   if (heads_are_rows(c)) return "uniform over h = " + std::to_string(c.n_heads) + " keys: " + bits;
   if (c.mask.any()) return std::string("uniform over each query's visible keys: ") + bits;
-  return "uniform over T = " + std::to_string(c.tokens()) + " keys: " + bits;
+  return std::string("uniform over ") + (c.cross() ? "T_k = " : "T = ") +
+         std::to_string(c.key_tokens()) + " keys: " + bits;
 }
 
 std::vector<std::string> notices_for(const Config& c) {

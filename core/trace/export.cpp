@@ -30,6 +30,11 @@ std::vector<std::pair<std::string, std::string>> export_files(const Trace& trace
     files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
   for (const TensorRecord& r : trace.records)
     files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
+  for (const TensorRecord& r : trace.decode.prefill)
+    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
+  for (const DecodeStep& step : trace.decode.steps)
+    for (const TensorRecord& r : step.records)
+      files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
   files.emplace_back("trace.json", trace_to_json(trace));
   return files;
 }

@@ -18,6 +18,8 @@
 #include "core/trace/diagnostics.hpp"
 #include "core/trace/plan.hpp"
 #include "core/trace/trace_builder.hpp"
+#include "core/variants/kv_cache_decode.hpp"
+#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -37,24 +39,46 @@ class BatchedRun {
         h_(c_.n_heads),
         dk_(c_.head_dim_k()),
         dv_(c_.head_dim_v()),
+        rope_(c_.latent() ? c_.rope_dim : 0),
         compute_(!c_.shape_only) {}
 
   void run() {
     const Tensor x = builder_.add("x", in_.x);
+    const Tensor x_kv = c_.cross() ? builder_.add("x_kv", in_.x_kv) : x;
     step_done(1);
-    const Tensor q = project(x, in_.w_q, in_.b_q, "q");
+    const Tensor q_source = c_.q_latent > 0 ? project(x, in_.w_dq, {}, "c_q") : x;
+    const Tensor q = project(q_source, in_.w_q, in_.b_q, "q");
+    const Tensor kv_source = c_.latent() ? project(x, in_.w_dkv, {}, "c_kv") : x_kv;
     const Tensor k =
-        project(x, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k, "k");
-    const Tensor v = project(x, in_.w_v, in_.b_v, "v");
+        project(kv_source, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k, "k");
+    const Tensor v = project(kv_source, in_.w_v, in_.b_v, "v");
+    Tensor q_rope, k_rope;
+    if (rope_ > 0) {
+      q_rope = project(q_source, in_.w_qr, {}, "q_rope", rope_);
+      k_rope = project(x, in_.w_kr, {}, "k_rope", rope_);
+    }
     step_done(2);
+    const int64_t Tk = c_.key_tokens(), hk = c_.kv_heads();
     Tensor q_heads = builder_.add("q_split", q.view({B_, T_, h_, dk_}));
-    Tensor k_heads = builder_.add("k_split", k.view({B_, T_, h_, dk_}));
-    Tensor v_heads = builder_.add("v_split", v.view({B_, T_, h_, dv_}));
+    Tensor k_heads = builder_.add("k_split", k.view({B_, Tk, hk, dk_}));
+    Tensor v_heads = builder_.add("v_split", v.view({B_, Tk, hk, dv_}));
+    if (rope_ > 0) q_rope = builder_.add("q_rope_split", q_rope.view({B_, T_, h_, rope_}));
     step_done(3);
     if (p_.heads_transposed) {  // (B, T, h, d) -> (B, h, T, d): only the strides swap
       q_heads = builder_.add("q_heads", q_heads.transpose(1, 2));
       k_heads = builder_.add("k_heads", k_heads.transpose(1, 2));
       v_heads = builder_.add("v_heads", v_heads.transpose(1, 2));
+    }
+    if (c_.grouped()) {
+      k_heads = expand_groups(k_heads, "k");
+      v_heads = expand_groups(v_heads, "v");
+    }
+    if (rope_ > 0) {
+      q_rope = builder_.add("q_rope_heads", q_rope.transpose(1, 2));
+      // (B, T, d_rope) -> (B, 1, T, d_rope) -> (B, h, T, d_rope), stride 0 on h
+      k_rope = builder_.add("k_rope_heads", k_rope.unsqueeze(1).expand({B_, h_, T_, rope_}));
+      q_heads = join_rope(q_heads, q_rope, "q_full");
+      k_heads = join_rope(k_heads, k_rope, "k_full");
     }
     step_done(4);
     Tensor context = ablate(attend(q_heads, k_heads, v_heads));
@@ -67,18 +91,50 @@ class BatchedRun {
   }
 
  private:
-  // [SECTION] project: (B, T, d_in) @ (d_in, h*d) -> (B, T, h*d)
-  Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name) {
-    const int64_t d_in = c_.input_dim(), width = w.size(1);
-    Tensor out = Tensor::empty(name, {B_, T_, width}, compute_);
+  // [SECTION] project: (B, T, d_in) @ (d_in, width) -> (B, T, width); with rotary > 0 each
+  // rotary-wide chunk of a row is then rotated by its token's position (MLA's RoPE parts).
+  Tensor project(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name,
+                 int64_t rotary = 0) {
+    const int64_t rows = x.size(0) * x.size(1), d_in = x.size(2), width = w.size(1);
+    Tensor out = Tensor::empty(name, {x.size(0), x.size(1), width}, compute_);
     if (compute_) {
-      linear(x.data(), B_ * T_, d_in, w.data(), width, b.storage() ? b.data() : nullptr,
-             out.data());
+      linear(x.data(), rows, d_in, w.data(), width, b.storage() ? b.data() : nullptr, out.data());
+      if (rotary > 0) rotate_by_position(out, rotary);
     }
-    const double flops = 2.0 * B_ * T_ * d_in * width + (b.storage() ? double(B_ * T_ * width) : 0);
+    const double flops = 2.0 * rows * d_in * width + (b.storage() ? double(rows * width) : 0) +
+                         (rotary > 0 ? rotation_flops(out.shape()) : 0);
     builder_.add(name, out, flops);
     check_cancel();
     return out;
+  }
+
+  // [SECTION] GQA/MQA: (B, n_kv, T_k, d) -> expand (B, n_kv, g, T_k, d), a view with stride 0 on
+  // g -> reshape (B, h, T_k, d): a copy, unless n_kv = 1 (then still a view, stride 0 on h).
+  Tensor expand_groups(const Tensor& kv_heads, const std::string& n) {
+    const int64_t hk = kv_heads.size(1), g = c_.group_size(), Tk = kv_heads.size(2);
+    const int64_t d = kv_heads.size(3);
+    const Tensor grouped =
+        builder_.add(n + "_grouped", kv_heads.unsqueeze(2).expand({B_, hk, g, Tk, d}));
+    const Tensor expanded = grouped.reshape({B_, h_, Tk, d}, n + "_expanded");
+    check_cancel();
+    return builder_.add(n + "_expanded", expanded, 0);
+  }
+
+  // [SECTION] MLA: torch.cat([nope, rope], -1): (B, h, T, d_k) + (B, h, T, d_rope) -> (B, h, T,
+  // d_k + d_rope), read through both inputs' strides.
+  Tensor join_rope(const Tensor& nope, const Tensor& rope, const std::string& name) {
+    const int64_t Tn = nope.size(2), dn = nope.size(3), dr = rope.size(3);
+    Tensor joined = Tensor::empty(name, {B_, h_, Tn, dn + dr}, compute_);
+    if (compute_) {
+      Scalar* out = joined.data();
+      for (int64_t b = 0; b < B_; ++b)
+        for (int64_t hd = 0; hd < h_; ++hd)
+          for (int64_t t = 0; t < Tn; ++t, out += dn + dr) {
+            for (int64_t e = 0; e < dn; ++e) out[e] = nope.at({b, hd, t, e});
+            for (int64_t e = 0; e < dr; ++e) out[dn + e] = rope.at({b, hd, t, e});
+          }
+    }
+    return builder_.add(name, joined);
   }
 
   // [SECTION] attend: scores, scale, mask, softmax, [dropout], weights @ V.
@@ -87,6 +143,7 @@ class BatchedRun {
   // is in cache, and each writes its own recorded tensor (or is a view when it changes nothing).
   Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v) {
     const Shape maps{q.size(0), q.size(1), q.size(2), k.size(2)};
+    const int64_t dq = q.size(3);  // d_k, or d_k + d_rope with MLA's rotary part
     const int64_t pairs = maps[0] * maps[1], M = maps[2], N = maps[3];
     const double map_elements = double(pairs) * M * N;
     Tensor scores = Tensor::empty("scores", maps, compute_);
@@ -102,16 +159,16 @@ class BatchedRun {
 
     if (compute_) {
       const std::vector<uint8_t> visible =
-          p_.mask_fits ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{};
+          p_.mask_fits ? visibility(c_.mask, B_, M, N) : std::vector<uint8_t>{};
       const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(p_.scale_by)));
       const Scalar fill = p_.mask_fill_zero ? 0.0f : -std::numeric_limits<Scalar>::infinity();
       const Tensor k_t = k.transpose(-2, -1);
       const int64_t map = M * N;
       parallel_for(
-          pairs, map_elements * (2.0 * (dk_ + dv_) + 10.0), [&](int64_t begin, int64_t end) {
+          pairs, map_elements * (2.0 * (dq + dv_) + 10.0), [&](int64_t begin, int64_t end) {
             for (int64_t pair = begin; pair < end && !cancel_requested(); ++pair) {
               const uint8_t* seen =
-                  p_.mask_fits ? visible.data() + (pair / maps[1]) * T_ * T_ : nullptr;
+                  p_.mask_fits ? visible.data() + (pair / maps[1]) * M * N : nullptr;
               matmul_map(q, k_t, scores, pair);  // (T, d_k) @ (d_k, T)
               if (p_.scale)
                 scale_values(map_data(scores, pair), factor, map_data(scaled, pair), map);
@@ -138,7 +195,7 @@ class BatchedRun {
       check_cancel();
     }
     // Records in the order the sub-steps run, each named and worded by the plan.
-    builder_.add("scores", scores, 2.0 * map_elements * dk_);
+    builder_.add("scores", scores, 2.0 * map_elements * dq);
     builder_.add("scaled", scaled, p_.scale ? map_elements : 0);
     builder_.add("masked", masked, p_.mask_before_softmax ? map_elements : 0);
     builder_.add(p_.mask_after_softmax ? "weights_before_mask" : "weights", softmaxed,
@@ -219,6 +276,7 @@ class BatchedRun {
   Trace& trace_;
   TraceBuilder builder_;
   const int64_t B_, T_, h_, dk_, dv_;
+  const int64_t rope_;  // MLA's d_rope; 0 without a rotary part
   const bool compute_;
 };
 
@@ -240,27 +298,46 @@ void fill_parameters(const Config& c, const Inputs& in, Trace& trace) {
   auto add = [&](const std::string& name, const Tensor& t, Axes axes) {
     if (t.storage()) trace.parameters.push_back(parameter_record(name, t, std::move(axes)));
   };
-  const int64_t h = c.n_heads;
-  const Axis d_in{AxisKind::Feature, "d_in"}, d_model{AxisKind::Feature, "d_model"};
-  const Axis keys{AxisKind::Feature, "h*d_k", 0, h}, values{AxisKind::Feature, "h*d_v", 0, h};
-  add("w_q", in.w_q, {d_in, keys});
-  add("w_k", in.w_k, {d_in, keys});
-  add("w_v", in.w_v, {d_in, values});
+  const int64_t h = c.n_heads, hk = c.kv_heads();
+  const auto f = [](const char* symbol, int64_t heads = 1) {
+    return Axis{AxisKind::Feature, symbol, 0, heads};
+  };
+  const Axis d_model = f("d_model"), values = f("h*d_v", h);
+  const Axis q_from = f(c.q_latent > 0 ? "d_c'" : "d_in");
+  const Axis kv_from = f(c.latent() ? "d_c" : c.cross() ? "d_in_kv" : "d_in");
+  const Axis kv_keys = c.grouped() ? f("n_kv*d_k", hk) : f("h*d_k", h);
+  const Axis kv_values = c.grouped() ? f("n_kv*d_v", hk) : values;
+  add("w_q", in.w_q, {q_from, f("h*d_k", h)});
+  add("w_k", in.w_k, {kv_from, kv_keys});
+  add("w_v", in.w_v, {kv_from, kv_values});
   add("w_o", in.w_o, {values, d_model});
-  add("b_q", in.b_q, {keys});
-  add("b_k", in.b_k, {keys});
-  add("b_v", in.b_v, {values});
+  add("b_q", in.b_q, {f("h*d_k", h)});
+  add("b_k", in.b_k, {kv_keys});
+  add("b_v", in.b_v, {kv_values});
   add("b_o", in.b_o, {d_model});
+  add("w_dkv", in.w_dkv, {f("d_in"), f("d_c")});
+  add("w_dq", in.w_dq, {f("d_in"), f("d_c'")});
+  add("w_qr", in.w_qr, {q_from, f("h*d_rope", h)});
+  add("w_kr", in.w_kr, {f("d_in"), f("d_rope")});
 }
 
 Counters parameter_counts(const Config& c) {
   Counters n;
-  const int64_t h = c.n_heads, dk = c.head_dim_k(), dv = c.head_dim_v();
-  n.qkv_weights = c.input_dim() * h * (2 * dk + dv);
-  n.qkv_biases = c.bias ? h * (2 * dk + dv) : 0;
+  const int64_t h = c.n_heads, hk = c.kv_heads(), dk = c.head_dim_k(), dv = c.head_dim_v();
+  const int64_t d_in = c.input_dim(), q_in = c.q_latent > 0 ? c.q_latent : d_in;
+  const int64_t kv_in = c.latent() ? c.kv_latent : c.kv_input_dim();
+  const int64_t rope = c.latent() ? c.rope_dim : 0;
+  // K/V: W_k, W_v over n_kv heads (MLA: W_uk, W_uv from d_c, plus W_dkv and W_kr from d_in).
+  const int64_t kv_weights =
+      kv_in * hk * (dk + dv) + (c.latent() ? d_in * (c.kv_latent + rope) : 0);
+  const int64_t q_weights = q_in * h * (dk + rope) + (c.q_latent > 0 ? d_in * c.q_latent : 0);
+  n.qkv_weights = q_weights + kv_weights;
+  n.qkv_biases = c.bias ? h * dk + hk * (dk + dv) : 0;
   n.out_weights = c.output_proj ? h * dv * c.d_model : 0;
   n.out_bias = (c.bias && c.output_proj) ? c.d_model : 0;
-  n.attention_elements = c.batch * h * c.tokens() * c.tokens();
+  n.attention_elements = c.batch * h * c.tokens() * c.key_tokens();
+  n.kv_parameters = kv_weights + (c.bias ? hk * (dk + dv) : 0);
+  n.kv_cache_numbers = c.latent() ? c.kv_latent + rope : hk * (dk + dv);
   return n;
 }
 
@@ -269,6 +346,16 @@ std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
   if (!inputs.x.storage() || !c.sentence.empty()) return tokens_for(c.sentence, c.tokens());
   std::vector<std::string> labels;
   for (int64_t t = 0; t < c.tokens(); ++t) labels.push_back("x" + std::to_string(t));
+  return labels;
+}
+
+// Cross-attention's key labels: the key/value sentence's, or kv0, kv1, ... for X_kv from a file.
+std::vector<std::string> key_token_labels(const Config& c, const Inputs& inputs) {
+  if (!c.cross()) return {};
+  if (!inputs.x_kv.storage() || !c.sentence_kv.empty())
+    return tokens_for(c.sentence_kv, c.key_tokens());
+  std::vector<std::string> labels;
+  for (int64_t t = 0; t < c.key_tokens(); ++t) labels.push_back("kv" + std::to_string(t));
   return labels;
 }
 
@@ -283,15 +370,21 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   trace.config = config;
   trace.shape_only = config.shape_only;
   trace.tokens = token_labels(config, inputs);
+  trace.tokens_kv = key_token_labels(config, inputs);
   trace.counters = parameter_counts(config);
   trace.diagnostics.notices = notices_for(config);
   for (std::string& notice : plan_notices(plan))
     trace.diagnostics.notices.push_back(std::move(notice));
-  const Inputs complete =
-      config.shape_only ? shape_only_inputs(config) : complete_inputs(config, trace.tokens, inputs);
+  const Inputs complete = config.shape_only
+                              ? shape_only_inputs(config)
+                              : complete_inputs(config, trace.tokens, inputs, trace.tokens_kv);
   fill_parameters(config, complete, trace);
   BatchedRun(plan, complete, control, trace).run();
   if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
+  if (config.decode_steps > 0 && !config.shape_only) {
+    trace.decode = decode_with_cache(config, complete);
+    control.check_cancel();
+  }
   return trace;
 }
 

@@ -19,14 +19,74 @@ std::string head_list(const std::vector<int64_t>& heads) {
   return list;
 }
 
+// What a projection reads: x, or x_kv (cross-attention), or a latent (MLA).
+std::string source_of(const Config& c, char which) {
+  if (which == 'q') return c.q_latent > 0 ? "c_q" : "x";
+  return c.latent() ? "c_kv" : c.cross() ? "x_kv" : "x";
+}
+
 Words project(const Plan& p, const PlannedStep& s) {
   const std::string n(1, s.which);
   const bool shared = s.changed;
   const std::string weight = shared ? "q" : n;
   const std::string bias = p.config.bias ? " + b_" + weight : "";
   const std::string code_bias = p.config.bias ? " + self.b_" + weight : "";
-  return {upper(n) + " = X W_" + weight + bias + (shared ? "  (bug: W_k unused)" : ""),
-          n + " = x @ self.W_" + weight + code_bias, shared ? "<- W_q reused" : ""};
+  const std::string source = source_of(p.config, s.which);
+  const std::string from = source == "x" ? "X" : source == "x_kv" ? "X_kv" : source;
+  std::string note = shared ? "<- W_q reused" : "";
+  if (s.which != 'q' && p.config.grouped())
+    note =
+        std::to_string(p.config.kv_heads()) + " K/V heads, not " + std::to_string(p.config.n_heads);
+  if (s.which != 'q' && p.config.latent()) note = "up from the latent";
+  return {upper(n) + " = " + from + " W_" + weight + bias + (shared ? "  (bug: W_k unused)" : ""),
+          n + " = " + source + " @ self.W_" + weight + code_bias, note};
+}
+
+// [SECTION] the variants' steps (core/variants/ explains each lesson)
+
+Words compress(const Plan& p, const PlannedStep& s) {
+  if (s.which == 'q')
+    return {"c_q = X W_dq: the queries' latent, d_c' = " + std::to_string(p.config.q_latent),
+            "c_q = x @ self.W_dq", ""};
+  return {"c_kv = X W_dkv: the latent K and V are made from, d_c = " +
+              std::to_string(p.config.kv_latent) + " (the cache holds only this)",
+          "c_kv = x @ self.W_dkv", "cached"};
+}
+
+Words rope_project(const Plan& p, const PlannedStep& s) {
+  const std::string source = source_of(p.config, 'q');
+  if (s.which == 'r')
+    return {"Q_rope = RoPE(" + source +
+                " W_qr): each head's rotary part, d_rope = " + std::to_string(p.config.rope_dim),
+            "q_rope = rope(" + source + " @ self.W_qr)", ""};
+  return {"K_rope = RoPE(X W_kr): one rotary key shared by every head",
+          "k_rope = rope(x @ self.W_kr)", "cached"};
+}
+
+Words expand_heads(const Plan& p, const PlannedStep& s) {
+  if (s.which == 'r')
+    return {"the one rotary key read by all h heads: stride 0 on the head axis, no copy",
+            "k_rope = k_rope[:, None].expand(B, h, T, d_rope)", "a view"};
+  const std::string n(1, s.which), d = s.which == 'v' ? "d_v" : "d_k";
+  return {"each K/V head repeated for the g = " + std::to_string(p.config.group_size()) +
+              " query heads it serves by a stride of 0: no copy",
+          n + " = " + n + "[:, :, None].expand(B, n_kv, g, T, " + d + ")", "a view"};
+}
+
+Words merge_groups(const Plan& p, const PlannedStep& s) {
+  const std::string n(1, s.which), d = s.which == 'v' ? "d_v" : "d_k";
+  const bool view = p.config.kv_heads() == 1;
+  return {std::string("n_kv x g merged into h heads: ") +
+              (view ? "one K/V head, so still a view (stride 0 on h)"
+                    : "a stride of 0 cannot merge, so this copies (as repeat_interleave does)"),
+          n + " = " + n + ".reshape(B, h, T, " + d + ")", view ? "a view" : "copies"};
+}
+
+Words join_rope(const PlannedStep& s) {
+  const std::string n(1, s.which);
+  return {upper(n) + " = [" + upper(n) + "_nope, " + upper(n) +
+              "_rope] per head: scores add both parts",
+          n + " = torch.cat([" + n + ", " + n + "_rope], dim=-1)", "copies"};
 }
 
 Words scale(const Plan& p) {
@@ -88,16 +148,32 @@ Words output(const Plan& p) {
 }  // namespace
 
 Words narrate(const Plan& p, const PlannedStep& s) {
-  const std::string n(1, s.which);
-  const std::string d = s.which == 'v' ? "d_v" : "d_k";
+  const std::string n = s.which == 'r' ? "q_rope" : std::string(1, s.which);
+  const std::string d = s.which == 'v' ? "d_v" : s.which == 'r' ? "d_rope" : "d_k";
+  const bool kv_side = s.which == 'k' || s.which == 'v';
+  const std::string heads = kv_side && p.config.grouped() ? "n_kv" : "h";
+  const std::string t = kv_side && p.config.cross() ? "T_k" : "T";
   switch (s.op) {
     case Op::Input:
+      if (s.which == 'k')
+        return {"X_kv = the other sentence's embeddings: keys and values come from it", "x_kv", "",
+                false};
       return {"X = token embedding + position encoding", "x", "", false};
     case Op::Project:
       return project(p, s);
+    case Op::Compress:
+      return compress(p, s);
+    case Op::RopeProject:
+      return rope_project(p, s);
+    case Op::ExpandHeads:
+      return expand_heads(p, s);
+    case Op::MergeGroups:
+      return merge_groups(p, s);
+    case Op::JoinRope:
+      return join_rope(s);
     case Op::Split:
-      return {upper(n) + " viewed as h heads of " + d + " columns each",
-              n + " = " + n + ".view(B, T, h, " + d + ")", ""};
+      return {upper(n) + " viewed as " + heads + " heads of " + d + " columns each",
+              n + " = " + n + ".view(B, " + t + ", " + heads + ", " + d + ")", ""};
     case Op::Transpose:
       return {"swap the T and h axes: only the strides change", n + " = " + n + ".transpose(1, 2)",
               s.left_out ? "<- forgotten" : ""};

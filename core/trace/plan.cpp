@@ -21,7 +21,7 @@ void decide(const Config& c, Plan& p) {
   p.shared_qk = bug == Mistake::SharedQkProjection;
   p.heads_transposed = bug != Mistake::ForgetTranspose;
   p.scale = bug != Mistake::NoScale;
-  p.scale_by = bug == Mistake::ScaleDModel ? c.d_model : c.head_dim_k();
+  p.scale_by = bug == Mistake::ScaleDModel ? c.d_model : c.score_dim();
   p.mask_fits = c.mask.any() && p.heads_transposed;
   p.mask_after_softmax = p.mask_fits && bug == Mistake::MaskAfterSoftmax;
   p.mask_before_softmax = p.mask_fits && !p.mask_after_softmax;
@@ -41,6 +41,8 @@ void decide(const Config& c, Plan& p) {
 
 struct Sizes {
   int64_t B, T, h, dk, dv, d_in, d_model;
+  int64_t Tk, hk, g;  // key tokens (T_k with cross-attention), K/V heads, query heads per K/V head
+  int64_t d_in_kv, d_c, d_cq, d_rope;
 };
 
 Axis batch(const Sizes& s) {
@@ -49,6 +51,10 @@ Axis batch(const Sizes& s) {
 Axis tokens(const Sizes& s) {
   return {AxisKind::Token, "T", s.T};
 }
+// The keys' and values' tokens: T_k, another sentence's, with cross-attention.
+Axis key_tokens(const Config& c, const Sizes& s) {
+  return {AxisKind::Token, c.cross() ? "T_k" : "T", s.Tk};
+}
 Axis heads(const Sizes& s) {
   return {AxisKind::Head, "h", s.h};
 }
@@ -56,55 +62,113 @@ Axis feature(const std::string& symbol, int64_t size, int64_t side_by_side = 1) 
   return {AxisKind::Feature, symbol, size, side_by_side};
 }
 
-// One projection's project, split and transpose steps (q, k or v).
+PlannedStep step(Op op, char which, Stage stage, const std::string& name, Axes axes,
+                 std::vector<std::string> inputs) {
+  return {op, which, stage, Substep::None, name, std::move(axes), std::move(inputs), true, false};
+}
+
+// One projection's project, split and transpose steps (q, k or v). K and V have n_kv heads
+// (GQA/MQA) and, with cross-attention, T_k tokens from x_kv; with MLA they come from c_kv.
 void add_head_steps(const Config& c, const Plan& p, const Sizes& s, char which,
                     std::vector<PlannedStep>& steps) {
   const std::string n(1, which);
-  const bool is_v = which == 'v';
+  const bool is_q = which == 'q', is_v = which == 'v';
   const std::string d = is_v ? "d_v" : "d_k";
   const int64_t width = is_v ? s.dv : s.dk;
+  const Axis t = is_q ? tokens(s) : key_tokens(c, s);
+  const Axis hd = is_q || !c.grouped() ? heads(s) : Axis{AxisKind::Head, "n_kv", s.hk};
   const bool shared = p.shared_qk && which == 'k';
   const std::string weight = shared ? "q" : n;
-  std::vector<std::string> inputs = {"x", "w_" + weight};
+  const std::string source = is_q         ? (c.q_latent > 0 ? "c_q" : "x")
+                             : c.latent() ? "c_kv"
+                             : c.cross()  ? "x_kv"
+                                          : "x";
+  std::vector<std::string> inputs = {source, "w_" + weight};
   if (c.bias) inputs.push_back("b_" + weight);
   steps.push_back({Op::Project,
                    which,
                    Stage::Project,
                    Substep::None,
                    n,
-                   {batch(s), tokens(s), feature("h*" + d, s.h * width, s.h)},
+                   {batch(s), t, feature(hd.symbol + "*" + d, hd.size * width, hd.size)},
                    inputs,
                    true,
                    shared});
-  steps.push_back({Op::Split,
-                   which,
-                   Stage::Split,
-                   Substep::None,
-                   n + "_split",
-                   {batch(s), tokens(s), heads(s), feature(d, width)},
-                   {n},
-                   true,
-                   false});
+  steps.push_back(step(Op::Split, which, Stage::Split, n + "_split",
+                       {batch(s), t, hd, feature(d, width)}, {n}));
   steps.push_back({Op::Transpose,
                    which,
                    Stage::Transpose,
                    Substep::None,
                    n + "_heads",
-                   {batch(s), heads(s), tokens(s), feature(d, width)},
+                   {batch(s), hd, t, feature(d, width)},
                    {n + "_split"},
                    p.heads_transposed,
                    !p.heads_transposed,
                    !p.heads_transposed});
 }
 
+// GQA/MQA: each K/V head expanded to the g query heads it serves, by a stride of 0, then
+// reshaped to (B, h, T_k, d): the copy PyTorch's repeat_kv makes (none with one K/V head).
+void add_group_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& steps) {
+  for (char which : {'k', 'v'}) {
+    const std::string n(1, which);
+    const Axis f = feature(which == 'v' ? "d_v" : "d_k", which == 'v' ? s.dv : s.dk);
+    const Axis kv_heads{AxisKind::Head, "n_kv", s.hk}, group{AxisKind::Group, "g", s.g};
+    steps.push_back(step(Op::ExpandHeads, which, Stage::Transpose, n + "_grouped",
+                         {batch(s), kv_heads, group, key_tokens(c, s), f}, {n + "_heads"}));
+    steps.push_back(step(Op::MergeGroups, which, Stage::Transpose, n + "_expanded",
+                         {batch(s), heads(s), key_tokens(c, s), f}, {n + "_grouped"}));
+  }
+}
+
+// MLA: the latent the queries (c_q, optional) or the keys and values (c_kv) are made from.
+void add_latent_step(const Config& c, const Sizes& s, char which, std::vector<PlannedStep>& steps) {
+  if (which == 'q' && c.q_latent > 0)
+    steps.push_back(step(Op::Compress, 'q', Stage::Project, "c_q",
+                         {batch(s), tokens(s), feature("d_c'", s.d_cq)}, {"x", "w_dq"}));
+  if (which == 'k' && c.latent())
+    steps.push_back(step(Op::Compress, 'k', Stage::Project, "c_kv",
+                         {batch(s), tokens(s), feature("d_c", s.d_c)}, {"x", "w_dkv"}));
+}
+
+// MLA's decoupled rotary query and key: the rotary query is split into heads like q, the one
+// rotary key expanded to every head (stride 0), and each joins its head's query or key.
+void add_rope_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& steps) {
+  const std::string q_source = c.q_latent > 0 ? "c_q" : "x";
+  const Axis rope = feature("d_rope", s.d_rope);
+  steps.push_back(step(Op::RopeProject, 'r', Stage::Project, "q_rope",
+                       {batch(s), tokens(s), feature("h*d_rope", s.h * s.d_rope, s.h)},
+                       {q_source, "w_qr"}));
+  steps.push_back(step(Op::RopeProject, 'k', Stage::Project, "k_rope", {batch(s), tokens(s), rope},
+                       {"x", "w_kr"}));
+  steps.push_back(step(Op::Split, 'r', Stage::Split, "q_rope_split",
+                       {batch(s), tokens(s), heads(s), rope}, {"q_rope"}));
+  steps.push_back(step(Op::Transpose, 'r', Stage::Transpose, "q_rope_heads",
+                       {batch(s), heads(s), tokens(s), rope}, {"q_rope_split"}));
+  steps.push_back(step(Op::ExpandHeads, 'r', Stage::Transpose, "k_rope_heads",
+                       {batch(s), heads(s), tokens(s), rope}, {"k_rope"}));
+  const Axis joined = feature("d_k+d_rope", s.dk + s.d_rope);
+  steps.push_back(step(Op::JoinRope, 'q', Stage::Transpose, "q_full",
+                       {batch(s), heads(s), tokens(s), joined}, {"q_heads", "q_rope_heads"}));
+  steps.push_back(step(Op::JoinRope, 'k', Stage::Transpose, "k_full",
+                       {batch(s), heads(s), tokens(s), joined}, {"k_heads", "k_rope_heads"}));
+}
+
 void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& steps) {
-  const std::string q = p.heads_transposed ? "q_heads" : "q_split";
-  const std::string k = p.heads_transposed ? "k_heads" : "k_split";
-  const std::string v = p.heads_transposed ? "v_heads" : "v_split";
-  // (B, h, T, T), or (B, T, h, h) when the heads stayed in axis 2.
-  const Axes maps = p.heads_transposed
-                        ? Axes{batch(s), heads(s), tokens(s), {AxisKind::Key, "T", s.T}}
-                        : Axes{batch(s), tokens(s), heads(s), {AxisKind::Key, "h", s.h}};
+  const Config& c = p.config;
+  const bool rope = c.latent() && s.d_rope > 0;
+  const std::string q = !p.heads_transposed ? "q_split" : rope ? "q_full" : "q_heads";
+  const std::string k = !p.heads_transposed ? "k_split"
+                        : rope              ? "k_full"
+                        : c.grouped()       ? "k_expanded"
+                                            : "k_heads";
+  const std::string v = !p.heads_transposed ? "v_split" : c.grouped() ? "v_expanded" : "v_heads";
+  // (B, h, T, T_k), or (B, T, h, h) when the heads stayed in axis 2.
+  const Axes maps =
+      p.heads_transposed
+          ? Axes{batch(s), heads(s), tokens(s), {AxisKind::Key, key_tokens(c, s).symbol, s.Tk}}
+          : Axes{batch(s), tokens(s), heads(s), {AxisKind::Key, "h", s.h}};
   const Axes context = p.heads_transposed
                            ? Axes{batch(s), heads(s), tokens(s), feature("d_v", s.dv)}
                            : Axes{batch(s), tokens(s), heads(s), feature("d_v", s.dv)};
@@ -194,18 +258,24 @@ Plan plan_for(const Config& c) {
   Plan p;
   p.config = c;
   decide(c, p);
-  const Sizes s{c.batch,        c.tokens(),    c.n_heads, c.head_dim_k(),
-                c.head_dim_v(), c.input_dim(), c.d_model};
-  p.steps.push_back({Op::Input,
-                     0,
-                     Stage::Input,
-                     Substep::None,
-                     "x",
-                     {batch(s), tokens(s), feature("d_in", s.d_in)},
-                     {},
-                     true,
-                     false});
-  for (char which : {'q', 'k', 'v'}) add_head_steps(c, p, s, which, p.steps);
+  const Sizes s{c.batch,          c.tokens(),
+                c.n_heads,        c.head_dim_k(),
+                c.head_dim_v(),   c.input_dim(),
+                c.d_model,        c.key_tokens(),
+                c.kv_heads(),     c.group_size(),
+                c.kv_input_dim(), c.kv_latent,
+                c.q_latent,       c.latent() ? c.rope_dim : 0};
+  p.steps.push_back(
+      step(Op::Input, 0, Stage::Input, "x", {batch(s), tokens(s), feature("d_in", s.d_in)}, {}));
+  if (c.cross())
+    p.steps.push_back(step(Op::Input, 'k', Stage::Input, "x_kv",
+                           {batch(s), key_tokens(c, s), feature("d_in_kv", s.d_in_kv)}, {}));
+  for (char which : {'q', 'k', 'v'}) {
+    add_latent_step(c, s, which, p.steps);
+    add_head_steps(c, p, s, which, p.steps);
+  }
+  if (c.grouped() && s.g > 0) add_group_steps(c, s, p.steps);
+  if (c.latent() && s.d_rope > 0) add_rope_steps(c, s, p.steps);
   // Project, split and transpose run q, k, v one stage at a time: order them by stage.
   std::stable_sort(p.steps.begin(), p.steps.end(), [](const PlannedStep& a, const PlannedStep& b) {
     return int(a.stage) < int(b.stage);
@@ -223,8 +293,8 @@ const PlannedStep& Plan::step(const std::string& name) const {
 }
 
 double element_bound(const Config& c) {
-  for (int64_t size :
-       {c.batch, c.tokens(), c.n_heads, c.head_dim_k(), c.head_dim_v(), c.input_dim(), c.d_model}) {
+  for (int64_t size : {c.batch, c.tokens(), c.n_heads, c.head_dim_k(), c.head_dim_v(),
+                       c.input_dim(), c.d_model, c.key_tokens(), c.kv_heads(), c.kv_input_dim()}) {
     if (size <= 0) return 0;
     // Far beyond every limit validate() sets: no size product below may be formed in int64.
     if (size > (int64_t{1} << 30)) return std::numeric_limits<double>::infinity();

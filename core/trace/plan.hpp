@@ -15,7 +15,12 @@ namespace attnlab {
 // What a planned step does (a record of the trace, or a line of the code view).
 enum class Op {
   Input,          // x: (B, T, d_in)
-  Project,        // q|k|v = x @ W (+ b): (B, T, h*d)
+  Project,        // q|k|v = x @ W (+ b): (B, T, h*d); MLA's k|v = c_kv @ W_uk|W_uv
+  Compress,       // MLA: c_kv = x @ W_dkv (B, T, d_c), c_q = x @ W_dq (B, T, d_c')
+  RopeProject,    // MLA: q_rope (B, T, h*d_rope), k_rope (B, T, d_rope), rotated by position
+  ExpandHeads,    // GQA/MLA: .unsqueeze().expand(): K/V heads repeated by a stride of 0
+  MergeGroups,    // GQA: .reshape(B, h, T, d): copies (a view when there is one K/V head)
+  JoinRope,       // MLA: torch.cat([nope, rope], -1): (B, h, T, d_k + d_rope)
   Split,          // .view(B, T, h, d)
   Transpose,      // .transpose(1, 2): (B, h, T, d)
   Scores,         // q @ k^T: (B, h, T, T)
@@ -35,7 +40,7 @@ enum class Op {
 
 struct PlannedStep {
   Op op;
-  char which = 0;  // 'q', 'k' or 'v' for Project, Split and Transpose
+  char which = 0;  // 'q', 'k' or 'v' (or 'r', MLA's rotary query) for the per-projection steps
   Stage stage = Stage::Input;
   Substep substep = Substep::None;
   std::string name;                 // the record's (export) name

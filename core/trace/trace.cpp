@@ -42,7 +42,7 @@ bool parse_substep(const std::string& text, Substep& substep) {
 }
 
 const char* axis_kind_name(AxisKind kind) {
-  constexpr const char* kNames[] = {"batch", "token", "head", "key", "feature"};
+  constexpr const char* kNames[] = {"batch", "token", "head", "key", "feature", "group"};
   return kNames[static_cast<int>(kind)];
 }
 
@@ -63,6 +63,11 @@ const TensorRecord* Trace::find(const std::string& name) const {
     if (r.name == name) return &r;
   for (const TensorRecord& r : parameters)
     if (r.name == name) return &r;
+  for (const TensorRecord& r : decode.prefill)
+    if (r.name == name) return &r;
+  for (const DecodeStep& step : decode.steps)
+    for (const TensorRecord& r : step.records)
+      if (r.name == name) return &r;
   return nullptr;
 }
 

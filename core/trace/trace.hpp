@@ -49,9 +49,10 @@ enum class AxisKind {
   Head,     // h
   Key,      // the axis softmax runs over: keys (T), or heads (h) when the transpose was forgotten
   Feature,  // d_in, d_k, d_v, d_model, or h*d_k: heads side by side
+  Group,    // g: the query heads one K/V head serves (grouped-query attention's expand)
 };
 
-// "batch", "token", "head", "key", "feature" (trace.json)
+// "batch", "token", "head", "key", "feature", "group" (trace.json)
 const char* axis_kind_name(AxisKind kind);
 
 struct Axis {
@@ -85,14 +86,19 @@ struct TensorRecord {
 };
 
 struct Counters {
-  int64_t qkv_weights = 0;  // d_in * h * (2 d_k + d_v)
+  int64_t qkv_weights = 0;  // d_in * h * (2 d_k + d_v); the variants' own (n_kv heads, latents)
   int64_t qkv_biases = 0;   // h * (2 d_k + d_v) when biases are on
   int64_t out_weights = 0;  // h * d_v * d_model with the output projection
   int64_t out_bias = 0;     // d_model with biases and the output projection
   int64_t parameters() const { return qkv_weights + qkv_biases + out_weights + out_bias; }
   double flops = 0;                // whole forward pass
   int64_t bytes = 0;               // every tensor the trace holds
-  int64_t attention_elements = 0;  // B * h * T^2: one attention map per head and sequence
+  int64_t attention_elements = 0;  // B * h * T * T_k: one attention map per head and sequence
+  // What makes K and V (W_k, W_v and their biases over n_kv heads; MLA: W_dkv, W_uk, W_uv, W_kr)
+  int64_t kv_parameters = 0;
+  // Numbers a KV cache holds per token per layer: n_kv * (d_k + d_v), 2 n_kv d_k when d_v = d_k
+  // (MLA: d_c + d_rope). Bytes: times the cache's bytes per number (4 here, 2 in fp16).
+  int64_t kv_cache_numbers = 0;
 };
 
 struct Diagnostics {
@@ -119,17 +125,38 @@ struct Failure {
   std::string message;
 };
 
+// KV-cache decoding (core/variants/kv_cache_decode.hpp): the prompt's first P tokens are processed
+// once (prefill), then tokens P..T-1 one at a time, each attending over the cache.
+struct DecodeStep {
+  int64_t position = 0;               // t: this step's token, which sees t + 1 cached keys
+  std::vector<TensorRecord> records;  // decode{i}_x, _q, _k, _v, _k_cache, _v_cache, _scores,
+                                      // _weights, _context, _out
+  double flops = 0;                   // this step: one token's projections, score row, output
+  double recompute_flops = 0;         // without a cache: a full causal pass over t + 1 tokens
+  int64_t cache_bytes = 0;            // the K and V cache after this step (float32)
+};
+
+struct DecodeTrace {
+  int64_t prompt_tokens = 0;          // P
+  double prefill_flops = 0;           // the prompt's pass (K, V of P tokens, and their outputs)
+  std::vector<TensorRecord> prefill;  // prefill_k_cache, prefill_v_cache: (B, n_kv, P, d)
+  std::vector<DecodeStep> steps;      // one per decoded token, in order
+};
+
 struct Trace {
   Config config;
   std::vector<std::string> tokens;       // T of them
+  std::vector<std::string> tokens_kv;    // cross-attention: the key/value side's T_k; else empty
   std::vector<TensorRecord> parameters;  // w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, b_o]
   std::vector<TensorRecord> records;     // the forward pass, in order
   Counters counters;
   Diagnostics diagnostics;
   bool shape_only = false;
-  Failure failure;  // records stop at the failing stage
+  Failure failure;     // records stop at the failing stage
+  DecodeTrace decode;  // config.decode_steps > 0: the same sequence decoded with a KV cache
 
-  const TensorRecord* find(const std::string& name) const;  // records or parameters; or null
+  // Records, parameters or decode steps' records; or null.
+  const TensorRecord* find(const std::string& name) const;
   std::vector<const TensorRecord*> stage_records(Stage stage) const;
   double stage_flops(Stage stage) const;
   int64_t stage_bytes(Stage stage) const;

@@ -31,6 +31,24 @@ json record_json(const TensorRecord& r) {
           {"bytes", r.bytes}};
 }
 
+json decode_json(const DecodeTrace& d) {
+  json prefill = json::array(), steps = json::array();
+  for (const TensorRecord& r : d.prefill) prefill.push_back(record_json(r));
+  for (const DecodeStep& s : d.steps) {
+    json records = json::array();
+    for (const TensorRecord& r : s.records) records.push_back(record_json(r));
+    steps.push_back({{"position", s.position},
+                     {"flops", s.flops},
+                     {"recompute_flops", s.recompute_flops},
+                     {"cache_bytes", s.cache_bytes},
+                     {"records", records}});
+  }
+  return {{"prompt_tokens", d.prompt_tokens},
+          {"prefill_flops", d.prefill_flops},
+          {"prefill", prefill},
+          {"steps", steps}};
+}
+
 }  // namespace
 
 std::string trace_to_json(const Trace& t) {
@@ -55,6 +73,7 @@ std::string trace_to_json(const Trace& t) {
                {"config", config_to_json(t.config)},
                {"mask", describe(t.config.mask)},
                {"tokens", t.tokens},
+               {"tokens_kv", t.tokens_kv},
                {"shape_only", t.shape_only},
                {"parameters", parameters},
                {"stages", stages},
@@ -67,7 +86,9 @@ std::string trace_to_json(const Trace& t) {
                  {"out_bias", n.out_bias},
                  {"flops", n.flops},
                  {"tensor_bytes", n.bytes},
-                 {"attention_elements", n.attention_elements}}},
+                 {"attention_elements", n.attention_elements},
+                 {"kv_parameters", n.kv_parameters},
+                 {"kv_cache_numbers_per_token", n.kv_cache_numbers}}},
                {"diagnostics",
                 {{"max_row_sum_error", d.max_row_sum_error},
                  {"masked_entries", d.masked_entries},
@@ -78,6 +99,7 @@ std::string trace_to_json(const Trace& t) {
                  {"head_entropy_bits", d.head_entropy_bits},
                  {"uniform_entropy_bits", d.uniform_entropy_bits},
                  {"notices", d.notices}}}};
+  if (!t.decode.steps.empty()) root["decode"] = decode_json(t.decode);
   // Tokens come from user text: bytes that are not UTF-8 become U+FFFD instead of an exception.
   return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

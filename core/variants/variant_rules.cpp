@@ -1,0 +1,109 @@
+#include "core/variants/variant_rules.hpp"
+
+#include <string>
+
+namespace attnlab {
+
+namespace {
+
+std::string str(int64_t n) {
+  return std::to_string(n);
+}
+
+std::string divisors_of(int64_t n) {
+  std::string list;
+  for (int64_t d = 1; d <= n; ++d)
+    if (n % d == 0) list += (list.empty() ? "" : ", ") + str(d);
+  return list;
+}
+
+void check_grouped_heads(const Config& c, std::vector<ConfigIssue>& issues) {
+  const int64_t h = c.n_heads, hk = c.kv_heads();
+  if (hk <= h && h % hk == 0) return;
+  issues.push_back(
+      {"n_kv_heads", "n_kv_heads=" + str(hk) + " does not divide n_heads=" + str(h) +
+                         " (each K/V head must serve the same number of query heads): choose "
+                         "n_kv_heads in {" +
+                         divisors_of(h) + "} (1 = multi-query, " + str(h) + " = multi-head)"});
+}
+
+void check_cross(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (!c.cross()) {
+    if (c.d_in_kv != 0)
+      issues.push_back({"d_in_kv",
+                        "d_in_kv sets the key/value side's width in cross-attention: give a "
+                        "key/value sentence (--sentence-kv) or X_kv (--x-kv), or drop --d-in-kv"});
+    return;
+  }
+  if (c.mask.causal || c.mask.window > 0)
+    issues.push_back({"mask",
+                      "causal and window masks compare positions in one sequence, but "
+                      "cross-attention's keys are another sentence: use a padding mask (it hides "
+                      "the key side's padding) or no mask"});
+}
+
+void check_decode(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (c.decode_steps == 0) return;
+  const int64_t T = c.tokens(), n = c.decode_steps;
+  if (n >= T)
+    issues.push_back({"decode", "decode=" + str(n) + " leaves no prompt: T=" + str(T) +
+                                    " tokens, and at least one is processed before decoding "
+                                    "starts: decode at most " +
+                                    str(T - 1) + " tokens, or raise T (--seq-len)"});
+  if (!c.mask.causal)
+    issues.push_back({"decode",
+                      "decoding generates tokens left to right, so each token may only see "
+                      "earlier ones: turn the causal mask on (--mask causal)"});
+  if (c.cross())
+    issues.push_back({"decode",
+                      "decoding is simulated for self-attention: drop the key/value sentence "
+                      "(--sentence-kv / --x-kv), or drop --decode"});
+  if (c.latent())
+    issues.push_back(
+        {"decode",
+         "decoding is simulated for multi-head, grouped-query and multi-query "
+         "attention; MLA's cache is compared in its counters: drop --mla or --decode"});
+  if (c.dropout > 0)
+    issues.push_back(
+        {"decode", "decoding is inference, where dropout is off: set dropout to 0 to decode"});
+}
+
+void check_latent(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (!c.latent()) {
+    if (c.rope_dim != 0 || c.q_latent != 0)
+      issues.push_back({"mla",
+                        "d_rope and the query latent are parts of multi-head latent attention: "
+                        "set its latent width too (--mla D_C[:D_ROPE])"});
+    return;
+  }
+  if (c.rope_dim % 2 != 0)
+    issues.push_back({"rope_dim", "d_rope=" + str(c.rope_dim) +
+                                      " must be even: the rotary embedding turns pairs of "
+                                      "dimensions (try " +
+                                      str(c.rope_dim + 1) + ")"});
+  if (c.grouped())
+    issues.push_back({"mla",
+                      "MLA shares keys and values through its latent, not through K/V heads: "
+                      "drop --kv-heads, or drop --mla"});
+  if (c.cross())
+    issues.push_back({"mla", "MLA is simulated for self-attention: drop --sentence-kv / --x-kv"});
+  if (c.bias)
+    issues.push_back({"mla", "DeepSeek-V2's attention projections have no biases: drop --bias"});
+}
+
+}  // namespace
+
+void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
+  check_grouped_heads(c, issues);
+  check_cross(c, issues);
+  check_decode(c, issues);
+  check_latent(c, issues);
+  const bool variant = c.grouped() || c.cross() || c.decode_steps > 0 || c.latent();
+  if (variant && c.mistake != Mistake::None)
+    issues.push_back({"mistake",
+                      "the mistakes simulator works on plain multi-head attention: choose mistake "
+                      "none, or switch the variant (K/V heads, cross-attention, decoding, MLA) "
+                      "off"});
+}
+
+}  // namespace attnlab
