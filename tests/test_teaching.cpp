@@ -4,12 +4,12 @@
 
 #include <cmath>
 
+#include "core/model/tokenizer.hpp"
 #include "core/teaching/code_view.hpp"
 #include "core/teaching/comparisons.hpp"
 #include "core/teaching/crafted_heads.hpp"
-#include "core/trace/mha.hpp"
 #include "core/teaching/model_table.hpp"
-#include "core/model/tokenizer.hpp"
+#include "core/trace/mha.hpp"
 
 namespace attnlab {
 namespace {
@@ -46,7 +46,7 @@ TEST(CraftedHeads, EachHeadShowsItsPattern) {
 
 TEST(ModelTable, MatchesTheSeedsHyperparameterTable) {
   const std::vector<ModelRow> rows = model_table();
-  ASSERT_EQ(rows.size(), 6u);
+  ASSERT_EQ(rows.size(), 9u);
   auto row = [&](const std::string& preset) {
     for (const ModelRow& r : rows)
       if (r.preset == preset) return r;
@@ -60,6 +60,32 @@ TEST(ModelTable, MatchesTheSeedsHyperparameterTable) {
   EXPECT_EQ(row("gpt3").d_k, 128);
   EXPECT_EQ(row("gpt3").attention_bytes, int64_t{96} * 2048 * 2048 * 4);
   EXPECT_EQ(row("tiny").d_k, 32);
+  // Grouped-query models: the KV cache holds 2 n_kv d_k numbers per token per layer.
+  EXPECT_EQ(row("llama2-70b").n_kv_heads, 8);
+  EXPECT_EQ(row("llama2-70b").kv_cache_numbers, 2 * 8 * 128);
+  EXPECT_EQ(row("llama2-70b").kv_cache_bytes_per_token(), int64_t{2} * 8 * 128 * 80 * 2);
+  EXPECT_EQ(row("llama2-70b").kv_parameters, int64_t{2} * 8192 * 8 * 128);
+  EXPECT_EQ(row("llama2-70b").parameters, int64_t{2} * 8192 * 8192 + 2 * 8192 * 1024);
+  EXPECT_EQ(row("mistral-7b").kv_cache_numbers, 2 * 8 * 128);
+  EXPECT_EQ(row("mistral-7b").kv_parameters, int64_t{2} * 4096 * 8 * 128);
+  EXPECT_EQ(row("gpt3").kv_cache_numbers, 2 * 96 * 128);
+  // DeepSeek-V2 caches the latent and the rotary key: 512 + 64.
+  EXPECT_EQ(row("deepseek-v2").kv_cache_numbers, 512 + 64);
+  EXPECT_EQ(row("deepseek-v2").kv_parameters, int64_t{5120} * (512 + 64) + 512 * 128 * 256);
+}
+
+TEST(ModelTable, DeepSeekV2CacheUnderEachSharing) {
+  const std::vector<CacheRow> rows = deepseek_v2_cache_rows();
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].variant, "MHA");
+  EXPECT_EQ(rows[0].kv_cache_numbers, 2 * 128 * 128);
+  EXPECT_EQ(rows[1].variant, "GQA-8");
+  EXPECT_EQ(rows[1].kv_cache_numbers, 2 * 8 * 128);
+  EXPECT_EQ(rows[2].variant, "MQA");
+  EXPECT_EQ(rows[2].kv_cache_numbers, 2 * 128);
+  EXPECT_EQ(rows[3].variant, "MLA");
+  EXPECT_EQ(rows[3].kv_cache_numbers, 576);
+  EXPECT_DOUBLE_EQ(rows[3].share_of_multi_head, 576.0 / 32768.0);
 }
 
 TEST(HeadCounts, SameParametersMoreAttentionMemory) {

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     } else {
       cli::print_shape_journey(std::cout, trace);
       cli::print_counters(std::cout, trace);
+      cli::print_decode(std::cout, trace);
       cli::print_diagnostics(std::cout, trace);
       if (trace.config.mistake != Mistake::None && !trace.shape_only) {
         Config correct = trace.config;

@@ -20,6 +20,7 @@ struct Flags {
   std::string preset;
   ConfigFlags config;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
+  std::string x_kv;   // --x-kv FILE: cross-attention's key/value side
   std::string model;  // --model DIR: a model saved by attnlab-cli train
 };
 
@@ -29,6 +30,8 @@ void load_trained_model(const Flags& f, Request& r) {
   const std::vector<std::pair<bool, const char*>> conflicts{
       {!f.preset.empty(), "--preset"},
       {!f.x.empty(), "--x"},
+      {!f.x_kv.empty() || f.config.sentence_kv.has_value(), "--x-kv/--sentence-kv"},
+      {f.config.kv_heads.has_value() || f.config.mla.has_value(), "--kv-heads/--mla"},
       {!f.wq.empty(), "--wq"},
       {!f.wk.empty(), "--wk"},
       {!f.wv.empty(), "--wv"},
@@ -95,6 +98,21 @@ void load_files(const Flags& f, Request& r) {
     c.d_in = x.size(2);
     in.x = x;
   }
+  if (!f.x_kv.empty()) {
+    Tensor x_kv = load_if_given(f.x_kv, "--x-kv", "x_kv");
+    if (x_kv.dim() == 2) x_kv = x_kv.view({1, x_kv.size(0), x_kv.size(1)});
+    if (x_kv.dim() != 3 || x_kv.numel() == 0) {
+      throw UserError("--x-kv " + f.x_kv +
+                      ": X_kv must be (T_k, d_in_kv) or (B, T_k, d_in_kv), not " +
+                      shape_to_string(x_kv.shape()));
+    }
+    if (f.config.sentence_kv)
+      throw UserError("--x-kv and --sentence-kv both set the key/value side: give one");
+    c.sentence_kv.clear();
+    c.kv_len = x_kv.size(1);
+    c.d_in_kv = x_kv.size(2);
+    in.x_kv = x_kv;
+  }
   auto weights = [&](const std::string& path, const std::string& flag, const std::string& name,
                      Tensor& slot) {
     if (path.empty()) return;
@@ -150,13 +168,16 @@ int parse(int argc, char** argv, Request& r) {
                "Time the per-head loop against the batched path");
   app.add_flag("--code", r.code, "Print the PyTorch forward() of this config (mistake marked)");
   app.add_option("--x", f.x, "X as .npy: (T, d_in) or (B, T, d_in)");
+  app.add_option(
+      "--x-kv", f.x_kv,
+      "Cross-attention: the key/value side as .npy: (T_k, d_in_kv) or (B, T_k, d_in_kv)");
   app.add_option("--wq", f.wq, "W_q as .npy: (d_in, h*d_k)");
-  app.add_option("--wk", f.wk, "W_k as .npy: (d_in, h*d_k)");
-  app.add_option("--wv", f.wv, "W_v as .npy: (d_in, h*d_v)");
+  app.add_option("--wk", f.wk, "W_k as .npy: (d_in, n_kv*d_k)");
+  app.add_option("--wv", f.wv, "W_v as .npy: (d_in, n_kv*d_v)");
   app.add_option("--wo", f.wo, "W_o as .npy: (h*d_v, d_model)");
   app.add_option("--bq", f.bq, "b_q as .npy: (h*d_k)");
-  app.add_option("--bk", f.bk, "b_k as .npy: (h*d_k)");
-  app.add_option("--bv", f.bv, "b_v as .npy: (h*d_v)");
+  app.add_option("--bk", f.bk, "b_k as .npy: (n_kv*d_k)");
+  app.add_option("--bv", f.bv, "b_v as .npy: (n_kv*d_v)");
   app.add_option("--bo", f.bo, "b_o as .npy: (d_model)");
   app.add_option("--model", f.model,
                  "A folder written by attnlab-cli train: trace its first layer on a batch of its "

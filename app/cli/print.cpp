@@ -12,6 +12,7 @@
 #include "core/teaching/mistakes.hpp"
 #include "core/teaching/model_table.hpp"
 #include "core/trace/diagnostics.hpp"
+#include "core/variants/latent_attention.hpp"
 
 namespace attnlab::cli {
 
@@ -33,21 +34,24 @@ struct Row {
   std::string operation, shape, strides, contiguous, notes;
 };
 
-void print_table(std::ostream& out, const std::vector<Row>& rows) {
-  size_t w[4] = {9, 5, 7, 11};
+// Columns as wide as their widest cell; `header` first, then a rule, then the rows.
+void print_table(std::ostream& out, const Row& header, const std::vector<Row>& rows) {
+  size_t w[4] = {header.operation.size(), header.shape.size(), header.strides.size(),
+                 header.contiguous.size()};
   for (const Row& r : rows) {
     w[0] = std::max(w[0], r.operation.size());
     w[1] = std::max(w[1], r.shape.size());
     w[2] = std::max(w[2], r.strides.size());
+    w[3] = std::max(w[3], r.contiguous.size());
   }
   auto line = [&](const Row& r) {
     out << std::left << std::setw(int(w[0])) << r.operation << "  " << std::setw(int(w[1]))
         << r.shape << "  " << std::setw(int(w[2])) << r.strides << "  " << std::setw(int(w[3]))
         << r.contiguous << "  " << r.notes << "\n";
   };
-  line({"Operation", "Shape", "Strides", "Contiguous?", "Notes"});
+  line(header);
   line({std::string(w[0], '-'), std::string(w[1], '-'), std::string(w[2], '-'),
-        std::string(w[3], '-'), "-----"});
+        std::string(w[3], '-'), std::string(header.notes.size(), '-')});
   for (const Row& r : rows) line(r);
 }
 
@@ -84,15 +88,14 @@ void print_shape_journey(std::ostream& out, const Trace& t) {
                     shape_to_string(r.tensor.strides()), r.tensor.is_contiguous() ? "yes" : "no",
                     notes_of(r)});
   }
-  print_table(out, rows);
+  print_table(out, {"Operation", "Shape", "Strides", "Contiguous?", "Notes"}, rows);
 }
 
 void print_counters(std::ostream& out, const Trace& t) {
   const Counters& n = t.counters;
   const Config& c = t.config;
   out << "\nCounters\n";
-  out << "  parameters: " << n.parameters() << " = W_q,W_k,W_v " << c.input_dim() << "*"
-      << c.n_heads << "*(2*" << c.head_dim_k() << "+" << c.head_dim_v() << ")=" << n.qkv_weights;
+  out << "  parameters: " << n.parameters() << " = projections making Q, K, V " << n.qkv_weights;
   if (n.qkv_biases) out << " + biases " << n.qkv_biases;
   if (n.out_weights) out << " + W_o " << n.out_weights;
   if (n.out_bias) out << " + b_o " << n.out_bias;
@@ -107,9 +110,54 @@ void print_counters(std::ostream& out, const Trace& t) {
     out << " " << stage_name(stage) << " " << format_bytes(double(t.stage_bytes(stage))) << ";";
   }
   out << " total " << format_bytes(double(n.bytes)) << "\n";
-  out << "  attention memory: B*h*T^2 = " << c.batch << "*" << c.n_heads << "*" << c.tokens()
-      << "^2 = " << n.attention_elements << " weights ("
+  out << "  attention memory: B*h*T*T_k = " << c.batch << "*" << c.n_heads << "*" << c.tokens()
+      << "*" << c.key_tokens() << " = " << n.attention_elements << " weights ("
       << format_bytes(double(n.attention_elements) * 4) << " as float32)\n";
+  out << "  K/V: " << c.kv_heads() << " K/V head" << (c.kv_heads() > 1 ? "s" : "") << " for "
+      << c.n_heads << " query heads";
+  if (c.grouped()) out << " (each shared by g=" << c.group_size() << ")";
+  out << "; K/V parameters " << n.kv_parameters << "; KV cache per token per layer "
+      << n.kv_cache_numbers << " numbers = " << format_bytes(double(n.kv_cache_numbers) * 4)
+      << " float32 (" << format_bytes(double(n.kv_cache_numbers) * 2) << " fp16)";
+  if (c.latent()) {
+    out << " = d_c " << c.kv_latent << " + d_rope " << c.rope_dim
+        << " (MLA caches the latent), against 2*h*d_k = " << 2 * c.n_heads * c.head_dim_k()
+        << " for multi-head attention";
+    if (!t.absorbed.records.empty()) {
+      out << "\n  absorbed form: out_absorbed differs from out by at most " << std::scientific
+          << std::setprecision(2) << t.absorbed.max_abs_difference << std::defaultfloat << "; "
+          << kAbsorbedWhy;
+    }
+  } else {
+    out << " = n_kv*(d_k+d_v) = " << c.kv_heads() << "*(" << c.head_dim_k() << "+" << c.head_dim_v()
+        << ")";
+  }
+  out << "\n";
+}
+
+void print_decode(std::ostream& out, const Trace& t) {
+  const DecodeTrace& d = t.decode;
+  if (d.steps.empty()) return;
+  out << "\nKV-cache decoding: prefill of " << d.prompt_tokens << " prompt tokens ("
+      << count_text(d.prefill_flops, "FLOP") << "), then one token at a time\n";
+  std::vector<Row> rows;
+  for (const DecodeStep& step : d.steps) {
+    const TensorRecord* cache = nullptr;
+    const TensorRecord* scores = nullptr;
+    for (const TensorRecord& r : step.records) {
+      if (r.name.ends_with("_k_cache")) cache = &r;
+      if (r.name.ends_with("_scores")) scores = &r;
+    }
+    std::ostringstream flops;
+    flops << count_text(step.flops, "FLOP") << " vs " << count_text(step.recompute_flops, "FLOP")
+          << " recomputing (" << std::fixed << std::setprecision(1)
+          << step.recompute_flops / std::max(step.flops, 1.0) << "x)";
+    rows.push_back({"token " + std::to_string(step.position),
+                    cache ? shape_to_string(cache->tensor.shape()) : "",
+                    scores ? shape_to_string(scores->tensor.shape()) : "",
+                    format_bytes(double(step.cache_bytes)), flops.str()});
+  }
+  print_table(out, {"Step", "K cache", "Score row", "Cache bytes", "FLOPs with the cache"}, rows);
 }
 
 void print_diagnostics(std::ostream& out, const Trace& t) {
@@ -195,16 +243,31 @@ namespace attnlab::cli {
 
 void print_model_table(std::ostream& out) {
   out << std::left << std::setw(18) << "model" << std::right << std::setw(8) << "d_model"
-      << std::setw(8) << "h" << std::setw(6) << "d_k" << std::setw(9) << "context" << std::setw(16)
-      << "params/layer" << std::setw(16) << "attn memory"
+      << std::setw(6) << "h" << std::setw(6) << "n_kv" << std::setw(6) << "d_k" << std::setw(9)
+      << "context" << std::setw(16) << "params/layer" << std::setw(16) << "attn memory"
+      << std::setw(14) << "KV params" << std::setw(12) << "KV/token" << std::setw(8) << "layers"
+      << std::setw(16) << "KV cache/token"
       << "\n";
   for (const ModelRow& r : model_table()) {
     out << std::left << std::setw(18) << r.model << std::right << std::setw(8) << r.d_model
-        << std::setw(8) << r.n_heads << std::setw(6) << r.d_k << std::setw(9) << r.context
-        << std::setw(16) << r.parameters << std::setw(16) << format_bytes(double(r.attention_bytes))
-        << "\n";
+        << std::setw(6) << r.n_heads << std::setw(6) << r.n_kv_heads << std::setw(6) << r.d_k
+        << std::setw(9) << r.context << std::setw(16) << r.parameters << std::setw(16)
+        << format_bytes(double(r.attention_bytes)) << std::setw(14) << r.kv_parameters
+        << std::setw(12) << r.kv_cache_numbers << std::setw(8) << r.layers << std::setw(16)
+        << format_bytes(double(r.kv_cache_bytes_per_token())) << "\n";
   }
-  out << "(attention memory: h * T^2 float32 weights for one sequence at the full context)\n";
+  out << "(attention memory: h * T^2 float32 weights for one sequence at the full context;\n"
+         " KV/token: numbers cached per token per layer, 2*n_kv*d_k (MLA: d_c + d_rope);\n"
+         " KV cache/token: all layers, 2 bytes a number as served in fp16)\n";
+  out << "\nDeepSeek-V2's layer (128 heads of 128, " << kDeepSeekV2Layers
+      << " layers) with each way of sharing K and V:\n";
+  for (const CacheRow& row : deepseek_v2_cache_rows()) {
+    out << "  " << std::left << std::setw(6) << row.variant << std::setw(22) << row.sharing
+        << std::right << std::setw(8) << row.kv_cache_numbers << " numbers/token/layer "
+        << std::setw(12) << format_bytes(double(row.kv_cache_numbers) * kDeepSeekV2Layers * 2)
+        << "/token  " << std::fixed << std::setprecision(1) << 100 * row.share_of_multi_head
+        << "% of MHA" << std::defaultfloat << "\n";
+  }
 }
 
 void print_head_comparison(std::ostream& out, const HeadCountComparison& cmp) {

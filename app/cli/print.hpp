@@ -13,6 +13,8 @@ namespace attnlab::cli {
 // The theory seed's "Complete Shape Journey": operation, shape, strides, contiguous?, notes.
 void print_shape_journey(std::ostream& out, const Trace& trace);
 void print_counters(std::ostream& out, const Trace& trace);
+// KV-cache decoding, step by step: the cache's shape and bytes, the score row, FLOPs vs recompute.
+void print_decode(std::ostream& out, const Trace& trace);
 void print_diagnostics(std::ostream& out, const Trace& trace);
 // A tensor's values, NumPy style, one innermost row per line.
 void print_values(std::ostream& out, const TensorRecord& record);

@@ -54,6 +54,25 @@ void add_mask(const std::string& text, MaskSpec& mask) {
   }
 }
 
+// --mla D_C[:D_ROPE] into the config's latent and rotary widths.
+void apply_mla(const std::string& text, Config& c) {
+  const std::vector<std::string> parts = split(text, ':');
+  auto width = [&](const std::string& part, const char* what) {
+    int64_t value = 0;
+    const char* end = part.data() + part.size();
+    auto [ptr, ec] = std::from_chars(part.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < 0) {
+      throw UserError("--mla " + text + ": " + what + " \"" + part +
+                      "\" is not a whole number; use D_C or D_C:D_ROPE, e.g. --mla 16:4");
+    }
+    return value;
+  };
+  if (parts.size() > 2) throw UserError("--mla " + text + ": use D_C or D_C:D_ROPE, e.g. 16:4");
+  c.kv_latent = width(parts[0], "d_c");
+  c.rope_dim = parts.size() == 2 ? width(parts[1], "d_rope") : 0;
+  if (c.kv_latent < 1) throw UserError("--mla " + text + ": d_c must be at least 1");
+}
+
 template <typename T>
 void override_with(const std::optional<T>& flag, T& field) {
   if (flag) field = *flag;
@@ -82,6 +101,19 @@ void add_config_flags(CLI::App& app, ConfigFlags& f) {
   app.add_option("--memory-cap-mb", f.memory_cap_mb, "Refuse to compute traces larger than this");
   app.add_option("--mistake", f.mistake, "Inject a classic bug (attnlab-cli --list-mistakes)");
   app.add_option("--ablate", f.ablate, "Switch head H off (its context zeroed); repeat for more");
+  app.add_option("--kv-heads", f.kv_heads,
+                 "K/V heads: 1 = multi-query, a divisor of n_heads = grouped-query (default: "
+                 "n_heads)");
+  app.add_option("--decode", f.decode,
+                 "Decode the last N tokens one at a time with a KV cache (turns on causal)");
+  app.add_option("--mla", f.mla,
+                 "Multi-head latent attention: K and V from a d_c-wide latent, plus a d_rope-wide "
+                 "shared rotary key (D_C or D_C:D_ROPE)");
+  app.add_option("--q-latent", f.q_latent, "MLA: queries through their own d_c'-wide latent");
+  app.add_option("--sentence-kv", f.sentence_kv,
+                 "Cross-attention: keys and values from this sentence (T_k tokens)");
+  app.add_option("--d-in-kv", f.d_in_kv,
+                 "Cross-attention: the key/value side's embedding width (default: d_in)");
 }
 
 void apply_config_flags(const ConfigFlags& f, Config& c, Inputs& preset_inputs) {
@@ -118,6 +150,19 @@ void apply_config_flags(const ConfigFlags& f, Config& c, Inputs& preset_inputs) 
   }
   if (!f.mistake.empty() && !parse_mistake(f.mistake, c.mistake)) {
     throw UserError("--mistake " + f.mistake + ": unknown; choose one of " + mistake_names());
+  }
+  override_with(f.kv_heads, c.n_kv_heads);
+  if (f.mla) apply_mla(*f.mla, c);
+  override_with(f.q_latent, c.q_latent);
+  if (f.sentence_kv) {
+    c.sentence_kv = *f.sentence_kv;
+    c.kv_len = 0;  // T_k follows the key/value sentence
+    preset_inputs.x_kv = Tensor();
+  }
+  override_with(f.d_in_kv, c.d_in_kv);
+  if (f.decode) {
+    c.decode_steps = *f.decode;
+    if (c.decode_steps > 0) c.mask.causal = true;
   }
   for (int64_t head : f.ablate) {
     if (head < 0 || head >= c.n_heads) {

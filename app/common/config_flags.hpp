@@ -29,16 +29,22 @@ struct ConfigFlags {
   std::optional<double> memory_cap_mb;
   std::string mistake;
   std::vector<int64_t> ablate;  // heads switched off
+  // The next lessons' variants.
+  std::optional<int64_t> kv_heads, decode, q_latent, d_in_kv;
+  std::optional<std::string> mla;          // "D_C" or "D_C:D_ROPE"
+  std::optional<std::string> sentence_kv;  // cross-attention's key/value sentence
 };
 
 // Adds --sentence, --seq-len, --batch, --d-in, --d-model, --heads, --d-k, --d-v, --mask, --bias,
 // --no-bias, --no-output-proj, --dropout, --seed, --dropout-seed, --shape-only, --memory-cap-mb,
-// --mistake and --ablate to `app`, writing into `flags`.
+// --mistake, --ablate and the variants' --kv-heads, --decode, --mla, --q-latent, --sentence-kv and
+// --d-in-kv to `app`, writing into `flags`.
 void add_config_flags(CLI::App& app, ConfigFlags& flags);
 
 // Sets what the flags give over `config` (a preset's, or the last session's). A new sentence drops
 // the preset's X and a new seed its weights and biases, from `preset_inputs`. Throws UserError for
-// a bad --mask, --memory-cap-mb, --mistake or --ablate (the message starts with the flag).
+// a bad --mask, --memory-cap-mb, --mistake, --ablate or --mla (the message starts with the flag).
+// --decode turns the causal mask on: decoding one token at a time sees only the past.
 void apply_config_flags(const ConfigFlags& flags, Config& config, Inputs& preset_inputs);
 
 }  // namespace attnlab

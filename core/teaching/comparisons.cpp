@@ -58,9 +58,7 @@ PathComparison compare_paths(const Config& config, const Inputs& inputs, int run
     batched_times.push_back(time_ms([&] { batched_out = forward(c, inputs, batched_part); }));
     batched_part.report(1);
   }
-  const std::vector<Scalar> a = loop_out.to_vector(), b = batched_out.to_vector();
-  for (size_t i = 0; i < a.size(); ++i)
-    result.max_abs_difference = std::max(result.max_abs_difference, double(std::abs(a[i] - b[i])));
+  result.max_abs_difference = max_abs_difference(loop_out, batched_out);
   result.loop_ms = median(loop_times);
   result.batched_ms = median(batched_times);
   return result;

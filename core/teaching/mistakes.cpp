@@ -179,11 +179,8 @@ MistakeReport compare_with_correct(const Trace& correct, const Trace& buggy) {
   r.outputs_comparable = good_out && bad_out && good_out->tensor.has_values() &&
                          bad_out->tensor.has_values() &&
                          good_out->tensor.shape() == bad_out->tensor.shape();
-  if (r.outputs_comparable) {
-    const std::vector<Scalar> a = good_out->tensor.to_vector(), b = bad_out->tensor.to_vector();
-    for (size_t i = 0; i < a.size(); ++i)
-      r.out_max_abs_error = std::max(r.out_max_abs_error, double(std::abs(a[i] - b[i])));
-  }
+  if (r.outputs_comparable)
+    r.out_max_abs_error = max_abs_difference(good_out->tensor, bad_out->tensor);
 
   std::string& s = r.symptom;
   switch (buggy.config.mistake) {

@@ -5,12 +5,25 @@
 
 namespace attnlab {
 
+const int64_t kDeepSeekV2Layers = 60;
+
 std::vector<ModelRow> model_table() {
-  const std::pair<const char*, const char*> models[] = {
-      {"tiny", "Tiny transformer"}, {"base", "Transformer base"},  {"bert-base", "BERT-base"},
-      {"bert-large", "BERT-large"}, {"gpt2-small", "GPT-2 small"}, {"gpt3", "GPT-3 175B"}};
+  struct Model {
+    const char* preset;
+    const char* name;
+    int64_t layers;
+  };
+  const Model models[] = {{"tiny", "Tiny transformer", 4},
+                          {"base", "Transformer base", 6},
+                          {"bert-base", "BERT-base", 12},
+                          {"bert-large", "BERT-large", 24},
+                          {"gpt2-small", "GPT-2 small", 12},
+                          {"gpt3", "GPT-3 175B", 96},
+                          {"llama2-70b", "Llama 2 70B", 80},
+                          {"mistral-7b", "Mistral 7B", 32},
+                          {"deepseek-v2", "DeepSeek-V2", kDeepSeekV2Layers}};
   std::vector<ModelRow> rows;
-  for (const auto& [preset, model] : models) {
+  for (const auto& [preset, model, layers] : models) {
     Config c = find_preset(preset).config;
     c.batch = 1;
     c.shape_only = true;
@@ -25,9 +38,17 @@ std::vector<ModelRow> model_table() {
     row.parameters = t.counters.parameters();
     row.attention_bytes = t.counters.attention_elements * int64_t(sizeof(Scalar));
     row.flops = t.counters.flops;
+    row.n_kv_heads = c.kv_heads();
+    row.layers = layers;
+    row.kv_parameters = t.counters.kv_parameters;
+    row.kv_cache_numbers = t.counters.kv_cache_numbers;
     rows.push_back(row);
   }
   return rows;
+}
+
+std::vector<CacheRow> deepseek_v2_cache_rows() {
+  return cache_comparison(find_preset("deepseek-v2").config, 8);
 }
 
 }  // namespace attnlab

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <optional>
 #include <sstream>
 
@@ -276,6 +277,14 @@ Shape unravel_index(int64_t flat, const Shape& shape) {
     flat /= shape[d];
   }
   return index;
+}
+
+double max_abs_difference(const Tensor& a, const Tensor& b) {
+  const std::vector<Scalar> x = a.to_vector(), y = b.to_vector();
+  double most = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+    most = std::max(most, double(std::abs(x[i] - y[i])));
+  return most;
 }
 
 }  // namespace attnlab

@@ -114,5 +114,7 @@ Shape contiguous_strides(const Shape& shape);
 Shape unravel_index(int64_t flat, const Shape& shape);
 // "(2, 3, 4)"
 std::string shape_to_string(const Shape& shape);
+// max |a - b| over the values of two tensors of one shape, in logical order.
+double max_abs_difference(const Tensor& a, const Tensor& b);
 
 }  // namespace attnlab

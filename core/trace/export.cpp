@@ -35,6 +35,8 @@ std::vector<std::pair<std::string, std::string>> export_files(const Trace& trace
   for (const DecodeStep& step : trace.decode.steps)
     for (const TensorRecord& r : step.records)
       files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
+  for (const TensorRecord& r : trace.absorbed.records)
+    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
   files.emplace_back("trace.json", trace_to_json(trace));
   return files;
 }

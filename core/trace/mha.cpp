@@ -19,6 +19,7 @@
 #include "core/trace/plan.hpp"
 #include "core/trace/trace_builder.hpp"
 #include "core/variants/kv_cache_decode.hpp"
+#include "core/variants/latent_attention.hpp"
 #include "core/variants/rotary.hpp"
 
 namespace attnlab {
@@ -381,6 +382,13 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   fill_parameters(config, complete, trace);
   BatchedRun(plan, complete, control, trace).run();
   if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
+  if (config.latent() && !config.shape_only && trace.failure.stage == Failure{}.stage) {
+    trace.absorbed.records.push_back(absorbed_latent_attention(config, complete));
+    const TensorRecord* out = trace.find("out");
+    trace.absorbed.max_abs_difference =
+        out ? max_abs_difference(out->tensor, trace.absorbed.records[0].tensor) : 0;
+    control.check_cancel();
+  }
   if (config.decode_steps > 0 && !config.shape_only) {
     trace.decode = decode_with_cache(config, complete);
     control.check_cancel();

@@ -97,6 +97,11 @@ Words scale(const Plan& p) {
   if (p.config.mistake == Mistake::ScaleDModel)
     return {"S / sqrt(d_model) (bug: should be sqrt(d_k)), d_model = " + by,
             "scores = scores / math.sqrt(d_model)", "<- should be d_k"};
+  if (p.config.latent() && p.config.rope_dim > 0) {
+    // MLA: each head's query and key are [nope, rope] wide, and the scale follows their width.
+    return {"S / sqrt(d_k + d_rope), d_k + d_rope = " + by,
+            "scores = scores / math.sqrt(d_k + d_rope)", ""};
+  }
   return {"S / sqrt(d_k), d_k = " + by, "scores = scores / math.sqrt(d_k)", ""};
 }
 

@@ -68,6 +68,8 @@ const TensorRecord* Trace::find(const std::string& name) const {
   for (const DecodeStep& step : decode.steps)
     for (const TensorRecord& r : step.records)
       if (r.name == name) return &r;
+  for (const TensorRecord& r : absorbed.records)
+    if (r.name == name) return &r;
   return nullptr;
 }
 

@@ -143,6 +143,13 @@ struct DecodeTrace {
   std::vector<DecodeStep> steps;      // one per decoded token, in order
 };
 
+// Multi-head latent attention's absorbed form (core/variants/latent_attention.hpp), beside the
+// trace's path: its output and how far it is from `out`.
+struct AbsorbedPath {
+  std::vector<TensorRecord> records;  // out_absorbed (B, T, out_dim); empty unless MLA with values
+  double max_abs_difference = 0;      // max |out_absorbed - out|
+};
+
 struct Trace {
   Config config;
   std::vector<std::string> tokens;       // T of them
@@ -152,10 +159,11 @@ struct Trace {
   Counters counters;
   Diagnostics diagnostics;
   bool shape_only = false;
-  Failure failure;     // records stop at the failing stage
-  DecodeTrace decode;  // config.decode_steps > 0: the same sequence decoded with a KV cache
+  Failure failure;        // records stop at the failing stage
+  DecodeTrace decode;     // config.decode_steps > 0: the same sequence decoded with a KV cache
+  AbsorbedPath absorbed;  // MLA: the same output with W_UK and W_UV absorbed
 
-  // Records, parameters or decode steps' records; or null.
+  // Records, parameters, decode steps' or the absorbed path's records; or null.
   const TensorRecord* find(const std::string& name) const;
   std::vector<const TensorRecord*> stage_records(Stage stage) const;
   double stage_flops(Stage stage) const;

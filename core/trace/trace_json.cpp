@@ -100,6 +100,10 @@ std::string trace_to_json(const Trace& t) {
                  {"uniform_entropy_bits", d.uniform_entropy_bits},
                  {"notices", d.notices}}}};
   if (!t.decode.steps.empty()) root["decode"] = decode_json(t.decode);
+  if (!t.absorbed.records.empty()) {
+    root["absorbed"] = {{"record", record_json(t.absorbed.records[0])},
+                        {"max_abs_difference", t.absorbed.max_abs_difference}};
+  }
   // Tokens come from user text: bytes that are not UTF-8 become U+FFFD instead of an exception.
   return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

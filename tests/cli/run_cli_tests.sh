@@ -75,7 +75,23 @@ expect 0 "too small to see on this config; it shows with d_model = 64 (d_k = 32)
 expect 3 "needs h's stride to be d_v = 2, it is 22" -- --preset seed003 --mistake view-no-contiguous
 expect 3 "concat stage: RuntimeError: view size is not compatible" -- --preset seed003 --mistake view-no-contiguous
 expect 0 "Head importance" -- --preset cat --importance --ablate 1
-expect 0 "GPT-3 175B           12288      96   128" -- --model-table
+expect 0 "GPT-3 175B           12288    96    96   128" -- --model-table
+# The next lessons: K/V sharing, decoding with a cache, latent attention, cross-attention.
+expect 0 "Llama 2 70B           8192    64     8   128" -- --model-table
+expect 0 "MLA   d_c 512 + d_rope 64        576 numbers/token/layer" -- --model-table
+expect 0 "(32, 2, 0, 4, 1)" -- --sentence "the cat sat on the mat today ." --d-model 16 --heads 8 --kv-heads 2
+expect 0 "each shared by g=4); K/V parameters 128" -- --sentence "the cat sat on the mat today ." --d-model 16 --heads 8 --kv-heads 2
+expect 0 "token 7  (1, 2, 8, 4)  (1, 4, 1, 8)" -- --sentence "the cat sat on the mat today ." --d-model 16 --heads 4 --kv-heads 2 --decode 3
+expect 0 "= d_c 8 + d_rope 4 (MLA caches the latent)" -- --seq-len 6 --d-model 16 --heads 4 --mla 8:4
+expect 0 "absorbed form: out_absorbed differs from out by at most" -- --seq-len 6 --d-model 16 --heads 4 --mla 8:4 --q-latent 6
+expect 0 "(B, h, T, T_k)" -- --sentence "the cat sat" --sentence-kv "le chat est assis" --d-model 8 --heads 2
+expect 2 "choose n_kv_heads in {1, 2, 4}" -- --d-model 16 --heads 4 --kv-heads 3
+expect 2 "decode at most 5 tokens" -- --seq-len 6 --decode 6
+expect 2 "d_rope=3 must be even" -- --d-model 16 --heads 4 --mla 8:3
+expect 2 "--mla x: d_c \"x\" is not a whole number" -- --mla x
+expect 2 "drop --kv-heads, or drop --mla" -- --d-model 16 --heads 4 --mla 8 --kv-heads 2
+expect 2 "use a padding mask" -- --sentence-kv "a b" --mask causal
+expect 2 "give a key/value sentence (--sentence-kv) or X_kv (--x-kv)" -- --d-in-kv 5
 expect 0 "parameters 96  attention memory 242 weights" -- --preset seed003 --compare-heads
 expect 0 "outputs differ by at most" -- --preset cat --compare-paths
 # Measurements need values: a shape-only or over-the-cap config is refused in one line, exit 2.
