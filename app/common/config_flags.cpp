@@ -129,6 +129,12 @@ void apply_config_flags(const ConfigFlags& f, Config& c, Inputs& preset_inputs) 
   override_with(f.heads, c.n_heads);
   override_with(f.d_k, c.d_k);
   override_with(f.d_v, c.d_v);
+  if (f.sentence_kv) {
+    // A preset's (or the last session's) causal or window mask compares positions within one
+    // sequence, which cross-attention's keys are not: dropped; a --mask given is still checked.
+    c.mask.causal = false;
+    c.mask.window = c.mask.global_tokens = 0;
+  }
   for (const std::string& mask : f.masks) add_mask(mask, c.mask);
   if (f.bias) c.bias = true;
   if (f.no_bias) c.bias = false;

@@ -45,6 +45,7 @@ void add_config_flags(CLI::App& app, ConfigFlags& flags);
 // the preset's X and a new seed its weights and biases, from `preset_inputs`. Throws UserError for
 // a bad --mask, --memory-cap-mb, --mistake, --ablate or --mla (the message starts with the flag).
 // --decode turns the causal mask on: decoding one token at a time sees only the past.
+// --sentence-kv turns off the causal and window masks a preset may have (before --mask applies).
 void apply_config_flags(const ConfigFlags& flags, Config& config, Inputs& preset_inputs);
 
 }  // namespace attnlab

@@ -63,8 +63,8 @@ Axis feature(const std::string& symbol, int64_t size, int64_t side_by_side = 1) 
 }
 
 PlannedStep step(Op op, char which, Stage stage, const std::string& name, Axes axes,
-                 std::vector<std::string> inputs) {
-  return {op, which, stage, Substep::None, name, std::move(axes), std::move(inputs), true, false};
+                 std::vector<std::string> inputs, Substep substep = Substep::None) {
+  return {op, which, stage, substep, name, std::move(axes), std::move(inputs), true, false};
 }
 
 // One projection's project, split and transpose steps (q, k or v). K and V have n_kv heads
@@ -116,9 +116,11 @@ void add_group_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& 
     const Axis f = feature(which == 'v' ? "d_v" : "d_k", which == 'v' ? s.dv : s.dk);
     const Axis kv_heads{AxisKind::Head, "n_kv", s.hk}, group{AxisKind::Group, "g", s.g};
     steps.push_back(step(Op::ExpandHeads, which, Stage::Transpose, n + "_grouped",
-                         {batch(s), kv_heads, group, key_tokens(c, s), f}, {n + "_heads"}));
+                         {batch(s), kv_heads, group, key_tokens(c, s), f}, {n + "_heads"},
+                         Substep::Expand));
     steps.push_back(step(Op::MergeGroups, which, Stage::Transpose, n + "_expanded",
-                         {batch(s), heads(s), key_tokens(c, s), f}, {n + "_grouped"}));
+                         {batch(s), heads(s), key_tokens(c, s), f}, {n + "_grouped"},
+                         Substep::Expand));
   }
 }
 
@@ -147,12 +149,14 @@ void add_rope_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& s
   steps.push_back(step(Op::Transpose, 'r', Stage::Transpose, "q_rope_heads",
                        {batch(s), heads(s), tokens(s), rope}, {"q_rope_split"}));
   steps.push_back(step(Op::ExpandHeads, 'r', Stage::Transpose, "k_rope_heads",
-                       {batch(s), heads(s), tokens(s), rope}, {"k_rope"}));
+                       {batch(s), heads(s), tokens(s), rope}, {"k_rope"}, Substep::Expand));
   const Axis joined = feature("d_k+d_rope", s.dk + s.d_rope);
   steps.push_back(step(Op::JoinRope, 'q', Stage::Transpose, "q_full",
-                       {batch(s), heads(s), tokens(s), joined}, {"q_heads", "q_rope_heads"}));
+                       {batch(s), heads(s), tokens(s), joined}, {"q_heads", "q_rope_heads"},
+                       Substep::JoinRope));
   steps.push_back(step(Op::JoinRope, 'k', Stage::Transpose, "k_full",
-                       {batch(s), heads(s), tokens(s), joined}, {"k_heads", "k_rope_heads"}));
+                       {batch(s), heads(s), tokens(s), joined}, {"k_heads", "k_rope_heads"},
+                       Substep::JoinRope));
 }
 
 void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& steps) {

@@ -22,9 +22,9 @@ bool parse_stage(const std::string& text, Stage& stage) {
 }
 
 namespace {
-constexpr const char* kSubstepNames[kSubstepCount] = {"",          "QK^T",       "scale", "mask",
-                                                      "softmax",   "dropout",    "@V",    "ablate",
-                                                      "transpose", "contiguous", "view"};
+constexpr const char* kSubstepNames[kSubstepCount] = {
+    "",       "QK^T",      "scale",      "mask", "softmax", "dropout", "@V",
+    "ablate", "transpose", "contiguous", "view", "expand",  "rope"};
 }
 
 const char* substep_name(Substep substep) {

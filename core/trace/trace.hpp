@@ -35,10 +35,12 @@ enum class Substep {
   TransposeBack,  // concat: (B, h, T, d_v) -> (B, T, h, d_v), a view
   Contiguous,     // concat: the one copy
   View,           // concat: (B, T, h*d_v)
+  Expand,         // transpose: grouped K/V heads (or MLA's rotary key) repeated by a stride of 0
+  JoinRope,       // transpose: MLA's rotary part joined to each head's query and key
 };
-constexpr int kSubstepCount = 11;
+constexpr int kSubstepCount = 13;
 // Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",
-// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view".
+// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view", "expand", "rope".
 const char* substep_name(Substep substep);
 bool parse_substep(const std::string& text, Substep& substep);
 

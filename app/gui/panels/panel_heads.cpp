@@ -98,15 +98,20 @@ void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
   }
 }
 
-// The token as the font draws it (characters it lacks as "U+732B").
-std::string token_at(const Trace& trace, int64_t index) {
-  if (index >= int64_t(trace.tokens.size())) return "?";
-  return display_text(trace.tokens[size_t(index)], *ImGui::GetFont());
+// The token as the font draws it (characters it lacks as "U+732B"); with cross-attention the
+// keys are the key/value sentence's tokens.
+std::string token_at(const Trace& trace, int64_t index, bool key_side = false) {
+  const std::vector<std::string>& tokens =
+      key_side && !trace.tokens_kv.empty() ? trace.tokens_kv : trace.tokens;
+  if (index >= int64_t(tokens.size())) return "?";
+  return display_text(tokens[size_t(index)], *ImGui::GetFont());
 }
 
-// Rows and columns are tokens, or heads for the forget-transpose mistake's (h, h) maps.
-std::string axis_label(const Trace& trace, const HeatmapSet& set, int64_t index) {
-  if (!set.maps_are_tokens) return token_at(trace, index);
+// Rows and columns are tokens (columns the keys'), or heads for the forget-transpose mistake's
+// (h, h) maps.
+std::string axis_label(const Trace& trace, const HeatmapSet& set, int64_t index,
+                       bool column = false) {
+  if (!set.maps_are_tokens) return token_at(trace, index, column);
   char label[24];
   std::snprintf(label, sizeof label, "h%lld", (long long)index);
   return label;
@@ -126,7 +131,8 @@ void hover_tooltip(const AppState& state, const HeatmapSet& set, const HoverCell
   }
   ImGui::Text("query %lld \"%s\"", (long long)hover.query,
               axis_label(trace, set, hover.query).c_str());
-  ImGui::Text("key %lld \"%s\"", (long long)hover.key, axis_label(trace, set, hover.key).c_str());
+  ImGui::Text("key %lld \"%s\"", (long long)hover.key,
+              axis_label(trace, set, hover.key, true).c_str());
   if (masked) {
     ImGui::Text("masked: this key is hidden from this query (%s %g)", heatmap_view_name(set.view),
                 double(shown));
@@ -149,10 +155,11 @@ void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& se
                       const Window& window, ImVec2 origin, bool left, bool top, float size,
                       ImU32 colour) {
   ImFont* font = ImGui::GetFont();
-  const auto name = [&](int64_t i) { return axis_label(trace, set, i); };
   const MapView& v = window.view;
   const auto last = int64_t(std::ceil(std::max(v.first_row, v.first_col) + v.span));
-  for (const AxisLabel& label : axis_labels(std::min(last, set.rows), window.cell(), size, name)) {
+  const auto row_name = [&](int64_t i) { return axis_label(trace, set, i); };
+  for (const AxisLabel& label :
+       axis_labels(std::min(last, set.rows), window.cell(), size, row_name)) {
     const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
     const double i = double(label.index) + 0.5;
     if (left && i > v.first_row && i < v.first_row + v.span)
@@ -160,6 +167,12 @@ void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& se
                     ImVec2(origin.x - text.x - size * 0.3f,
                            origin.y + window.offset(i, v.first_row) - text.y * 0.5f),
                     colour, label.text.c_str());
+  }
+  const auto column_name = [&](int64_t i) { return axis_label(trace, set, i, true); };
+  for (const AxisLabel& label :
+       axis_labels(std::min(last, set.cols), window.cell(), size, column_name)) {
+    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
+    const double i = double(label.index) + 0.5;
     if (top && i > v.first_col && i < v.first_col + v.span)
       add_vertical_text(
           list, font, size,
@@ -262,7 +275,7 @@ Grid grid_for(const AppState& state, const HeatmapSet& set, size_t heads, const 
     return fit_grid(int(heads), room, label_w, top_labels ? label_w : 0, title_h, gap);
   };
   Grid grid = fit(label_width(trace, set, label_size, focused));
-  if (label_stride(grid.map / float(view.span), label_size, set.rows) > 1)
+  if (label_stride(grid.map / float(view.span), label_size, set.side()) > 1)
     grid = fit(label_width(trace, set, label_size, true));
   return grid;
 }
@@ -273,17 +286,20 @@ Grid place_maps(AppState& state, const HeatmapSet& set, const std::vector<int>& 
   const Grid grid = grid_for(state, set, heads.size(), view, label_size, focused,
                              ImGui::GetContentRegionAvail(), top_labels);
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const auto whole = float(set.rows);
+  // Square cells: a T_q x T_k map fills its square slot along its longer side only.
+  const float cell = grid.map / float(view.span);
+  const double shown_cols = std::min(view.span, double(set.cols) - view.first_col);
+  const double shown_rows = std::min(view.span, double(set.rows) - view.first_row);
   for (size_t k = 0; k < heads.size(); ++k) {
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
     const ImVec2 at(
         start.x + grid.left + float(column) * (grid.map + grid.gap),
         start.y + grid.top + float(row) * (grid.map + grid.title_h + grid.gap) + grid.title_h);
     state.frame.heatmap_placements.push_back(
-        {heads[k], at, ImVec2(at.x + grid.map, at.y + grid.map),
-         ImVec2(float(view.first_col) / whole, float(view.first_row) / whole),
-         ImVec2(float(view.first_col + view.span) / whole,
-                float(view.first_row + view.span) / whole)});
+        {heads[k], at, ImVec2(at.x + float(shown_cols) * cell, at.y + float(shown_rows) * cell),
+         ImVec2(float(view.first_col / double(set.cols)), float(view.first_row / double(set.rows))),
+         ImVec2(float((view.first_col + shown_cols) / double(set.cols)),
+                float((view.first_row + shown_rows) / double(set.rows)))});
   }
   return grid;
 }
@@ -317,16 +333,16 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
 
 // The cell under the mouse, if it is over one of the maps.
 HoverCell cell_under_mouse(const std::vector<HeatmapPlacement>& placements, const Window& window,
-                           int64_t count) {
+                           const HeatmapSet& set) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (const HeatmapPlacement& p : placements) {
     if (mouse.x < p.min.x || mouse.y < p.min.y || mouse.x >= p.max.x || mouse.y >= p.max.y)
       continue;
-    const auto index = [&](float pixels, double first) {
+    const auto index = [&](float pixels, double first, int64_t count) {
       return std::clamp<int64_t>(int64_t(first + double(pixels / window.cell())), 0, count - 1);
     };
-    return {p.head, index(mouse.y - p.min.y, window.view.first_row),
-            index(mouse.x - p.min.x, window.view.first_col)};
+    return {p.head, index(mouse.y - p.min.y, window.view.first_row, set.rows),
+            index(mouse.x - p.min.x, window.view.first_col, set.cols)};
   }
   return {};
 }
@@ -372,7 +388,7 @@ void highlight_hover(AppState& state, const HeatmapSet& set, const Window& windo
           ImVec2(p.min.x - ImGui::CalcTextSize(query.c_str()).x - line * 0.3f,
                  y + cell * 0.5f - line * 0.5f),
           query, colours.accent, text_colour_on(colours.accent));
-      const std::string key = axis_label(trace, set, hover.key);
+      const std::string key = axis_label(trace, set, hover.key, true);
       tag(list,
           ImVec2(x + cell * 0.5f - ImGui::CalcTextSize(key.c_str()).x * 0.5f,
                  p.min.y - line * 1.3f),
@@ -394,13 +410,14 @@ void zoom_and_pan(AppState& state, const HeatmapSet& set, const Window& window) 
   MapView& view = state.heads.focus.view;
   const float cell = window.cell();
   if (ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0))
-    view = pan_view(window.view, set.rows, -io.MouseDelta.y / cell, -io.MouseDelta.x / cell);
+    view = pan_view(window.view, set.side(), -io.MouseDelta.y / cell, -io.MouseDelta.x / cell);
   if (!ImGui::IsItemHovered() || io.MouseWheel == 0) return;
   for (const HeatmapPlacement& p : placements) {
     if (io.MousePos.x < p.min.x || io.MousePos.x >= p.max.x) continue;
     const double at_row = window.view.first_row + double((io.MousePos.y - p.min.y) / cell);
     const double at_col = window.view.first_col + double((io.MousePos.x - p.min.x) / cell);
-    view = zoom_about(window.view, set.rows, std::pow(1.25, double(io.MouseWheel)), at_row, at_col);
+    view =
+        zoom_about(window.view, set.side(), std::pow(1.25, double(io.MouseWheel)), at_row, at_col);
   }
 }
 
@@ -418,7 +435,7 @@ bool wants_compact_header(const AppState& state, const HeatmapSet& set, ImVec2 r
   if (!state.ui.presenter || state.heads.full_header_h <= 0) return false;
   const HeadFocus& focus = state.heads.focus;
   const MapView view =
-      focus.head >= 0 ? clamp_view(focus.view, set.rows) : clamp_view({}, set.rows);
+      focus.head >= 0 ? clamp_view(focus.view, set.side()) : clamp_view({}, set.side());
   constexpr double kShortSequence = 16;  // a longer map's cells are small at any header
   if (view.span > kShortSequence) return false;
   room.y -= state.heads.full_header_h;
@@ -432,8 +449,8 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, bo
   HeadFocus& focus = state.heads.focus;
   if (focus.head >= set.heads) focus = {};
   const bool focused = focus.head >= 0;
-  if (focused) focus.view = clamp_view(focus.view, set.rows);
-  const MapView view = focused ? focus.view : clamp_view({}, set.rows);
+  if (focused) focus.view = clamp_view(focus.view, set.side());
+  const MapView view = focused ? focus.view : clamp_view({}, set.side());
   // Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
   const Grid grid = place_maps(state, set, shown_heads(focus, set.heads), view,
                                map_label_size(state), focused, !compact);
@@ -448,7 +465,7 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, bo
   paint_maps(state, set, drawer, grid, window, label_size);
   if (focused) zoom_and_pan(state, set, window);
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
-    state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set.rows);
+    state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set);
   // A click on a map in the grid opens that head in focus mode.
   if (!focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     focus = {state.frame.hover.head, -1, {}};

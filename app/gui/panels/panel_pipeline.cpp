@@ -97,9 +97,13 @@ void substep_row(AppState& state) {
   const PipelineStep* step = current_step(state);
   const Palette& colours = palette(state.ui.theme);
   bool first = true;
+  // A stage's plain step is a button of its own only beside sub-steps (transpose, then expand).
+  const auto in_stage =
+      std::count_if(state.walk.steps.begin(), state.walk.steps.end(),
+                    [&](const PipelineStep& s) { return step && s.stage == step->stage; });
   for (size_t i = 0; i < state.walk.steps.size(); ++i) {
     const PipelineStep& s = state.walk.steps[i];
-    if (!step || s.stage != step->stage || s.substep == Substep::None) continue;
+    if (!step || s.stage != step->stage || (s.substep == Substep::None && in_stage < 2)) continue;
     if (!first) ImGui::SameLine();
     first = false;
     const std::string label = s.label + "##sub" + std::to_string(i);

@@ -113,6 +113,13 @@ Captions captions_of(const TensorRecord& r) {
   c.below = {
       "strides " + shape_to_string(t.strides()),
       std::string(t.is_contiguous() ? "contiguous" : "not contiguous") + " \u00B7 " + storage};
+  // A stride of 0 (expand): one copy in memory read again along that axis.
+  for (size_t d = 0; d < t.strides().size() && d < r.axes.size(); ++d) {
+    if (t.strides()[d] == 0 && t.size(int64_t(d)) > 1) {
+      c.below.push_back("stride 0 on " + r.axes[d].symbol + ": " +
+                        std::to_string(t.size(int64_t(d))) + " reads of one copy");
+    }
+  }
   return c;
 }
 
@@ -255,8 +262,13 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   const float gap = std::round(font * 0.4f);
   std::vector<SceneItem> scene = build_scene(trace, step, transition_progress(state), gap);
   if (scene.empty()) return;
-  std::vector<std::string> tokens;  // as the font draws them
-  for (const std::string& token : trace.tokens)
+  // The rows' tokens, as the font draws them: the key/value sentence's when the first block's
+  // rows are cross-attention's keys (x_kv, k, v).
+  const Axes& front_axes = scene.front().record->axes;
+  const bool key_rows = std::any_of(front_axes.begin(), front_axes.end(),
+                                    [](const Axis& a) { return a.symbol == "T_k"; });
+  std::vector<std::string> tokens;
+  for (const std::string& token : key_rows ? trace.tokens_kv : trace.tokens)
     tokens.push_back(display_text(token, *ImGui::GetFont()));
   const ImVec2 room = ImGui::GetContentRegionAvail();
   SceneFit fit = fit_scene(scene, tokens, gap, room);

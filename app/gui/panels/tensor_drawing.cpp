@@ -25,6 +25,7 @@ ImU32 with_alpha(ImU32 colour, float alpha) {
 struct CellReader {
   const Scalar* data = nullptr;
   int64_t s_b = 0, s_part = 0, s_row = 0, s_col = 0;
+  int64_t group = 1, s_group = 0;  // (B, n_kv, g, T, x): part k is K/V head k / g, copy k % g
 
   CellReader(const Tensor& t, const BlockGeometry& g) {
     if (!t.has_values()) return;
@@ -39,6 +40,12 @@ struct CellReader {
       s_row = s[1];
       s_part = s[2];
       s_col = s[3];
+    } else if (t.dim() == 5) {  // (B, n_kv, g, T, x)
+      group = g.group;
+      s_part = s[1];
+      s_group = s[2];
+      s_row = s[3];
+      s_col = s[4];
     } else {  // (B, h, T, x)
       s_part = s[1];
       s_row = s[2];
@@ -46,7 +53,7 @@ struct CellReader {
     }
   }
   float operator()(int64_t b, int64_t k, int64_t i, int64_t j) const {
-    return data[b * s_b + k * s_part + i * s_row + j * s_col];
+    return data[b * s_b + (k / group) * s_part + (k % group) * s_group + i * s_row + j * s_col];
   }
 };
 
@@ -157,7 +164,13 @@ CellColours faded_cell(ImU32 colour, float alpha, ImU32 background) {
 BlockGeometry geometry_of(const TensorRecord& record, int64_t n_heads, bool bands) {
   const Shape& shape = record.tensor.shape();
   BlockGeometry g;
-  if (shape.size() == 4) {
+  if (shape.size() == 5) {  // (B, n_kv, g, T, d): a deck of n_kv * g slices
+    g.axis = PartAxis::Leading;
+    g.group = shape[2];
+    g.parts = shape[1] * shape[2];
+    g.rows = shape[3];
+    g.part_cols = shape[4];
+  } else if (shape.size() == 4) {
     const bool leading = find_axis(record.axes, AxisKind::Head) == 1;  // (B, h, T, d)
     g.axis = leading ? PartAxis::Leading : PartAxis::Columns;
     g.parts = leading ? shape[1] : shape[2];

@@ -2,6 +2,8 @@
 //   (B, T, d)          a T x d matrix (of the batch item shown)
 //   (B, T, h, d_k)     T rows of h coloured bands side by side (the view made by split)
 //   (B, h, T, x)       a deck of h stacked T x x slices (after transpose; the attention maps)
+//   (B, n_kv, g, T, x) the same deck of n_kv * g slices (grouped K/V heads expanded: the g
+//                      slices of a group read the same memory through a stride of 0)
 // Style parameters interpolate between those pictures, which is how stages animate.
 #pragma once
 
@@ -26,6 +28,7 @@ struct BlockGeometry {
   int64_t parts = 1;      // h bands or slices; 1 for a plain matrix
   int64_t part_cols = 0;  // columns per part
   PartAxis axis = PartAxis::Columns;
+  int64_t group = 1;  // (B, n_kv, g, T, x): parts come in runs of g, one per K/V head
 };
 
 // From the record's shape and axes. `bands` marks (B, T, h*x) tensors as h bands.

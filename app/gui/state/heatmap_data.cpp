@@ -76,7 +76,7 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
   // (The masks are over (T, T): heads attending to heads have nothing to hide.)
   const bool hide_masked = weights && !set.maps_are_tokens;
   const std::vector<uint8_t> visible =
-      hide_masked ? visibility(trace.config.mask, B, set.rows) : std::vector<uint8_t>();
+      hide_masked ? visibility(trace.config.mask, B, set.rows, set.cols) : std::vector<uint8_t>();
 
   // Walk the strides directly: at() per cell would allocate an index vector each time.
   const Scalar* base = maps.data();

@@ -3,6 +3,7 @@
 // to draw them with.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -57,6 +58,9 @@ struct HeatmapSet {
     return at(head, query, key) < kMaskedBelow;
   }
   bool empty() const { return heads == 0; }
+  // Cells along a map's longer side: cross-attention's maps are T_q x T_k, drawn with square
+  // cells in a square placement of this many.
+  int64_t side() const { return std::max(rows, cols); }
 };
 
 // Weights use the sequential map through `scale`; signed scores use the diverging map, symmetric

@@ -6,9 +6,12 @@ namespace attnlab::gui {
 
 namespace {
 
-// The strip's label: "QKᵀ", "÷√d_k", "·V"; the others by their name.
-std::string substep_label(Substep substep) {
+// The strip's label: "QKᵀ", "÷√d_k", "·V"; a stage's plain step by the stage's name (transpose
+// before its expand); the others by their name.
+std::string substep_label(Stage stage, Substep substep) {
   switch (substep) {
+    case Substep::None:
+      return stage_name(stage);
     case Substep::Scores:
       return "QK\u1D40";
     case Substep::Scale:
@@ -28,7 +31,7 @@ std::vector<PipelineStep> pipeline_steps(const Trace& trace) {
     if (!steps.empty() && steps.back().stage == record.stage &&
         steps.back().substep == record.substep)
       continue;
-    steps.push_back({record.stage, record.substep, substep_label(record.substep)});
+    steps.push_back({record.stage, record.substep, substep_label(record.stage, record.substep)});
   }
   return steps;
 }
