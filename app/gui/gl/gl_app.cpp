@@ -93,7 +93,8 @@ void watch_input(GLFWwindow* window, uint64_t* events) {
 // [SECTION] looks
 
 void rebuild_fonts(AppState& state) {
-  state.window.font_text = state.session.config.sentence;
+  // Both sentences' characters: the queries' and, with cross-attention, the keys'.
+  state.window.font_text = state.session.config.sentence + state.session.config.sentence_kv;
   const float scale = state.ui.font_scale * platform::pixel_ratio();  // sharp on a HiDPI page
   const Fonts fonts = load_fonts(scale, state.window.font_text);
   if (!fonts.from_files)

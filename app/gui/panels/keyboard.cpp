@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/variants/variant_panels.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -80,16 +82,25 @@ void handle_shortcuts(AppState& state) {
     cancel_computation(state);
     return;
   }
-  if (pressed(ImGuiKey_PageDown)) step_by(state, +1);
-  if (pressed(ImGuiKey_PageUp)) step_by(state, -1);
+  // With the Decode tab open, the pipeline's keys step through the decoded tokens instead.
+  const bool decoding = state.tabs.tool == ToolTab::Decode && state.session.trace &&
+                        !state.session.trace->decode.steps.empty();
+  const auto step = [&](int delta) {
+    decoding ? step_decode(state, delta) : step_by(state, delta);
+  };
+  if (pressed(ImGuiKey_PageDown)) step(+1);
+  if (pressed(ImGuiKey_PageUp)) step(-1);
   if (state.controls.focused) {
     if (pressed(ImGuiKey_Escape, false)) ImGui::SetWindowFocus(nullptr);
     return;
   }
-  if (pressed(ImGuiKey_RightArrow)) step_by(state, +1);
-  if (pressed(ImGuiKey_LeftArrow)) step_by(state, -1);
-  if (pressed(ImGuiKey_Home, false)) go_to_step(state, 0);
-  if (pressed(ImGuiKey_End, false)) go_to_step(state, int(state.walk.steps.size()) - 1);
+  if (pressed(ImGuiKey_RightArrow)) step(+1);
+  if (pressed(ImGuiKey_LeftArrow)) step(-1);
+  constexpr int kFarAway = 1 << 20;
+  if (pressed(ImGuiKey_Home, false))
+    decoding ? step_decode(state, -kFarAway) : go_to_step(state, 0);
+  if (pressed(ImGuiKey_End, false))
+    decoding ? step_decode(state, kFarAway) : go_to_step(state, int(state.walk.steps.size()) - 1);
   if (pressed(ImGuiKey_Space, false)) toggle_play(state);
   if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))  // cycles the weights' colour scale
     state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);

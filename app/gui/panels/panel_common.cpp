@@ -68,4 +68,10 @@ void issue_text(AppState& state, const char* field) {
     if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);
 }
 
+void heading(const AppState& state, const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
 }  // namespace attnlab::gui

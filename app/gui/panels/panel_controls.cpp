@@ -11,6 +11,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/variants/variant_panels.hpp"
 #include "core/model/tokenizer.hpp"
 
 namespace attnlab::gui {
@@ -264,6 +265,11 @@ void draw_controls_panel(AppState& state) {
     if (section("Heads")) changed |= size_controls(state, config);
     if (section("Mask")) changed |= mask_controls(state, config);
     if (section("Model")) changed |= model_controls(state, config);
+    const bool variant =
+        config.grouped() || config.cross() || config.decode_steps > 0 || config.latent();
+    if (ImGui::CollapsingHeader("Next lessons: GQA, KV cache, MLA, cross",
+                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      changed |= variant_controls(state, config);
     if (changed) {
       state.session.preset_name.clear();  // it is the user's own config now
       set_config(state, config);

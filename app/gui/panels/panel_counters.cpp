@@ -20,12 +20,6 @@ std::string n(int64_t value) {
   return std::to_string(value);
 }
 
-void heading(const AppState& state, const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  ImGui::TextUnformatted(text);
-  ImGui::PopStyleColor();
-}
-
 // [SECTION] this config
 
 void parameters(const AppState& state) {

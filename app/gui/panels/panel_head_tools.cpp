@@ -24,12 +24,6 @@ const Preset* find_preset(const AppState& state, const std::string& name) {
   return nullptr;
 }
 
-void heading(const AppState& state, const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  ImGui::TextUnformatted(text);
-  ImGui::PopStyleColor();
-}
-
 // [SECTION] entropy per head
 
 void entropy_chart(const AppState& state, float width) {

@@ -1,10 +1,12 @@
 // The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
-// (mistakes, memory layout, head tools, loop vs batched, counters, train). Keys 1-7 pick a tab.
+// (mistakes, memory layout, head tools, loop vs batched, counters, train, decode, KV cache).
+// Keys 1-9 pick a tab.
 #include <imgui.h>
 
 #include <string>
 
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/variants/variant_panels.hpp"
 
 namespace attnlab::gui {
 
@@ -18,6 +20,8 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "The per-head loop of the seeds against the batched computation: same output, timed (key 5).",
     "Parameters, FLOPs and bytes of this config, and the seeds' table of real models (key 6).",
     "Train a tiny attention model on a task and watch its heads specialise (key 7).",
+    "KV-cache decoding: one token at a time over a growing cache; arrow keys step (key 8).",
+    "What sharing K and V saves: GQA, MQA and DeepSeek-V2's latent attention (key 9).",
 };
 
 void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
@@ -42,6 +46,12 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
       break;
     case ToolTab::Train:
       draw_train_tab(state);
+      break;
+    case ToolTab::Decode:
+      draw_decode_tab(state);
+      break;
+    case ToolTab::KVCache:
+      draw_kv_cache_tab(state);
       break;
   }
 }

@@ -45,6 +45,8 @@ void note_item(const char* label);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.frame.explained.
 void issue_text(AppState& state, const char* field);
+// A section's title, in the accent colour.
+void heading(const AppState& state, const char* text);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);
 

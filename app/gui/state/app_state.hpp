@@ -45,6 +45,8 @@ struct AppState {
   HeadToolsTab head_tools;
   PathsTab paths;
   TrainTab train;
+  DecodeTab decode;
+  KVCacheTab kv_cache;
 
   WindowRequests window;  // handled between frames
   std::string status;     // one line at the bottom: saved files, notices

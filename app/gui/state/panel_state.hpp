@@ -24,6 +24,7 @@
 #include "core/teaching/comparisons.hpp"
 #include "core/training/head_count_comparison.hpp"
 #include "core/training/head_pruning.hpp"
+#include "core/variants/cache_comparison.hpp"
 
 namespace attnlab::gui {
 
@@ -105,6 +106,15 @@ struct HeadToolsTab {
 
 struct PathsTab {
   BackgroundTask<PathComparison> comparison;  // the loop against the batched path
+};
+
+// The next lessons' tabs (app/gui/variants/).
+struct DecodeTab {
+  int step = 0;  // the decode step shown
+};
+struct KVCacheTab {
+  // The same layer as MHA, GQA, MQA (and MLA), counted once per trace.
+  TraceCache<WholeTrace, std::vector<CacheRow>> rows;
 };
 
 struct TrainTab {

@@ -12,7 +12,8 @@ constexpr TabText kToolTabs[kToolTabCount] = {
     {"tensors", "Tensors"},       {"mistakes", "Mistakes"},
     {"memory", "Memory layout"},  {"head-tools", "Heads: 1 vs h, ablation, entropy"},
     {"paths", "Loop vs batched"}, {"counters", "Counters"},
-    {"train", "Train"},
+    {"train", "Train"},           {"decode", "Decode"},
+    {"kv-cache", "KV cache"},
 };
 constexpr TabText kInfoTabs[kInfoTabCount] = {{"code", "Code"}, {"checks", "Checks"}};
 

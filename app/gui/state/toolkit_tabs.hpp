@@ -1,5 +1,5 @@
 // The tabs of the two tabbed panels: the large middle panel (tensors and the teaching toolkit) and
-// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-6 pick a middle
+// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9 pick a middle
 // tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
 #pragma once
 
@@ -7,8 +7,18 @@
 
 namespace attnlab::gui {
 
-enum class ToolTab { Tensors, Mistakes, Memory, HeadTools, Paths, Counters, Train };
-constexpr int kToolTabCount = 7;
+enum class ToolTab {
+  Tensors,
+  Mistakes,
+  Memory,
+  HeadTools,
+  Paths,
+  Counters,
+  Train,
+  Decode,
+  KVCache
+};
+constexpr int kToolTabCount = 9;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;
