@@ -15,8 +15,11 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   poll_measurements(state);
   handle_shortcuts(state);
 
+  const bool next_lesson_tab =
+      state.tabs.tool == ToolTab::Decode || state.tabs.tool == ToolTab::KVCache;
   const PanelLayout layout =
-      compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui, state.pipeline.content_height);
+      compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui, state.pipeline.content_height,
+                     state.ui.presenter && next_lesson_tab);
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
     draw_presenter_bar(state);
@@ -25,7 +28,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   }
   draw_pipeline_panel(state);
   draw_toolkit_panel(state, drawer);
-  draw_heads_panel(state, drawer);
+  if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
   if (shown(layout, PanelId::Info)) draw_info_panel(state);
   drag_borders(layout, state.ui);
 

@@ -18,8 +18,8 @@ float clamp_split(float fraction) {
 
 }  // namespace
 
-PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui,
-                           float pipeline_height) {
+PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, float pipeline_height,
+                           bool stage_alone) {
   const float W = display.x, H = display.y;
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
@@ -35,8 +35,13 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui,
     const float stage_w = W * clamp_split(ui.splits.presenter);
     set(PanelId::Controls, 0, 0, W, bar_h);
     set(PanelId::Pipeline, 0, bar_h, W, bar_h + pipeline_h);
-    set(PanelId::Tensors, 0, bar_h + pipeline_h, stage_w, H);
-    set(PanelId::Heads, stage_w, bar_h + pipeline_h, W, H);
+    if (stage_alone) {
+      set(PanelId::Tensors, 0, bar_h + pipeline_h, W, H);
+      layout.rects[int(PanelId::Heads)] = ImVec4(0, 0, 0, 0);
+    } else {
+      set(PanelId::Tensors, 0, bar_h + pipeline_h, stage_w, H);
+      set(PanelId::Heads, stage_w, bar_h + pipeline_h, W, H);
+    }
     layout.rects[int(PanelId::Info)] = ImVec4(0, 0, 0, 0);
     return layout;
   }

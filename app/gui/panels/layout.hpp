@@ -17,8 +17,10 @@ struct PanelLayout {
 };
 
 // `pipeline_height`: what the strip's content needed last frame (0: not known yet).
+// `stage_alone`: presenter mode's middle panel takes the heads panel's room too (the Decode and
+// KV cache tabs, which draw their own maps or none).
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
-                           float pipeline_height = 0);
+                           float pipeline_height = 0, bool stage_alone = false);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

@@ -452,8 +452,11 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, bo
   if (focused) focus.view = clamp_view(focus.view, set.side());
   const MapView view = focused ? focus.view : clamp_view({}, set.side());
   // Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
+  // The compact header drops the key labels on top, which name the same tokens as the query
+  // labels, unless the keys are another sentence's (cross-attention).
+  const bool key_labels = !compact || !state.session.trace->tokens_kv.empty();
   const Grid grid = place_maps(state, set, shown_heads(focus, set.heads), view,
-                               map_label_size(state), focused, !compact);
+                               map_label_size(state), focused, key_labels);
   const float label_size = map_label_size(state);
   if (grid.map < 4) {
     state.frame.heatmap_placements.clear();

@@ -65,6 +65,14 @@ std::vector<SceneItem> build_scene(const Trace& trace, const PipelineStep& step,
       outputs({.band_gap = a * gap, .band_tint = a});
       break;
     case Stage::Transpose:
+      if (step.substep == Substep::Expand) {
+        // K's expand and reshape (V's are the same): the n_kv heads read g times by a stride of
+        // 0, then merged into h heads.
+        for (const TensorRecord* record : step_records(trace, step))
+          if (record->name.starts_with("k"))
+            scene.push_back({record, geometry_of(*record, h, false), stacked, false});
+        break;
+      }
       outputs({.deck = a, .band_gap = gap, .band_tint = 1});
       for (SceneItem& item : scene) item.moves_parts = true;
       break;
@@ -264,9 +272,12 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   if (scene.empty()) return;
   // The rows' tokens, as the font draws them: the key/value sentence's when the first block's
   // rows are cross-attention's keys (x_kv, k, v).
-  const Axes& front_axes = scene.front().record->axes;
-  const bool key_rows = std::any_of(front_axes.begin(), front_axes.end(),
-                                    [](const Axis& a) { return a.symbol == "T_k"; });
+  const SceneItem& front = scene.front();
+  const size_t dims = front.record->axes.size();
+  const size_t row_axis = dims == 5                                               ? 3
+                          : dims == 4 && front.geometry.axis == PartAxis::Leading ? 2
+                                                                                  : 1;
+  const bool key_rows = row_axis < dims && front.record->axes[row_axis].symbol == "T_k";
   std::vector<std::string> tokens;
   for (const std::string& token : key_rows ? trace.tokens_kv : trace.tokens)
     tokens.push_back(display_text(token, *ImGui::GetFont()));

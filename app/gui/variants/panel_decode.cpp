@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/gui/look/colormap.hpp"
@@ -102,7 +103,9 @@ void draw_cache(AppState& state, const TensorRecord& cache, int64_t capacity, Im
                     i == g.rows - 1 ? colours.accent : colours.text_dim, tokens[size_t(i)].c_str());
   }
   for (int64_t k = 0; k < g.parts; ++k) {
-    const std::string name = "K/V head " + std::to_string(k);
+    std::string name = "K/V head " + std::to_string(k);
+    if (ImGui::CalcTextSize(name.c_str()).x > float(g.part_cols) * cell_w + gap * 0.8f)
+      name = "kv" + std::to_string(k);
     list->AddText(ImVec2(origin.x + float(k) * (float(g.part_cols) * cell_w + gap),
                          origin.y + float(capacity) * cell_h + font * 0.3f),
                   head_colour(int(k)), name.c_str());
@@ -199,19 +202,35 @@ void draw_decode_tab(AppState& state) {
   const TensorRecord* q = step_record(step, "_q");
   const TensorRecord* cache = step_record(step, "_k_cache");
   const TensorRecord* scores = step_record(step, "_scores");
-  text_wrapped_format("token %lld \"%s\": q %s attends over the cache %s, a score row %s",
-                      (long long)t, token.c_str(), shape_to_string(q->tensor.shape()).c_str(),
-                      shape_to_string(cache->tensor.shape()).c_str(),
-                      shape_to_string(scores->tensor.shape()).c_str());
-  text_wrapped_format(
-      "prefill: %lld prompt tokens once (%s). This step: %s; recomputing all %lld tokens without a "
-      "cache: %s (%.1fx). Cache now %s = B\u00B7n_kv\u00B7(t+1)\u00B7(d_k+d_v)\u00B74 bytes.",
-      (long long)decode.prompt_tokens, count_text(decode.prefill_flops, "FLOP").c_str(),
-      count_text(step.flops, "FLOP").c_str(), (long long)(t + 1),
-      count_text(step.recompute_flops, "FLOP").c_str(),
-      step.recompute_flops / std::max(step.flops, 1.0),
-      format_bytes(double(step.cache_bytes)).c_str());
-  cache_memory_line(state, t + 1);
+  const std::string shapes = "token " + std::to_string(t) + " \"" + token + "\": q " +
+                             shape_to_string(q->tensor.shape()) + " attends over the cache " +
+                             shape_to_string(cache->tensor.shape()) + ", a score row " +
+                             shape_to_string(scores->tensor.shape());
+  char costs[320];
+  std::snprintf(costs, sizeof costs,
+                "prefill: %lld prompt tokens once (%s). This step: %s; recomputing all %lld tokens "
+                "without a cache: %s (%.1fx). Cache now %s = B\u00B7n_kv\u00B7(t+1)\u00B7(d_k+d_v)"
+                "\u00B74 bytes.",
+                (long long)decode.prompt_tokens, count_text(decode.prefill_flops, "FLOP").c_str(),
+                count_text(step.flops, "FLOP").c_str(), (long long)(t + 1),
+                count_text(step.recompute_flops, "FLOP").c_str(),
+                step.recompute_flops / std::max(step.flops, 1.0),
+                format_bytes(double(step.cache_bytes)).c_str());
+  // A short panel (a projector's large font) keeps the pictures: one line, the rest on hover.
+  const bool compact = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 22;
+  if (compact) {
+    ImGui::NewLine();
+    text_wrapped_format("token %lld: cache %s, %s vs %s recomputing, %s", (long long)t,
+                        shape_to_string(cache->tensor.shape()).c_str(),
+                        count_text(step.flops, "FLOP").c_str(),
+                        count_text(step.recompute_flops, "FLOP").c_str(),
+                        format_bytes(double(step.cache_bytes)).c_str());
+    tooltip((shapes + ".\n" + costs).c_str());
+  } else {
+    text_wrapped(shapes);
+    text_wrapped(costs);
+    cache_memory_line(state, t + 1);
+  }
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float left_w = std::floor(room.x * 0.42f);
   const ImVec2 area(room.x, std::max(room.y, ImGui::GetFontSize() * 8));

@@ -29,15 +29,20 @@ int64_t gqa_example(const Config& c) {
   return 0;
 }
 
-// One bar per way of sharing: numbers cached per token per layer, against multi-head attention's.
+// One row per way of sharing: numbers cached per token per layer (a bar against multi-head
+// attention's), their bytes in fp16 over `layers` layers, and the share of MHA's.
 void comparison_rows(const std::vector<CacheRow>& rows, int64_t layers) {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("sharing", 4, flags)) return;
+  if (!ImGui::BeginTable("sharing", 6, flags)) return;
+  const std::string bytes_title =
+      layers > 1 ? "fp16, " + std::to_string(layers) + " layers" : "fp16";
   ImGui::TableSetupColumn("variant");
   ImGui::TableSetupColumn("K/V from");
   ImGui::TableSetupColumn("K/V params");
-  ImGui::TableSetupColumn("cache per token per layer", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("cached per token", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(bytes_title.c_str());
+  ImGui::TableSetupColumn("of MHA");
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < rows.size(); ++i) {
     const CacheRow& r = rows[i];
@@ -49,14 +54,17 @@ void comparison_rows(const std::vector<CacheRow>& rows, int64_t layers) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(count_text(double(r.kv_parameters), "").c_str());
     ImGui::TableNextColumn();
-    std::string text =
-        std::to_string(r.kv_cache_numbers) + " numbers (" +
-        format_bytes(double(r.kv_cache_numbers) * 2 * double(std::max<int64_t>(layers, 1))) +
-        (layers > 1 ? " fp16, all " + std::to_string(layers) + " layers" : " fp16") + ")";
-    if (i > 0) text += ", " + std::to_string(int(100 * r.share_of_multi_head + 0.5)) + "% of MHA";
-    const float bar_w = std::max(ImGui::GetContentRegionAvail().x * 0.35f, 20.0f);
+    const std::string numbers = std::to_string(r.kv_cache_numbers);
+    const float text_w = ImGui::CalcTextSize("00000").x + ImGui::GetFontSize();
+    const float bar_w = std::max(ImGui::GetContentRegionAvail().x - text_w, 8.0f);
     value_bar(float(std::max(r.share_of_multi_head, 0.004)), bar_w, head_colour(int(i)),
-              text.c_str());
+              numbers.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(
+        format_bytes(double(r.kv_cache_numbers) * 2 * double(std::max<int64_t>(layers, 1)))
+            .c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f%%", 100 * r.share_of_multi_head);
   }
   ImGui::EndTable();
 }
