@@ -44,8 +44,10 @@ class Layout : public HeadlessImGui {
     }
     // Presenter mode gives the heads the room: a short sequence's cells are large enough for the
     // back row (at least 24 px), and every head is drawn.
+    // (The Decode and KV cache tabs take the heads panel's room: no heads panel then.)
     const int64_t tokens = int64_t(state.session.trace->tokens.size());
-    if (state.ui.presenter && tokens <= 16) {
+    const ImVec4& heads = state.frame.panel_rects[size_t(PanelId::Heads)];
+    if (state.ui.presenter && tokens <= 16 && heads.z > heads.x) {
       const auto& maps = state.frame.heatmap_placements;
       if (maps.empty()) found.push_back("presenter mode draws no heatmap");
       for (const HeatmapPlacement& map : maps) {
@@ -112,6 +114,56 @@ TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
           for (const std::string& problem : problems(size)) {
             if (++failures <= 40)
               ADD_FAILURE() << preset << " " << size.w << "x" << size.h << " font " << scale
+                            << (presenter ? " presenter" : "") << ": " << problem;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+// The next lessons' views: the expand step of grouped K/V heads, the Decode tab and the KV cache
+// tab (latent attention), with the controls' Next lessons section open.
+TEST_F(Layout, TheNextLessonsViewsFitLectureHallScreens) {
+  const Size sizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}};
+  start_on("seed003");
+  Config c = state.session.config;
+  c.sentence = "the cat sat on the mat and looked at the dog";
+  c.d_model = 16;
+  c.n_heads = 2;  // seed003's two heads: presenter mode promises them 24 px cells
+  c.n_kv_heads = 1;
+  c.decode_steps = 4;
+  c.output_proj = true;
+  set_config(state, c);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  ASSERT_TRUE(state.session.trace) << state.session.run_error;
+  Config latent = c;
+  latent.n_kv_heads = 0;
+  latent.decode_steps = 0;
+  latent.kv_latent = 8;
+  latent.rope_dim = 2;
+  int failures = 0;
+  for (const char* view : {"expand", "decode", "kv-cache"}) {
+    if (std::string(view) == "kv-cache") {
+      set_config(state, latent);
+      state.session.worker->wait_idle();
+      poll_trace(state);
+    }
+    ASSERT_TRUE(open_tab(state, std::string(view) == "expand" ? "tensors" : view));
+    if (std::string(view) == "expand") ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
+    for (const float scale : {1.0f, 1.5f, 2.0f}) {
+      use_font_scale(scale);
+      for (const bool presenter : {false, true}) {
+        state.ui.presenter = presenter;
+        for (const Size& size : sizes) {
+          ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
+          frame();
+          frame();
+          for (const std::string& problem : problems(size)) {
+            if (++failures <= 40)
+              ADD_FAILURE() << view << " " << size.w << "x" << size.h << " font " << scale
                             << (presenter ? " presenter" : "") << ": " << problem;
           }
         }

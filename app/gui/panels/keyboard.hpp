@@ -1,7 +1,9 @@
 // The lecture shortcuts: ←/→ (and PageUp/PageDown, as presentation clickers send) step through
 // the stages, Home/End jump, Space plays/pauses, Esc cancels a background run, F11 toggles
-// fullscreen, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip; 1-7 pick a tab of the middle panel, C switches code/checks,
-// M / Shift+M pick the next / previous mistake, Shift+1..9 switch heads 0..8 off and on.
+// fullscreen, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip; 1-9 pick a tab of the
+// middle panel (with the Decode tab open, the stepping keys step through the decoded tokens),
+// C switches code/checks, M / Shift+M pick the next / previous mistake, Shift+1..9 switch heads
+// 0..8 off and on.
 #pragma once
 
 #include "app/gui/state/app_state.hpp"

@@ -52,7 +52,7 @@ bool kv_heads_control(AppState& state, Config& c) {
 
 bool cross_control(AppState& state, Config& c) {
   const bool was_cross = c.cross();
-  const bool changed = ImGui::InputTextWithHint(field_label(state, "key/value sentence").c_str(),
+  const bool changed = ImGui::InputTextWithHint(field_label(state, "K/V sentence").c_str(),
                                                 "empty: self-attention", &c.sentence_kv);
   tooltip(
       "Cross-attention: queries from the sentence, keys and values from this one (an encoder's "
@@ -111,7 +111,7 @@ bool latent_controls(AppState& state, Config& c) {
                "DeepSeek-V2: 64).");
     issue_text(state, "rope_dim");
     changed |=
-        slider(state, "mla", "d_c' (queries)", c.q_latent, 0, 1024, c.q_latent == 0 ? "off" : "%d",
+        slider(state, "mla", "d_c' queries", c.q_latent, 0, 1024, c.q_latent == 0 ? "off" : "%d",
                "Queries through their own latent too (DeepSeek-V2: 1536); 0 = from X.",
                ImGuiSliderFlags_Logarithmic);
   }
