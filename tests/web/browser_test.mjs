@@ -182,7 +182,20 @@ try {
   check(s.presenter && s.config.n_heads === 4,
         `after a reload: presenter ${s.presenter}, n_heads ${s.config.n_heads}`);
 
-  // 7. A static host without the headers: the service worker isolates the page (one reload).
+  // 7. The next lessons in the page: grouped K/V heads at the expand step, then the Decode tab,
+  // whose arrow keys step through the decoded tokens.
+  await page.goto(`${url}/index.html?sentence=the+cat+sat+on+the+mat+today&heads=4&d-model=16` +
+                  `&kv-heads=2&decode=3&stage=transpose:expand&tab=decode`);
+  s = await waitFor((st) => st.frame >= 3 && st.config && st.config.n_kv_heads === 2 &&
+                    st.decode.steps === 3, 'the grouped, decoding config');
+  check(s.tab === 'decode' && JSON.stringify(s.shapes.k_grouped) === '[1,2,2,7,4]',
+        `K/V heads expand to (1, 2, 2, 7, 4) and the Decode tab is open: ${s.tab} ` +
+        JSON.stringify(s.shapes));
+  await page.mouse.move(900, 300);
+  s = await pressUntil('ArrowRight', (st) => st.decode.step === 1, 'the next decoded token');
+  check(s.step.label === 'expand', `→ steps the decoded tokens, not the walk (${s.step.label})`);
+
+  // 8. A static host without the headers: the service worker isolates the page (one reload).
   await page.goto(`${plainUrl}/index.html?preset=seed003&stage=attend`);
   s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length > 0, 'the page on a plain host', 60);
   const isolated = await page.evaluate(() => window.crossOriginIsolated);

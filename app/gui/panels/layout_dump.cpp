@@ -42,6 +42,8 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   if (!state.session.trace) return out.dump(2) + "\n";
   const Trace& trace = *state.session.trace;
   out["config"] = config_to_json(trace.config);
+  out["tab"] = tool_tab_name(state.tabs.tool);
+  out["decode"] = {{"step", state.decode.step}, {"steps", trace.decode.steps.size()}};
   if (const PipelineStep* step = current_step(state)) {
     out["step"] = {{"index", state.walk.step_index},
                    {"stage", stage_name(step->stage)},
