@@ -77,20 +77,22 @@ void check_sizes(const Config& c, std::vector<ConfigIssue>& issues) {
   if (c.d_k != 0) check_range(issues, "d_k", c.d_k, 1, kMaxWidth, "the per-head width d_k");
   if (c.d_v != 0) check_range(issues, "d_v", c.d_v, 1, kMaxWidth, "the per-head width d_v");
   // The variants' sizes (0 = off); how they combine is core/variants/variant_rules.cpp's.
-  if (c.n_kv_heads != 0)
-    check_range(issues, "n_kv_heads", c.n_kv_heads, 1, kMaxHeads, "the number of K/V heads");
-  if (c.kv_len != 0)
-    check_range(issues, "kv_len", c.kv_len, 1, kMaxSeqLen, "the key/value length T_k");
-  if (c.d_in_kv != 0)
-    check_range(issues, "d_in_kv", c.d_in_kv, 1, kMaxWidth, "the key/value embedding width");
-  if (c.decode_steps != 0)
-    check_range(issues, "decode", c.decode_steps, 1, kMaxSeqLen, "the number of decoded tokens");
-  if (c.kv_latent != 0)
-    check_range(issues, "kv_latent", c.kv_latent, 1, kMaxWidth, "MLA's latent width d_c");
-  if (c.rope_dim != 0)
-    check_range(issues, "rope_dim", c.rope_dim, 1, kMaxWidth, "MLA's rotary width d_rope");
-  if (c.q_latent != 0)
-    check_range(issues, "q_latent", c.q_latent, 1, kMaxWidth, "MLA's query latent width d_c'");
+  struct Size {
+    const char* field;
+    int64_t value, most;
+    const char* what;
+  };
+  const Size variant_sizes[] = {
+      {"n_kv_heads", c.n_kv_heads, kMaxHeads, "the number of K/V heads"},
+      {"kv_len", c.kv_len, kMaxSeqLen, "the key/value length T_k"},
+      {"d_in_kv", c.d_in_kv, kMaxWidth, "the key/value embedding width"},
+      {"decode", c.decode_steps, kMaxSeqLen, "the number of decoded tokens"},
+      {"kv_latent", c.kv_latent, kMaxWidth, "MLA's latent width d_c"},
+      {"rope_dim", c.rope_dim, kMaxWidth, "MLA's rotary width d_rope"},
+      {"q_latent", c.q_latent, kMaxWidth, "MLA's query latent width d_c'"},
+  };
+  for (const Size& size : variant_sizes)
+    if (size.value != 0) check_range(issues, size.field, size.value, 1, size.most, size.what);
 }
 
 void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {

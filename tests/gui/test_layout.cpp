@@ -95,14 +95,10 @@ class Layout : public HeadlessImGui {
     }
     return found;
   }
-};
-
-TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
-  const Size sizes[] = {{1024, 768}, {1280, 720}, {1600, 1000}, {1920, 1080}, {3840, 2160}};
-  int failures = 0;
-  for (const char* preset : {"seed003", "base", "gpt2-small"}) {
-    start_on(preset);
-    ASSERT_TRUE(go_to_named_step(state, "attend"));
+  // The current view at every font scale, with and without presenter mode, at each size: the
+  // number of problems (the first ones reported, labelled with `what`).
+  int problems_everywhere(const std::vector<Size>& sizes, const std::string& what, int reported) {
+    int failures = 0;
     for (const float scale : {1.0f, 1.5f, 2.0f}) {
       use_font_scale(scale);
       for (const bool presenter : {false, true}) {
@@ -112,13 +108,24 @@ TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
           frame();
           frame();  // ImGui sizes auto-fitting windows on their second frame
           for (const std::string& problem : problems(size)) {
-            if (++failures <= 40)
-              ADD_FAILURE() << preset << " " << size.w << "x" << size.h << " font " << scale
+            if (reported + ++failures <= 40)
+              ADD_FAILURE() << what << " " << size.w << "x" << size.h << " font " << scale
                             << (presenter ? " presenter" : "") << ": " << problem;
           }
         }
       }
     }
+    return failures;
+  }
+};
+
+TEST_F(Layout, NothingOverlapsOrIsCutOnLectureHallScreens) {
+  const Size sizes[] = {{1024, 768}, {1280, 720}, {1600, 1000}, {1920, 1080}, {3840, 2160}};
+  int failures = 0;
+  for (const char* preset : {"seed003", "base", "gpt2-small"}) {
+    start_on(preset);
+    ASSERT_TRUE(go_to_named_step(state, "attend"));
+    failures += problems_everywhere({std::begin(sizes), std::end(sizes)}, preset, failures);
   }
   EXPECT_EQ(failures, 0);
 }
@@ -153,22 +160,7 @@ TEST_F(Layout, TheNextLessonsViewsFitLectureHallScreens) {
     }
     ASSERT_TRUE(open_tab(state, std::string(view) == "expand" ? "tensors" : view));
     if (std::string(view) == "expand") ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
-    for (const float scale : {1.0f, 1.5f, 2.0f}) {
-      use_font_scale(scale);
-      for (const bool presenter : {false, true}) {
-        state.ui.presenter = presenter;
-        for (const Size& size : sizes) {
-          ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
-          frame();
-          frame();
-          for (const std::string& problem : problems(size)) {
-            if (++failures <= 40)
-              ADD_FAILURE() << view << " " << size.w << "x" << size.h << " font " << scale
-                            << (presenter ? " presenter" : "") << ": " << problem;
-          }
-        }
-      }
-    }
+    failures += problems_everywhere({std::begin(sizes), std::end(sizes)}, view, failures);
   }
   EXPECT_EQ(failures, 0);
 }
