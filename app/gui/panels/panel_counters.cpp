@@ -29,7 +29,22 @@ void parameters(const AppState& state) {
   const int64_t d_in = c.input_dim(), h = c.n_heads, d_k = c.head_dim_k(), d_v = c.head_dim_v();
   heading(state, "Parameters");
   tooltip("Each number is the core's count; the formula shows where it comes from.");
-  if (d_k == d_v) {
+  const int64_t kv_biases = c.bias ? c.kv_heads() * (d_k + d_v) : 0;
+  const int64_t kv_weights = k.kv_parameters - kv_biases;
+  if (c.latent()) {
+    // MLA: the queries' projections, and what makes K and V from the latent.
+    text_wrapped_format("queries (W_q%s%s): %lld; K and V (W_dkv, W_uk, W_uv%s): %lld",
+                        c.q_latent ? ", W_dq" : "", c.rope_dim ? ", W_qr" : "",
+                        (long long)(k.qkv_weights - kv_weights), c.rope_dim ? ", W_kr" : "",
+                        (long long)kv_weights);
+  } else if (c.grouped() || c.cross()) {
+    text_wrapped_format(
+        "W_q: d_in\u00B7h\u00B7d_k = %lld\u00B7%lld\u00B7%lld = %lld; W_k, W_v: "
+        "d_in_kv\u00B7n_kv\u00B7(d_k + d_v) = %lld\u00B7%lld\u00B7(%lld + %lld) = %lld",
+        (long long)d_in, (long long)h, (long long)d_k, (long long)(d_in * h * d_k),
+        (long long)c.kv_input_dim(), (long long)c.kv_heads(), (long long)d_k, (long long)d_v,
+        (long long)kv_weights);
+  } else if (d_k == d_v) {
     text_wrapped_format(
         "W_q, W_k, W_v: 3\u00B7d_in\u00B7h\u00B7d_k = 3\u00B7%lld\u00B7%lld\u00B7%lld = %lld",
         (long long)d_in, (long long)h, (long long)d_k, (long long)k.qkv_weights);
@@ -41,7 +56,8 @@ void parameters(const AppState& state) {
   }
   // Each extra term shows its formula with the numbers filled in, or says that it is off.
   const std::string biases =
-      c.bias ? "+ biases h\u00B7(2d_k + d_v) = " + n(k.qkv_biases) : std::string("biases: off");
+      c.bias ? "+ biases h\u00B7d_k + n_kv\u00B7(d_k + d_v) = " + n(k.qkv_biases)
+             : std::string("biases: off");
   const std::string out_weights = c.output_proj ? "+ W_o h\u00B7d_v\u00B7d_model = " + n(h) +
                                                       "\u00B7" + n(d_v) + "\u00B7" + n(c.d_model) +
                                                       " = " + n(k.out_weights)
@@ -53,9 +69,16 @@ void parameters(const AppState& state) {
   text_wrapped_format("total: %lld (without W_o and biases: %lld)", (long long)k.parameters(),
                       (long long)k.qkv_weights);
   // Wrapped: at base sizes the numbers make this line wider than the panel.
-  text_wrapped("attention memory B\u00B7h\u00B7T\u00B2 = " + n(c.batch) + "\u00B7" + n(h) +
-               "\u00B7" + n(c.tokens()) + "\u00B2 = " + n(k.attention_elements) + " weights (" +
+  const std::string T_squared =
+      c.cross() ? n(c.tokens()) + "\u00B7" + n(c.key_tokens()) : n(c.tokens()) + "\u00B2";
+  text_wrapped(std::string("attention memory B\u00B7h\u00B7") +
+               (c.cross() ? "T\u00B7T_k" : "T\u00B2") + " = " + n(c.batch) + "\u00B7" + n(h) +
+               "\u00B7" + T_squared + " = " + n(k.attention_elements) + " weights (" +
                format_bytes(double(k.attention_elements) * 4) + ")");
+  text_wrapped("KV cache per token per layer: " + n(k.kv_cache_numbers) + " numbers (" +
+               format_bytes(double(k.kv_cache_numbers) * 4) + " float32); K/V parameters " +
+               n(k.kv_parameters));
+  tooltip("What decoding keeps per token: 2\u00B7n_kv\u00B7d_k numbers (MLA: d_c + d_rope).");
   tooltip("One float32 weight per (sequence, head, query, key): it grows with the square of T.");
 }
 
@@ -96,15 +119,16 @@ void models(const AppState& state) {
   static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("models", 7, flags)) return;
-  for (const char* name : {"model", "d_model", "h", "d_k", "context", "params", "attn memory"})
+  if (!ImGui::BeginTable("models", 9, flags)) return;
+  for (const char* name : {"model", "d_model", "h", "n_kv", "d_k", "context", "params",
+                           "attn memory", "KV cache/token"})
     ImGui::TableSetupColumn(name);
   ImGui::TableHeadersRow();
   for (const ModelRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.model.c_str());
-    for (int64_t value : {row.d_model, row.n_heads, row.d_k, row.context}) {
+    for (int64_t value : {row.d_model, row.n_heads, row.n_kv_heads, row.d_k, row.context}) {
       ImGui::TableNextColumn();
       ImGui::Text("%lld", (long long)value);
     }
@@ -112,8 +136,13 @@ void models(const AppState& state) {
     ImGui::TextUnformatted(count_text(double(row.parameters), "").c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_bytes(double(row.attention_bytes)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_bytes(double(row.kv_cache_bytes_per_token())).c_str());
   }
   ImGui::EndTable();
+  tooltip(
+      "KV cache/token: every layer's keys and values of one token in fp16, as decoding keeps "
+      "them (2\u00B7n_kv\u00B7d_k per layer; DeepSeek-V2's MLA: d_c + d_rope).");
 }
 
 }  // namespace
