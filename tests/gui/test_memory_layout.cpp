@@ -238,3 +238,38 @@ TEST_F(MemoryTab, WheelDragKeysAndMinimapMoveTheWindowToTheEnd) {
 
 }  // namespace
 }  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// Grouped K/V heads: k_grouped (B, n_kv, g, T, d) reads k's storage through a stride of 0 on g,
+// so every storage element of the window shows in g rows of the logical block, one per copy.
+TEST(MemoryLayout, TheExpandViewShowsEachStorageElementOncePerCopy) {
+  Config c;
+  c.seq_len = 5;
+  c.d_model = 16;
+  c.n_heads = 8;
+  c.n_kv_heads = 2;  // g = 4, d_k = 2
+  const Trace trace = run(c);
+  const TensorRecord& grouped = *trace.find("k_grouped");
+  const LogicalGrid grid = logical_grid(grouped);
+  EXPECT_EQ(grid.dims, 5);
+  EXPECT_EQ(grid.copies, 4);
+  EXPECT_EQ(grid.rows, 2 * 4 * 5);
+  EXPECT_EQ(grid.cols, 2);
+  // k is (B, T, n_kv * d_k) = (1, 5, 4): storage 0..1 is token 0 of K/V head 0.
+  const StorageWindow window = clamp_window(0, 2, 20);
+  const LogicalBlock block = logical_block(grouped, grid, window);
+  ASSERT_EQ(block.rows.size(), 4u) << "K/V head 0's token 0, once for each of its 4 query heads";
+  for (size_t copy = 0; copy < 4; ++copy) {
+    EXPECT_EQ(block.rows[copy], int64_t(copy) * 5);  // row (kv 0, copy, t 0)
+    EXPECT_EQ(block_row_label(grid, block.rows[copy]), "kv0\u00B7" + std::to_string(copy) + " t0");
+  }
+  for (const MemoryCell& cell : block.cells) {
+    EXPECT_TRUE(cell.in_window);
+    EXPECT_LT(cell.storage, 2);
+  }
+}
+
+}  // namespace
+}  // namespace attnlab::gui

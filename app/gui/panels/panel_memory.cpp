@@ -35,6 +35,14 @@ bool step_pair(const AppState& state, const PipelineStep& step, Pair& pair) {
   const std::string x(1, state.memory.tensor);
   if (step.stage == Stage::Split) {
     pair.after = x + "_split";
+  } else if (step.stage == Stage::Transpose && step.substep == Substep::Expand) {
+    // Grouped K/V heads read g times through a stride of 0; q is not expanded, so with q
+    // chosen the step shows k's expand.
+    const Trace& trace = *state.session.trace;
+    const std::string kv = x == "q" ? "k" : x;
+    pair.after = trace.find(kv + "_grouped")  ? kv + "_grouped"
+                 : trace.find("k_rope_heads") ? "k_rope_heads"
+                                              : kv + "_heads";
   } else if (step.stage == Stage::Transpose) {
     pair.after = x + "_heads";
   } else if (step.stage == Stage::Concat) {

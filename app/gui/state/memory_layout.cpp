@@ -66,7 +66,27 @@ std::pair<int64_t, int64_t> grid_cell_of(const LogicalGrid& grid,
   if (grid.dims == 3) return {b * grid.rows + index[1], index[2]};
   if (grid.kind == LogicalGrid::Kind::Tokens)
     return {b * grid.rows + index[1], index[2] * grid.inner + index[3]};
+  if (grid.dims == 5)
+    return {b * grid.rows + (index[1] * grid.copies + index[2]) * grid.tokens + index[3], index[4]};
   return {b * grid.rows + index[1] * grid.tokens + index[2], index[3]};  // HeadBlocks
+}
+
+// Every logical index that reads the same storage as `index`: itself, and along each axis of
+// stride 0 (an expand) every position of it.
+std::vector<std::vector<int64_t>> same_storage(const Tensor& t, const std::vector<int64_t>& index) {
+  std::vector<std::vector<int64_t>> all{index};
+  for (size_t axis = 0; axis < index.size(); ++axis) {
+    if (t.strides()[axis] != 0 || t.shape()[axis] <= 1) continue;
+    std::vector<std::vector<int64_t>> more;
+    for (const std::vector<int64_t>& at : all) {
+      for (int64_t i = 0; i < t.shape()[axis]; ++i) {
+        more.push_back(at);
+        more.back()[axis] = i;
+      }
+    }
+    all = std::move(more);
+  }
+  return all;
 }
 
 }  // namespace
@@ -76,7 +96,7 @@ std::pair<int64_t, int64_t> grid_cell_of(const LogicalGrid& grid,
 LogicalGrid logical_grid(const TensorRecord& record) {
   LogicalGrid grid;
   const Tensor& t = record.tensor;
-  if (t.dim() < 3 || t.dim() > 4 || !t.storage()) return grid;
+  if (t.dim() < 3 || t.dim() > 5 || !t.storage()) return grid;
   const Shape& s = t.shape();
   const Shape& strides = t.strides();
   grid.dims = t.dim();
@@ -88,6 +108,13 @@ LogicalGrid logical_grid(const TensorRecord& record) {
     grid.cols = grid.inner = s[2];
     const int64_t heads = record.axes.size() > 2 ? record.axes[2].heads : 1;
     grid.group = heads > 1 ? std::max<int64_t>(1, s[2] / heads) : s[2];
+  } else if (t.dim() == 5) {  // (B, n_kv, g, T, d)
+    grid.copies = s[2];
+    grid.tokens = s[3];
+    grid.rows = s[1] * s[2] * s[3];
+    grid.cols = grid.inner = s[4];
+    grid.group = s[3];
+    grid.group_rows = true;
   } else if (token_first) {
     grid.rows = grid.tokens = s[1];
     grid.cols = s[2] * s[3];
@@ -101,7 +128,9 @@ LogicalGrid logical_grid(const TensorRecord& record) {
   }
   grid.group = std::max<int64_t>(1, grid.group);
   // The run: the trailing column axes that lie one after another in storage.
-  const int64_t first_col_axis = grid.kind == LogicalGrid::Kind::HeadBlocks ? 3 : 2;
+  const int64_t first_col_axis = grid.dims == 5                               ? 4
+                                 : grid.kind == LogicalGrid::Kind::HeadBlocks ? 3
+                                                                              : 2;
   int64_t axis = t.dim() - 1;
   for (; axis >= first_col_axis && strides[size_t(axis)] == grid.run; --axis)
     grid.run *= s[size_t(axis)];
@@ -117,6 +146,10 @@ std::vector<int64_t> grid_index(const LogicalGrid& grid, int64_t row_key, int64_
   const int64_t b = row_key / grid.rows, row = row_key % grid.rows;
   if (grid.dims == 3) return {b, row, col};
   if (grid.kind == LogicalGrid::Kind::Tokens) return {b, row, col / grid.inner, col % grid.inner};
+  if (grid.dims == 5) {
+    const int64_t block = row / grid.tokens;
+    return {b, block / grid.copies, block % grid.copies, row % grid.tokens, col};
+  }
   return {b, row / grid.tokens, row % grid.tokens, col};  // HeadBlocks
 }
 
@@ -124,8 +157,13 @@ std::string block_row_label(const LogicalGrid& grid, int64_t row_key) {
   const int64_t b = row_key / grid.rows, row = row_key % grid.rows;
   std::string label;
   if (grid.batch > 1) label.append("b").append(std::to_string(b)).append(" ");
-  if (grid.kind == LogicalGrid::Kind::HeadBlocks)
+  if (grid.dims == 5) {  // K/V head kv, read for its query head kv * g + copy
+    const int64_t block = row / grid.tokens;
+    label.append("kv").append(std::to_string(block / grid.copies)).append("\u00B7");
+    label.append(std::to_string(block % grid.copies)).append(" ");
+  } else if (grid.kind == LogicalGrid::Kind::HeadBlocks) {
     label.append("h").append(std::to_string(row / grid.tokens)).append(" ");
+  }
   return label.append("t").append(std::to_string(row % grid.tokens));
 }
 
@@ -217,9 +255,11 @@ LogicalBlock logical_block(const TensorRecord& record, const LogicalGrid& grid,
   std::vector<int64_t> index;
   for (int64_t storage = window.start; storage < window.end(); ++storage) {
     if (!logical_index_of(t, storage, index)) continue;  // an element this view does not read
-    const auto [row_key, col] = grid_cell_of(grid, index);
-    block.rows.push_back(row_key);
-    block.cols.push_back(col);
+    for (const std::vector<int64_t>& copy : same_storage(t, index)) {
+      const auto [row_key, col] = grid_cell_of(grid, copy);
+      block.rows.push_back(row_key);
+      block.cols.push_back(col);
+    }
   }
   for (std::vector<int64_t>* keys : {&block.rows, &block.cols}) {
     std::sort(keys->begin(), keys->end());

@@ -30,9 +30,12 @@ struct MemoryCell {
 //   (B, T, x)      Tokens:     T rows, x columns (grouped per head when x is "h*d")
 //   (B, T, h, d)   Tokens:     T rows, h*d columns grouped per head
 //   (B, h, T, d)   HeadBlocks: h blocks of T rows (row = head * T + t), d columns
+//   (B, n_kv, g, T, d) HeadBlocks: n_kv * g blocks of T rows (row = (kv * g + copy) * T + t);
+//                  grouped K/V heads expanded by a stride of 0, so g blocks share their cells
 struct LogicalGrid {
   enum class Kind { None, Tokens, HeadBlocks } kind = Kind::None;
-  int64_t dims = 0;  // 3 or 4
+  int64_t dims = 0;    // 3, 4 or 5
+  int64_t copies = 1;  // 5-D: g, the blocks each K/V head is read as
   int64_t batch = 0, rows = 0, cols = 0;
   int64_t tokens = 0;       // T
   int64_t group = 1;        // columns (or rows) per head group
