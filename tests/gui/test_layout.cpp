@@ -2,6 +2,7 @@
 // scales the back row needs, on a small, a base-sized and a long-sequence preset at the attend
 // stage. Fails when two controls overlap, when a control is cut off at its window's edge, or when
 // panels leave the window.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -159,10 +160,60 @@ TEST_F(Layout, TheNextLessonsViewsFitLectureHallScreens) {
       poll_trace(state);
     }
     ASSERT_TRUE(open_tab(state, std::string(view) == "expand" ? "tensors" : view));
-    if (std::string(view) == "expand") ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
+    if (std::string(view) == "expand") {
+      ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
+    }
     failures += problems_everywhere({std::begin(sizes), std::end(sizes)}, view, failures);
   }
   EXPECT_EQ(failures, 0);
+}
+
+// GQA's lesson is the zero stride of the expand view: on every lecture-hall screen and font scale,
+// presenter mode gives the expand step the whole width, its strides (the core's) and the
+// "stride 0" line are drawn whole, inside the window, and its cells are not specks.
+TEST_F(Layout, TheExpandStepShowsItsZeroStrideWholeOnEveryProjector) {
+  start_on("seed003");
+  Config c = state.session.config;
+  c.sentence = "The cat sat on the mat today";
+  c.d_model = 16;
+  c.n_heads = 8;
+  c.n_kv_heads = 2;
+  set_config(state, c);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  ASSERT_TRUE(state.session.trace) << state.session.run_error;
+  ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
+  const TensorRecord* grouped = state.session.trace->find("k_grouped");
+  ASSERT_NE(grouped, nullptr);
+  ASSERT_EQ(grouped->tensor.strides()[2], 0);
+  const std::string strides = "strides " + shape_to_string(grouped->tensor.strides());
+  const std::string zero = "stride 0 on g: 4 reads, 1 copy";
+  state.ui.presenter = true;
+  for (const float scale : {1.0f, 1.5f, 2.0f}) {
+    use_font_scale(scale);
+    for (const Size size : {Size{1024, 768}, Size{1280, 720}, Size{1920, 1080}}) {
+      ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
+      frame();
+      frame();
+      const std::string where = std::to_string(int(size.w)) + "x" + std::to_string(int(size.h)) +
+                                " font " + std::to_string(scale);
+      EXPECT_FALSE(shown(PanelLayout{state.frame.panel_rects}, PanelId::Heads)) << where;
+      // The blocks stay blocks (captions go beside them when lines above and below would leave
+      // specks): 7 rows of at least 10 px.
+      EXPECT_GE(state.frame.scene_cell_px, 10) << where;
+      for (const std::string& wanted : {strides, zero}) {
+        const auto& captions = state.frame.captions;
+        const auto found =
+            std::find_if(captions.begin(), captions.end(),
+                         [&](const CaptionPlacement& p) { return p.text == wanted; });
+        ASSERT_NE(found, captions.end()) << where << ": no caption \"" << wanted << "\"";
+        EXPECT_FALSE(found->cut) << where << ": \"" << wanted << "\" is cut";
+        EXPECT_GE(found->min.x, 0) << where;
+        EXPECT_LE(found->max.x, size.w) << where << ": " << wanted;
+        EXPECT_LE(found->max.y, size.h) << where << ": " << wanted;
+      }
+    }
+  }
 }
 
 // The figure: at 1024 x 768 with font scale 1.5, presenter mode shows seed003's two heads

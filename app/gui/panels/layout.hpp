@@ -18,7 +18,7 @@ struct PanelLayout {
 
 // `pipeline_height`: what the strip's content needed last frame (0: not known yet).
 // `stage_alone`: presenter mode's middle panel takes the heads panel's room too (the Decode and
-// KV cache tabs, which draw their own maps or none).
+// KV cache tabs, which draw their own maps or none; GQA's expand step).
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
                            float pipeline_height = 0, bool stage_alone = false);
 

@@ -125,7 +125,7 @@ Captions captions_of(const TensorRecord& r) {
   for (size_t d = 0; d < t.strides().size() && d < r.axes.size(); ++d) {
     if (t.strides()[d] == 0 && t.size(int64_t(d)) > 1) {
       c.below.push_back("stride 0 on " + r.axes[d].symbol + ": " +
-                        std::to_string(t.size(int64_t(d))) + " reads of one copy");
+                        std::to_string(t.size(int64_t(d))) + " reads, 1 copy");
     }
   }
   return c;
@@ -147,10 +147,15 @@ struct SceneMetrics {
   // A caption wider than this share of the width is cut with an ellipsis (its tooltip has it
   // whole) rather than squeezing the tensors into specks.
   float caption_cap = FLT_MAX;
+  // Captions (whole) right of each block instead of above and below it: for a short, wide stage
+  // view (a projector's 720 rows at a large font), where lines above and below leave specks.
+  bool beside = false;
+  float caption_gap = 0;
 
-  // The width item i takes: its block, or its caption up to the cap.
+  float caption_width(size_t i) const { return std::min(caption_w[i], caption_cap); }
+  // The width item i takes: its block, or its caption up to the cap; or both side by side.
   float slot(size_t i, float block_w) const {
-    return std::max(std::min(caption_w[i], caption_cap), block_w);
+    return beside ? block_w + caption_gap + caption_width(i) : std::max(caption_width(i), block_w);
   }
 };
 
@@ -190,12 +195,19 @@ CellSize fit_cells(const std::vector<SceneItem>& scene, const SceneMetrics& m, C
   return {low, low};
 }
 
-// Caption lines from `at`, each cut with an ellipsis at `width`.
+// Caption lines from `at`, each cut with an ellipsis at `width` (and recorded for the tests).
 void draw_captions(ImVec2 at, float width, const std::vector<std::string>& lines,
                    const SceneMetrics& m, ImU32 first_colour, ImU32 colour) {
-  for (size_t i = 0; i < lines.size(); ++i)
-    draw_cut_text(ImVec2(at.x, at.y + m.line_h * float(i)), width, m.caption_size,
-                  i == 0 ? first_colour : colour, lines[i].c_str());
+  auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const ImVec2 line_at(at.x, at.y + m.line_h * float(i));
+    draw_cut_text(line_at, width, m.caption_size, i == 0 ? first_colour : colour, lines[i].c_str());
+    if (!frame) continue;
+    const float full = widest({lines[i]}, m.caption_size);
+    frame->captions.push_back({lines[i], line_at,
+                               ImVec2(line_at.x + std::min(full, width), line_at.y + m.line_h),
+                               full > width});
+  }
 }
 
 float magnitude_of(AppState& state, const TensorRecord& record) {
@@ -220,27 +232,38 @@ struct SceneFit {
 };
 
 SceneFit fit_scene(const std::vector<SceneItem>& scene, const std::vector<std::string>& tokens,
-                   float gap, ImVec2 room) {
+                   float gap, ImVec2 room, bool beside) {
   const float font = ImGui::GetFontSize();
   SceneFit fit;
   SceneMetrics& m = fit.m;
   m.caption_size = std::round(font * 0.8f);
   m.line_h = m.caption_size * 1.2f;
   m.above_h = m.line_h * 2 + font * 0.3f;
-  m.below_h = m.line_h * 2 + font * 0.3f;
   m.item_gap = font * 1.2f;
+  m.beside = beside;
+  m.caption_gap = font * 0.5f;
   const bool has_inputs = scene.front().input;
   m.arrow_w = has_inputs ? ImGui::CalcTextSize(" \u2192 ").x : 0;
+  size_t below_lines = 2;
   for (const SceneItem& item : scene) {
     const Captions c = captions_of(*item.record);
+    // A pixel to spare: the text is drawn at a rounded position and a hair over its measured
+    // width would cut it with an ellipsis.
     m.caption_w.push_back(
-        std::max(widest(c.above, m.caption_size), widest(c.below, m.caption_size)));
+        std::ceil(std::max(widest(c.above, m.caption_size), widest(c.below, m.caption_size))) + 1);
+    below_lines = std::max(below_lines, c.below.size());  // a stride-0 line makes three
+  }
+  m.below_h = m.line_h * float(below_lines) + font * 0.3f;
+  if (beside) {  // the caption's lines run down beside the block; it must fit the height
+    if (m.above_h + m.below_h > room.y) return fit;
+    m.above_h = m.below_h = 0;
   }
   // Each item's fair share of the width left beside the token labels, arrow and gaps.
   const auto cap_captions = [&] {
     const float shared = room.x - m.tokens_w - m.arrow_w - m.item_gap * float(scene.size() - 1);
-    // Exactly the share (a hair under): captions alone never make the scene too wide.
-    m.caption_cap = std::max(1.0f, 0.999f * shared / float(scene.size()));
+    // Exactly the share (a hair under): captions alone never make the scene too wide. Beside
+    // the blocks they are whole, the blocks taking what is left.
+    m.caption_cap = beside ? FLT_MAX : std::max(1.0f, 0.999f * shared / float(scene.size()));
   };
   // Numbers in the cells at 3/4 of the font size if they fit, else a little smaller (never
   // below 11 px); otherwise square cells as large as fit, without numbers.
@@ -282,15 +305,24 @@ void draw_scene(AppState& state, const PipelineStep& step) {
   for (const std::string& token : key_rows ? trace.tokens_kv : trace.tokens)
     tokens.push_back(display_text(token, *ImGui::GetFont()));
   const ImVec2 room = ImGui::GetContentRegionAvail();
-  SceneFit fit = fit_scene(scene, tokens, gap, room);
+  // Captions above and below the blocks, unless (whole) beside them gives cells a third larger.
+  const auto best_fit = [&] {
+    const SceneFit stacked = fit_scene(scene, tokens, gap, room, false);
+    if (stacked.values) return stacked;
+    const SceneFit beside = fit_scene(scene, tokens, gap, room, true);
+    return beside.cell.h > 1.33f * stacked.cell.h ? beside : stacked;
+  };
+  SceneFit fit = best_fit();
   // Where the step's inputs would shrink its outputs to specks (a narrow stage view), only the
   // outputs are drawn: the code line above names the inputs.
   if (scene.front().input && fit.cell.h < font * 0.6f && !scene.back().input) {
     std::erase_if(scene, [](const SceneItem& item) { return item.input; });
-    fit = fit_scene(scene, tokens, gap, room);
+    fit = best_fit();
   }
   const SceneMetrics& m = fit.m;
   const CellSize cell = fit.cell;
+  if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
+    frame->scene_cell_px = cell.h;
   const bool values = fit.values;
   const float value_size = fit.value_size;
   DrawContext context;
@@ -328,8 +360,15 @@ void draw_scene(AppState& state, const PipelineStep& step) {
     const ImU32 name_ink = item.input ? colours.text_dim : colours.accent;
     const ImVec2 extent = settled_extent(item, cell, gap);
     const float slot = m.slot(i, extent.x);
-    draw_captions(ImVec2(x, top_left.y), slot, c.above, m, name_ink, ink);
-    draw_captions(ImVec2(x, block_y + extent.y + font * 0.3f), slot, c.below, m, ink, ink);
+    if (m.beside) {
+      const float caption_x = x + extent.x + m.caption_gap, width = m.caption_width(i);
+      draw_captions(ImVec2(caption_x, block_y), width, c.above, m, name_ink, ink);
+      const float below_y = block_y + m.line_h * float(c.above.size()) + font * 0.3f;
+      draw_captions(ImVec2(caption_x, below_y), width, c.below, m, ink, ink);
+    } else {
+      draw_captions(ImVec2(x, top_left.y), slot, c.above, m, name_ink, ink);
+      draw_captions(ImVec2(x, block_y + extent.y + font * 0.3f), slot, c.below, m, ink, ink);
+    }
     x += slot + m.item_gap;
   }
 }

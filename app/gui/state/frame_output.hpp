@@ -41,8 +41,18 @@ struct PlacedItem {
   bool scrolls_y = false;           // ... or vertically (an item at the bottom edge is scrolled to)
 };
 
+// A caption line of the stage view's tensors (name, shape, strides, ...), and whether it was cut
+// with an ellipsis for want of width.
+struct CaptionPlacement {
+  std::string text;
+  ImVec2 min, max;  // as drawn (screen pixels)
+  bool cut = false;
+};
+
 struct FrameOutput {
   std::vector<PlacedItem> items;
+  std::vector<CaptionPlacement> captions;
+  float scene_cell_px = 0;  // the height of a cell of the stage view's tensors
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
   HoverCell hover;                                   // the heatmap cell under the mouse
