@@ -12,8 +12,9 @@ import tempfile
 
 import numpy as np
 
+from export_checks import compare, run_all, softmax, visible
+
 CLI = os.environ["ATTNLAB_CLI"]
-TOL = 1e-5
 
 CONFIGS = [
     ["--preset", "seed002"],
@@ -31,24 +32,6 @@ CONFIGS = [
 ]
 
 
-def visible_mask(cfg, B, T):
-    m = cfg["mask"]
-    i = np.arange(T)[:, None]
-    j = np.arange(T)[None, :]
-    vis = np.ones((B, T, T), dtype=bool)
-    if m["causal"]:
-        vis &= (j <= i)[None]
-    if m["padding"]:
-        lengths = m["padding"] * B if len(m["padding"]) == 1 else m["padding"]
-        for b in range(B):
-            vis[b] &= (j < lengths[b])
-    if m["window"] > 0:
-        g = m["global_tokens"]
-        local = (np.abs(i - j) <= m["window"]) | (i < g) | (j < g)
-        vis &= local[None]
-    return vis  # (B, T, T)
-
-
 def reference(d):
     cfg = json.load(open(os.path.join(d, "trace.json")))["config"]
     L = lambda n: np.load(os.path.join(d, n + ".npy")).astype(np.float64)
@@ -64,13 +47,9 @@ def reference(d):
     dk = ref["q_heads"].shape[-1]
     ref["scores"] = ref["q_heads"] @ ref["k_heads"].transpose(0, 1, 3, 2)
     ref["scaled"] = ref["scores"] / np.sqrt(dk)
-    vis = visible_mask(cfg, B, T)[:, None]  # (B, 1, T, T) broadcasts over heads
+    vis = visible(cfg, B, T, T)[:, None]  # (B, 1, T, T) broadcasts over heads
     ref["masked"] = np.where(vis, ref["scaled"], -np.inf)
-    row_max = np.where(vis, ref["scaled"], -1e300).max(-1, keepdims=True)
-    row_max = np.where(row_max == -1e300, 0.0, row_max)  # rows with no visible key
-    e = np.where(vis, np.exp(ref["scaled"] - row_max), 0.0)
-    total = e.sum(-1, keepdims=True)
-    ref["weights"] = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    ref["weights"] = softmax(ref["scaled"], vis)
     used = ref["weights"]
     if cfg["dropout"] > 0:
         # The drop pattern is the core's (seeded); check the survivors' scaling against it.
@@ -85,41 +64,12 @@ def reference(d):
     return ref
 
 
-def compare(d, ref):
-    worst = {}
-    for name, want in ref.items():
-        got = np.load(os.path.join(d, name + ".npy"))
-        assert got.dtype == np.float32 and got.flags.c_contiguous, name
-        assert got.shape == want.shape, f"{name}: shape {got.shape} != {want.shape}"
-        finite = np.isfinite(want)
-        assert np.array_equal(finite, np.isfinite(got)), f"{name}: -inf pattern differs"
-        assert np.all(got[~finite] == want[~finite]), f"{name}: non-finite values differ"
-        if finite.any():
-            scale = max(1.0, float(np.abs(want[finite]).max()))
-            worst[name] = float(np.abs(got[finite] - want[finite]).max()) / scale
-        else:
-            worst[name] = 0.0
-    return worst
-
-
-def main():
-    passed = failed = 0
-    for args in CONFIGS:
-        with tempfile.TemporaryDirectory() as d:
-            run = subprocess.run([CLI, *args, "--export", d], capture_output=True, text=True)
-            try:
-                assert run.returncode == 0, run.stderr.strip()
-                worst = compare(d, reference(d))
-                name, diff = max(worst.items(), key=lambda kv: kv[1])
-                print(f"{' '.join(args)}: max |ours - numpy| / scale = {diff:.2e} ({name})")
-                assert diff < TOL, f"{name} differs by {diff}"
-                passed += 1
-            except AssertionError as err:
-                print(f"FAIL {' '.join(args)}: {err}")
-                failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+def check(args):
+    with tempfile.TemporaryDirectory() as d:
+        run = subprocess.run([CLI, *args, "--export", d], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr.strip()
+        return compare(d, reference(d))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_all(CONFIGS, check))

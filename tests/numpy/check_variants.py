@@ -18,8 +18,9 @@ import tempfile
 
 import numpy as np
 
+from export_checks import compare, has, load, run_all, softmax, visible
+
 CLI = os.environ["ATTNLAB_CLI"]
-TOL = 1e-5
 
 GQA = [
     ["--d-model", "16", "--heads", "4", "--kv-heads", "1", "--seq-len", "6", "--seed", "2"],
@@ -67,41 +68,6 @@ CROSS = [
     ["--d-model", "20", "--heads", "5", "--seq-len", "4", "--batch", "3", "--x-kv",
      "{xkv:3:9:6}", "--mask", "padding:9,2,6", "--bias", "--seed", "12"],
 ]
-
-
-def load(d, name):
-    return np.load(os.path.join(d, name + ".npy")).astype(np.float64)
-
-
-def has(d, name):
-    return os.path.exists(os.path.join(d, name + ".npy"))
-
-
-def visible(cfg, B, T, Tk):
-    """(B, T, T_k): which key each query may see (causal and window only when T == T_k)."""
-    m = cfg["mask"]
-    i = np.arange(T)[:, None]
-    j = np.arange(Tk)[None, :]
-    vis = np.ones((B, T, Tk), dtype=bool)
-    if m["causal"]:
-        vis &= (j <= i)[None]
-    if m["padding"]:
-        lengths = m["padding"] * B if len(m["padding"]) == 1 else m["padding"]
-        for b in range(B):
-            vis[b] &= j < lengths[b]
-    if m["window"] > 0:
-        g = m["global_tokens"]
-        vis &= ((np.abs(i - j) <= m["window"]) | (i < g) | (j < g))[None]
-    return vis
-
-
-def softmax(scaled, vis):
-    """Softmax over the last axis with hidden keys at -inf; a row with no visible key is 0."""
-    row_max = np.where(vis, scaled, -1e300).max(-1, keepdims=True)
-    row_max = np.where(row_max == -1e300, 0.0, row_max)
-    e = np.where(vis, np.exp(scaled - row_max), 0.0)
-    total = e.sum(-1, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
 
 
 def rotate(rows, d_rope, first=0):
@@ -206,21 +172,6 @@ def add_decode(d, cfg, ref, dk, n_kv):
         assert np.allclose(ref[n + "out"], ref["out"][:, t : t + 1], atol=1e-9)
 
 
-def compare(d, ref):
-    worst = {}
-    for name, want in ref.items():
-        assert has(d, name), f"{name}.npy was not exported"
-        got = np.load(os.path.join(d, name + ".npy"))
-        assert got.dtype == np.float32 and got.flags.c_contiguous, name
-        assert got.shape == want.shape, f"{name}: shape {got.shape} != {want.shape}"
-        finite = np.isfinite(want)
-        assert np.array_equal(finite, np.isfinite(got)), f"{name}: -inf pattern differs"
-        assert np.all(got[~finite] == want[~finite]), f"{name}: non-finite values differ"
-        scale = max(1.0, float(np.abs(want[finite]).max())) if finite.any() else 1.0
-        worst[name] = float(np.abs(got[finite] - want[finite]).max()) / scale if finite.any() else 0
-    return worst
-
-
 def torch_reference(d):
     """nn.MultiheadAttention(kdim, vdim) from the exported weights: out and per-head weights."""
     import torch
@@ -278,27 +229,7 @@ def run_config(args, use_torch):
         return worst
 
 
-def main():
-    use_torch = "--torch" in sys.argv[1:]
-    configs = CROSS if use_torch else GQA + DECODE + MLA + CROSS
-    passed = failed = 0
-    for args in configs:
-        label = " ".join(args)
-        try:
-            worst = run_config(args, use_torch)
-            name, diff = max(worst.items(), key=lambda kv: kv[1])
-            torch_part = [v for n, v in worst.items() if n.startswith("torch")]
-            versus = f"; against torch {max(torch_part):.2e}" if torch_part else ""
-            print(f"{label}: {len(worst)} tensors, max |ours - ref| / scale = {diff:.2e} ({name})"
-                  + versus)
-            assert diff < TOL, f"{name} differs by {diff}"
-            passed += 1
-        except AssertionError as err:
-            print(f"FAIL {label}: {err}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    use_torch = "--torch" in sys.argv[1:]
+    sys.exit(run_all(CROSS if use_torch else GQA + DECODE + MLA + CROSS,
+                     lambda args: run_config(args, use_torch)))
