@@ -4,15 +4,13 @@ weights, on configurations chosen here (biases, masks, d_k != d_model/h, no W_o,
 Everything is float32, as in PyTorch, so the tolerance is 1e-5 relative to each tensor's largest
 magnitude (at least 1): |ours - numpy| <= 1e-5 * max(1, max|numpy|).
 Prints the worst relative error per configuration and "N passed, M failed"."""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-from export_checks import compare, run_all, softmax, visible
+from export_checks import bias, compare, config, export, has, load, run_all, softmax, visible
 
 CLI = os.environ["ATTNLAB_CLI"]
 
@@ -33,15 +31,13 @@ CONFIGS = [
 
 
 def reference(d):
-    cfg = json.load(open(os.path.join(d, "trace.json")))["config"]
-    L = lambda n: np.load(os.path.join(d, n + ".npy")).astype(np.float64)
-    has = lambda n: os.path.exists(os.path.join(d, n + ".npy"))
-    x = L("x")
+    cfg = config(d)
+    x = load(d, "x")
     B, T, _ = x.shape
     h = cfg["n_heads"]
     ref = {"x": x}
     for n in "qkv":
-        ref[n] = x @ L("w_" + n) + (L("b_" + n) if has("b_" + n) else 0)
+        ref[n] = x @ load(d, "w_" + n) + bias(d, "b_" + n)
         ref[n + "_split"] = ref[n].reshape(B, T, h, -1)
         ref[n + "_heads"] = ref[n + "_split"].transpose(0, 2, 1, 3)
     dk = ref["q_heads"].shape[-1]
@@ -53,21 +49,20 @@ def reference(d):
     used = ref["weights"]
     if cfg["dropout"] > 0:
         # The drop pattern is the core's (seeded); check the survivors' scaling against it.
-        dropped = L("weights_dropout")
+        dropped = load(d, "weights_dropout")
         keep = dropped != 0
         used = np.where(keep, ref["weights"] / (1 - cfg["dropout"]), 0.0)
         ref["weights_dropout"] = used
     ref["context"] = used @ ref["v_heads"]
     ref["context_t"] = ref["context"].transpose(0, 2, 1, 3)
     ref["concat"] = ref["context_t"].reshape(B, T, -1)
-    ref["out"] = ref["concat"] @ L("w_o") + (L("b_o") if has("b_o") else 0) if has("w_o") else ref["concat"]
+    ref["out"] = ref["concat"] @ load(d, "w_o") + bias(d, "b_o") if has(d, "w_o") else ref["concat"]
     return ref
 
 
 def check(args):
     with tempfile.TemporaryDirectory() as d:
-        run = subprocess.run([CLI, *args, "--export", d], capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr.strip()
+        export(CLI, args, d)
         return compare(d, reference(d))
 
 

@@ -10,15 +10,14 @@ Tolerance as in check_export.py: |ours - numpy| <= 1e-5 * max(1, max|numpy|).
 With --torch, cross-attention is also checked against PyTorch's nn.MultiheadAttention(kdim=...,
 vdim=...) built from the same exported weights (a second, independent reference).
 Prints the worst relative error per configuration and "N passed, M failed"."""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-from export_checks import compare, has, load, run_all, softmax, visible
+from export_checks import (bias, compare, config, export, has, load, padding_lengths, run_all,
+                           softmax, visible)
 
 CLI = os.environ["ATTNLAB_CLI"]
 
@@ -82,12 +81,8 @@ def rotate(rows, d_rope, first=0):
     return out.reshape(B, T, width)
 
 
-def bias(d, name):
-    return load(d, name) if has(d, name) else 0.0
-
-
 def reference(d):
-    cfg = json.load(open(os.path.join(d, "trace.json")))["config"]
+    cfg = config(d)
     x = load(d, "x")
     B, T, _ = x.shape
     h = cfg["n_heads"]
@@ -151,23 +146,26 @@ def add_decode(d, cfg, ref, dk, n_kv):
     P = T - cfg["decode_steps"]
     ref["prefill_k_cache"] = ref["k_heads"][:, :, :P]
     ref["prefill_v_cache"] = ref["v_heads"][:, :, :P]
+    w = {n: load(d, "w_" + n) for n in "qkv"}
+    b = {n: bias(d, "b_" + n) for n in "qkv"}
+    w_o = load(d, "w_o") if has(d, "w_o") else None
+    visible_keys = visible(cfg, B, T, T)[:, None]  # (B, 1, T, T)
     for i in range(cfg["decode_steps"]):
         t, n = P + i, f"decode{i}_"
         x_t = ref[n + "x"] = x[:, t : t + 1]  # (B, 1, d_in)
-        q = (x_t @ load(d, "w_q") + bias(d, "b_q")).reshape(B, 1, h, dk).transpose(0, 2, 1, 3)
-        k = (x_t @ load(d, "w_k") + bias(d, "b_k")).reshape(B, 1, n_kv, dk).transpose(0, 2, 1, 3)
-        v = (x_t @ load(d, "w_v") + bias(d, "b_v")).reshape(B, 1, n_kv, -1).transpose(0, 2, 1, 3)
+        q = (x_t @ w["q"] + b["q"]).reshape(B, 1, h, dk).transpose(0, 2, 1, 3)
+        k = (x_t @ w["k"] + b["k"]).reshape(B, 1, n_kv, dk).transpose(0, 2, 1, 3)
+        v = (x_t @ w["v"] + b["v"]).reshape(B, 1, n_kv, -1).transpose(0, 2, 1, 3)
         ref[n + "q"], ref[n + "k"], ref[n + "v"] = q, k, v
         # The cache after this step: the prompt's and every decoded token's keys, this one last.
         k_cache = ref[n + "k_cache"] = np.concatenate([ref["k_heads"][:, :, :t], k], 2)
         v_cache = ref[n + "v_cache"] = np.concatenate([ref["v_heads"][:, :, :t], v], 2)
         k_all, v_all = np.repeat(k_cache, g, 1), np.repeat(v_cache, g, 1)  # (B, h, t + 1, d)
         scores = ref[n + "scores"] = q @ k_all.transpose(0, 1, 3, 2) / np.sqrt(dk)
-        vis = visible(cfg, B, T, T)[:, None, t : t + 1, : t + 1]
-        ref[n + "weights"] = softmax(scores, vis)
+        ref[n + "weights"] = softmax(scores, visible_keys[:, :, t : t + 1, : t + 1])
         ref[n + "context"] = ref[n + "weights"] @ v_all
         concat = ref[n + "context"].transpose(0, 2, 1, 3).reshape(B, 1, -1)
-        ref[n + "out"] = concat @ load(d, "w_o") + bias(d, "b_o") if has(d, "w_o") else concat
+        ref[n + "out"] = concat @ w_o + bias(d, "b_o") if w_o is not None else concat
         # The decoded token's output is the full causal run's row t.
         assert np.allclose(ref[n + "out"], ref["out"][:, t : t + 1], atol=1e-9)
 
@@ -176,7 +174,7 @@ def torch_reference(d):
     """nn.MultiheadAttention(kdim, vdim) from the exported weights: out and per-head weights."""
     import torch
 
-    cfg = json.load(open(os.path.join(d, "trace.json")))["config"]
+    cfg = config(d)
     x, x_kv = load(d, "x"), load(d, "x_kv")
     w = {n: torch.from_numpy(load(d, n).T.copy()) for n in ("w_q", "w_k", "w_v", "w_o")}
     E, h = w["w_q"].shape[0], cfg["n_heads"]
@@ -198,8 +196,8 @@ def torch_reference(d):
     B, Tk = x_kv.shape[:2]
     padded = None
     if cfg["mask"]["padding"]:
-        lengths = cfg["mask"]["padding"] * B if len(cfg["mask"]["padding"]) == 1 else cfg["mask"]["padding"]
-        padded = torch.from_numpy(np.arange(Tk)[None, :] >= np.array(lengths)[:, None])
+        lengths = np.array(padding_lengths(cfg, B))
+        padded = torch.from_numpy(np.arange(Tk)[None, :] >= lengths[:, None])  # True: hidden
     mha.eval()
     out, weights = mha(torch.from_numpy(x), torch.from_numpy(x_kv), torch.from_numpy(x_kv),
                        key_padding_mask=padded, need_weights=True, average_attn_weights=False)
@@ -217,15 +215,11 @@ def write_x_kv(spec, folder):
 def run_config(args, use_torch):
     with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as inputs:
         args = [write_x_kv(a, inputs) if a.startswith("{xkv") else a for a in args]
-        run = subprocess.run([CLI, *args, "--export", d], capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr.strip()
+        export(CLI, args, d)
         worst = compare(d, reference(d))
-        cfg = json.load(open(os.path.join(d, "trace.json")))["config"]
+        cfg = config(d)
         if use_torch and cfg["n_kv_heads"] in (0, cfg["n_heads"]):  # MultiheadAttention: no GQA
-            for name, want in torch_reference(d).items():
-                got = load(d, name)
-                assert got.shape == want.shape, f"torch {name}: shape {got.shape} != {want.shape}"
-                worst["torch " + name] = float(np.abs(got - want).max()) / max(1.0, np.abs(want).max())
+            worst.update({"torch " + n: e for n, e in compare(d, torch_reference(d)).items()})
         return worst
 
 

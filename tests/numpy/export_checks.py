@@ -1,7 +1,10 @@
-"""What check_export.py and check_variants.py share: the masks and softmax of the reference, the
-comparison of an exported folder with it, and the loop over configurations that reports
-"N passed, M failed". Tolerance: |ours - reference| <= 1e-5 * max(1, max|reference|)."""
+"""What check_export.py and check_variants.py share: running attnlab-cli --export, reading the
+folder back, the masks and softmax of the reference, the comparison of the folder with it, and
+the loop over configurations that reports "N passed, M failed".
+Tolerance: |ours - reference| <= 1e-5 * max(1, max|reference|)."""
+import json
 import os
+import subprocess
 
 import numpy as np
 
@@ -16,6 +19,27 @@ def has(d, name):
     return os.path.exists(os.path.join(d, name + ".npy"))
 
 
+def bias(d, name):
+    """An exported bias, or 0 when the config has none."""
+    return load(d, name) if has(d, name) else 0.0
+
+
+def config(d):
+    return json.load(open(os.path.join(d, "trace.json")))["config"]
+
+
+def export(cli, args, d):
+    """attnlab-cli ARGS --export D, which must succeed."""
+    run = subprocess.run([cli, *args, "--export", d], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr.strip()
+
+
+def padding_lengths(cfg, B):
+    """Each sequence's key length under the padding mask (one given length applies to all)."""
+    lengths = cfg["mask"]["padding"]
+    return lengths * B if len(lengths) == 1 else lengths
+
+
 def visible(cfg, B, T, Tk):
     """(B, T, T_k): which key each query may see (causal and window compare positions: T == T_k)."""
     m = cfg["mask"]
@@ -25,9 +49,8 @@ def visible(cfg, B, T, Tk):
     if m["causal"]:
         vis &= (j <= i)[None]
     if m["padding"]:
-        lengths = m["padding"] * B if len(m["padding"]) == 1 else m["padding"]
-        for b in range(B):
-            vis[b] &= j < lengths[b]
+        for b, length in enumerate(padding_lengths(cfg, B)):
+            vis[b] &= j < length
     if m["window"] > 0:
         g = m["global_tokens"]
         vis &= ((np.abs(i - j) <= m["window"]) | (i < g) | (j < g))[None]
