@@ -254,8 +254,8 @@ SceneFit fit_scene(const std::vector<SceneItem>& scene, const std::vector<std::s
     below_lines = std::max(below_lines, c.below.size());  // a stride-0 line makes three
   }
   m.below_h = m.line_h * float(below_lines) + font * 0.3f;
-  if (beside) {  // the caption's lines run down beside the block; it must fit the height
-    if (m.above_h + m.below_h > room.y) return fit;
+  if (beside) {  // the caption's lines run down beside the block (one gap between its parts)
+    if (m.line_h * float(2 + below_lines) + font * 0.3f > room.y) return fit;
     m.above_h = m.below_h = 0;
   }
   // Each item's fair share of the width left beside the token labels, arrow and gaps.
