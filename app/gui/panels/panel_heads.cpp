@@ -84,6 +84,13 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
                         colour_at_packed(set.colormap, 0.5f * (t0 + t1)));
   }
   list->AddRect(ImVec2(at.x, y), ImVec2(at.x + bar_w, y + bar_h), colours.block_border);
+  if (set.colormap == ColormapKind::Diverging) {  // the white middle is 0
+    const float size = bar_h * 0.9f;
+    const ImVec2 zero = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, "0");
+    list->AddText(ImGui::GetFont(), size,
+                  ImVec2(at.x + (bar_w - zero.x) * 0.5f, y + (bar_h - zero.y) * 0.5f),
+                  text_colour_on(colour_at_packed(set.colormap, 0.5f)), "0");
+  }
   ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
   ImGui::TextUnformatted(text.high.c_str());
@@ -458,9 +465,13 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
                      ImVec2(grid.left, grid.top), label_size, colours.text_dim);
   }
   if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
+  // Before attend the maps are not computed yet: faded under the background.
+  const PipelineStep* step = current_step(state);
+  const bool ahead = step && maps_ahead_of(step->stage);
   for (const HeatmapPlacement& p : placements) {
+    if (ahead) list->AddRectFilled(p.min, p.max, (colours.background & 0x00FFFFFFu) | 0xB0000000u);
     list->AddRect(p.min, p.max, colours.block_border);
-    cell_values(list, set, p.head, p.min, window, label_size);
+    if (!ahead) cell_values(list, set, p.head, p.min, window, label_size);
   }
 }
 
@@ -672,6 +683,17 @@ void draw_header(AppState& state, const HeatmapSet& set, Header header, bool bat
     text_wrapped(title);
   else
     ImGui::TextUnformatted(title.c_str());
+  const PipelineStep* step = current_step(state);
+  if (step && maps_ahead_of(step->stage)) {  // before attend: the maps are not computed yet
+    if (header == Header::Column) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      text_wrapped(kMapsAheadNote);
+      ImGui::PopStyleColor();
+    } else {
+      same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x, ImGui::GetFontSize() * 0.8f);
+      ImGui::TextDisabled("%s", kMapsAheadNote);
+    }
+  }
   legend(set, palette(state.ui.theme), header, state.ui.presenter && header == Header::Full);
   focus_bar(state, set, header);
 }

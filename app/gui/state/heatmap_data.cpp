@@ -35,6 +35,26 @@ const char* heatmap_view_title(HeatmapView view) {
   return kViews[int(view)].title;
 }
 
+const char* heatmap_view_record(HeatmapView view) {
+  return kViews[int(view)].record;
+}
+
+HeatmapView view_at_step(const Trace& trace, HeatmapView chosen, Stage stage, Substep substep) {
+  if (stage != Stage::Attend ||
+      (substep != Substep::Scores && substep != Substep::Scale && substep != Substep::Mask))
+    return chosen;
+  for (const TensorRecord& record : trace.records) {
+    if (record.stage != stage || record.substep != substep) continue;
+    for (const HeatmapView view : {HeatmapView::Scores, HeatmapView::Scaled, HeatmapView::Masked})
+      if (record.name == kViews[int(view)].record) return view;
+  }
+  return chosen;
+}
+
+bool maps_ahead_of(Stage stage) {
+  return stage < Stage::Attend;
+}
+
 bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
   for (int i = 0; i < kHeatmapViewCount; ++i) {
     if (text == kViews[i].name) {
@@ -64,6 +84,7 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
     set.col_axis = record.axes.back().symbol;
   }
   set.view = view;
+  set.record = record.name;
   set.batch_index = std::clamp<int64_t>(batch_index, 0, B - 1);
   set.heads = per_head ? maps.size(1) : 1;
   set.rows = maps.size(per_head ? 2 : 1);
@@ -154,8 +175,10 @@ std::string number(float value) {
 }  // namespace
 
 LegendText legend_text(const HeatmapSet& set) {
-  if (set.colormap != ColormapKind::Sequential || set.map_max.empty())
-    return {number(set.value_min), number(set.value_max), ""};
+  if (set.colormap == ColormapKind::Diverging)  // signed, white at 0 in the middle
+    return {number(set.value_min), std::string(1, '+').append(number(set.value_max)),
+            "signed: blue below 0, white 0, red above"};
+  if (set.map_max.empty()) return {number(set.value_min), number(set.value_max), ""};
   const auto [least, most] = std::minmax_element(set.map_max.begin(), set.map_max.end());
   switch (set.scale) {
     case ColourScale::PerMap: {
