@@ -94,6 +94,15 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
   ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
   ImGui::TextUnformatted(text.high.c_str());
+  if (!text.warning.empty()) {  // the scale draws one flat colour: said whatever the room
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+    if (header != Header::Column &&
+        same_line_if_fits(ImGui::CalcTextSize(text.warning.c_str()).x, font * 0.8f))
+      ImGui::TextUnformatted(text.warning.c_str());
+    else
+      text_wrapped(text.warning);
+    ImGui::PopStyleColor();
+  }
   if (compact) {
     std::string hidden = text.note;
     if (set.masked_cells > 0)
@@ -103,7 +112,7 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
   }
   if (note_hidden && !text.note.empty() && ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", text.note.c_str());
-  if (!text.note.empty() && !note_hidden) {  // the scale in use
+  if (!text.note.empty() && !note_hidden && text.warning.empty()) {  // the scale in use
     if (header == Header::Column) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       text_wrapped(text.note);

@@ -55,6 +55,10 @@ struct HeatmapSet {
   float value_max = 1;       // the last colour
   ColourScale scale = ColourScale::Fixed;  // how weights became `values`
   std::vector<float> map_max;              // (heads): each map's largest real weight
+  // Weights whose colour positions all lie within kFlatSpread of each other: the scale draws
+  // every visible cell in (nearly) one colour. `flat_max` is then the largest visible weight.
+  bool flat = false;
+  float flat_max = 0;
   ColormapKind colormap = ColormapKind::Sequential;
   int64_t masked_cells = 0;
 
@@ -80,10 +84,16 @@ struct HeatmapSet {
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
                           ColourScale scale);
 
+// Colour positions closer than this (of the colour map's 0 .. 1) look like one colour.
+constexpr float kFlatSpread = 0.1f;
+
 // What the legend prints: the real values at its two ends ("0", "0.031"; signed scores "-2.1",
 // "+2.1") and a one-line note on the scale in use ("colours stretched per map: 0 … 0.031").
+// `warning`, shown whatever room the header has, says when the scale makes the maps one flat
+// colour and how to fix it ("fixed 0 … 1: all weights ≤ 0.048 look alike: press S for per-map").
 struct LegendText {
   std::string low, high, note;
+  std::string warning = {};
 };
 LegendText legend_text(const HeatmapSet& set);
 
