@@ -1,8 +1,9 @@
 // Checks a screenshot of the heads panel against the numbers: for every heatmap cell, the pixel at
 // the cell's centre (above the printed number, in cells big enough to print one) must be the colour
-// map applied to the core's value for that cell (masked cells must be the grey hatching). Prints
-// the largest colour difference, like llm.c's check_tensor.
-//   gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--tolerance T]
+// map applied to the core's value for that cell, in the record the layout says the maps show
+// (weights, or the scores of attend's QK^T, scale and mask sub-steps); masked cells must be the
+// grey hatching. Prints the largest colour difference, like llm.c's check_tensor.
+//   gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--expect-record NAME] [--tolerance T]
 #include <stb_image.h>
 
 #include <cmath>
@@ -30,13 +31,6 @@ struct Image {
   const unsigned char* at(int x, int y) const { return pixels + (size_t(y) * width + x) * 3; }
 };
 
-const char* record_of(const std::string& view) {
-  if (view == "weights") return "weights";
-  if (view == "scores") return "scores";
-  if (view == "scaled") return "scaled";
-  return "masked";
-}
-
 int fail(const std::string& message) {
   std::fprintf(stderr, "gui_pixel_check: %s\n", message.c_str());
   return 1;
@@ -47,10 +41,12 @@ int fail(const std::string& message) {
 int main(int argc, char** argv) {
   if (argc < 3) return fail("usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N]");
   int expect_heads = -1;
-  double tolerance = 6;  // of 255: the GPU's 8-bit filtering and rounding
+  std::string expect_record;  // the trace record the maps must show ("scaled" at attend:scale)
+  double tolerance = 6;       // of 255: the GPU's 8-bit filtering and rounding
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--expect-heads") expect_heads = std::stoi(argv[i + 1]);
+    if (flag == "--expect-record") expect_record = argv[i + 1];
     if (flag == "--tolerance") tolerance = std::stod(argv[i + 1]);
   }
 
@@ -71,8 +67,16 @@ int main(int argc, char** argv) {
     if (preset.config == config) inputs = preset.inputs;
   }
   const Trace trace = run(config, inputs);
-  const std::string view = layout.at("view");
-  const Tensor& values = trace.find(record_of(view))->tensor;  // (B, h, T, T)
+  const std::string record = layout.value("record", "");
+  std::printf("the maps show: %s (step %s)\n", record.c_str(),
+              layout.contains("step") ? layout["step"].value("label", "").c_str() : "?");
+  if (record.empty()) return fail("the layout names no record (the tensor the maps show)");
+  if (!expect_record.empty() && record != expect_record)
+    return fail("the maps show \"" + record + "\", expected \"" + expect_record + "\"");
+  const TensorRecord* shown = trace.find(record);
+  if (!shown) return fail("the core's trace has no record \"" + record + "\"");
+  const bool weights = record == "weights";
+  const Tensor& values = shown->tensor;  // (B, h, T, T)
   const int64_t b = layout.at("batch"), T = values.size(2);
   const std::vector<uint8_t> visible = visibility(config.mask, config.batch, T);
 
@@ -93,7 +97,7 @@ int main(int argc, char** argv) {
   for (int64_t h = 0, k = 0; h < H; ++h)
     for (int64_t i = 0; i < T; ++i)
       for (int64_t j = 0; j < T; ++j, ++k) positions[size_t(k)] = values.at({b, h, i, j});
-  if (view == "weights") {
+  if (weights) {
     gui::ColourScale scale;
     if (!gui::parse_colour_scale(layout.value("colour_scale", ""), scale))
       return fail("layout has no known colour_scale");
@@ -120,7 +124,7 @@ int main(int argc, char** argv) {
         if (px < 0 || py < 0 || px >= image.width || py >= image.height)
           return fail("heatmap outside the screenshot");
         const unsigned char* p = image.at(px, py);
-        const bool masked_weight = view == "weights" && !visible[size_t((b * T + i) * T + j)];
+        const bool masked_weight = weights && !visible[size_t((b * T + i) * T + j)];
         const float v = values.at({b, head, i, j});
         if (masked_weight || (std::isinf(v) && v < 0)) {
           // Hatched grey: no colour, and not the colour map's first colour.

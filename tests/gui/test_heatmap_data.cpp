@@ -184,7 +184,11 @@ TEST(ColourScales, ScoresKeepTheirSymmetricScaleWhateverTheChoice) {
   EXPECT_EQ(log.values, fixed.values);
   EXPECT_EQ(log.value_min, -log.value_max);
   EXPECT_EQ(log.values[1], trace.find("scaled")->tensor.at({0, 0, 0, 1}));
-  EXPECT_TRUE(legend_text(log).note.empty());
+  // The legend says the scale is signed, whatever the weights' scale, and shows its range.
+  EXPECT_EQ(legend_text(log).note, "signed: blue below 0, white 0, red above");
+  char high[32];
+  std::snprintf(high, sizeof high, "+%.3g", double(log.value_max));
+  EXPECT_EQ(legend_text(log).high, high);
 }
 
 TEST(Heatmaps, ScoresUseTheDivergingMapAroundZero) {

@@ -83,6 +83,10 @@ const char* colour_scale_name(ColourScale scale) {
   return kScaleNames[int(scale)];
 }
 
+ColourScale next_colour_scale(ColourScale scale) {
+  return ColourScale((int(scale) + 1) % kColourScaleCount);
+}
+
 bool parse_colour_scale(const std::string& text, ColourScale& scale) {
   for (int i = 0; i < kColourScaleCount; ++i) {
     if (text == kScaleNames[i]) {

@@ -48,6 +48,8 @@ enum class ColourScale {
 constexpr int kColourScaleCount = 4;
 constexpr float kLogFloor = 1e-4f;  // weights below it get the first colour of the log scale
 const char* colour_scale_name(ColourScale scale);  // "per-map", "per-row", "log", "fixed"
+// The scale after `scale` in the cycle the S key steps through (per-map, per-row, log, fixed).
+ColourScale next_colour_scale(ColourScale scale);
 bool parse_colour_scale(const std::string& text, ColourScale& scale);
 std::string colour_scale_names();  // "per-map, per-row, log, fixed"
 

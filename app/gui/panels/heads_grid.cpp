@@ -19,4 +19,27 @@ Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, 
   return best;
 }
 
+Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, ImVec2 widest, float title_h,
+                       float gap) {
+  constexpr int kRounds = 4;
+  ImVec2 assumed(0, 0);
+  for (int round = 0; round < kRounds; ++round) {
+    const Grid grid = fit_grid(maps, room, assumed.x, assumed.y, title_h, gap);
+    const ImVec2 needed = labels(grid.map);
+    if (needed.x <= assumed.x && needed.y <= assumed.y) return grid;
+    assumed = ImVec2(std::max(assumed.x, needed.x), std::max(assumed.y, needed.y));
+  }
+  return fit_grid(maps, room, widest.x, widest.y, title_h, gap);
+}
+
+HeadsLayout fit_heads_layout(int maps, ImVec2 room, float header_h, float header_w,
+                             const LabelRoom& labels, ImVec2 widest, float title_h, float gap) {
+  const Grid above =
+      fit_grid_labelled(maps, ImVec2(room.x, room.y - header_h), labels, widest, title_h, gap);
+  const Grid beside =
+      fit_grid_labelled(maps, ImVec2(room.x - header_w, room.y), labels, widest, title_h, gap);
+  if (beside.map > above.map) return {beside, true, header_w};
+  return {above, false, 0};
+}
+
 }  // namespace attnlab::gui

@@ -1,8 +1,12 @@
 // The grid of heatmaps in the heads panel: how many columns make the maps largest in the room
-// the panel has (2 heads side by side in a wide panel, 16 heads 4 x 4 in a square one).
+// the panel has (2 heads side by side in a wide panel, 8 heads 4 x 2 in a 920 x 470 one), how
+// much room their labels take at that size, and whether the header (the view's name, the colour
+// legend, the focus bar) goes above the maps or in a column beside them.
 #pragma once
 
 #include <imgui.h>
+
+#include <functional>
 
 namespace attnlab::gui {
 
@@ -17,5 +21,27 @@ struct Grid {
 // `label_w` for labels left and `top_h` for those on top, a title line of `title_h` above each map
 // and `gap` between.
 Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, float gap);
+
+// The room the labels need beside maps of side `map` (x: the query labels on the left, y: the key
+// labels on top). Thinned labels of small maps ("0:The", "50:on") are shorter than the longest
+// token, so the room depends on the size it makes room for.
+using LabelRoom = std::function<ImVec2(float map)>;
+
+// fit_grid with the label room the chosen maps need: starts from no labels and widens the room to
+// what the labels of the resulting maps take until they fit (the room only grows, so it ends);
+// after a few rounds it takes `widest`, the room that fits any labels.
+Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, ImVec2 widest, float title_h,
+                       float gap);
+
+// Where the header goes. `header` is its height above the maps (x unused) and its width in a
+// column beside them: beside when that makes the maps larger, which a wide panel whose maps are
+// bound by its height gains from.
+struct HeadsLayout {
+  Grid grid;
+  bool header_beside = false;
+  float header_w = 0;  // the column's width when beside
+};
+HeadsLayout fit_heads_layout(int maps, ImVec2 room, float header_h, float header_w,
+                             const LabelRoom& labels, ImVec2 widest, float title_h, float gap);
 
 }  // namespace attnlab::gui

@@ -19,6 +19,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
               {"framebuffer_scale", {scale.x, scale.y}},
               {"preset", state.session.preset_name},
               {"view", heatmap_view_name(set.view)},
+              {"record", set.record},  // the trace record the heads panel's maps show
               {"batch", set.batch_index},
               {"value_min", set.value_min},
               {"value_max", set.value_max},
@@ -45,6 +46,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["tab"] = tool_tab_name(state.tabs.tool);
   out["decode"] = {{"step", state.decode.step}, {"steps", trace.decode.steps.size()}};
   if (const PipelineStep* step = current_step(state)) {
+    out["maps_ahead"] = maps_ahead_of(step->stage);  // drawn faded: not computed yet
     out["step"] = {{"index", state.walk.step_index},
                    {"stage", stage_name(step->stage)},
                    {"label", step->label}};

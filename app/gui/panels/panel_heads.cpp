@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <string>
 
@@ -38,23 +39,39 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom
 
 // [SECTION] pieces
 
+// Where the header (the view's name, the colour legend, the focus bar) goes: above the maps,
+// above them on one line (presenter mode on a screen short for its font), or in a column beside
+// them (a wide panel whose maps are bound by its height).
+enum class Header { Full, Compact, Column };
+
+// The header's column: room for the colour bar between its two ends and the focus bar's combo.
+float header_column_width() {
+  return ImGui::GetFontSize() * 10;
+}
+
 // The colour bar with its range, the masked swatch and the one-line note on the scale, each
 // beside what came before when it fits (the bar shrinks to 5 em for that), else on a new line.
-// Compact: the bar alone beside the title (down to 3 em), the note and the swatch's meaning in
-// its tooltip.
-void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
+// Compact: the bar alone beside the title (down to 3 em). Compact, or `note_hidden` (presenter
+// mode, where the bar's ends say the scale: "0", "row max"): the note and the swatch's meaning in
+// the bar's tooltip. Column: the bar fills the column's line, the note wraps under it.
+void legend(const HeatmapSet& set, const Palette& colours, Header header, bool note_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
+  const bool compact = header == Header::Compact;
   const LegendText text = legend_text(set);
   const float bar_h = font * 0.8f;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float texts = ImGui::CalcTextSize(text.low.c_str()).x +
                       ImGui::CalcTextSize(text.high.c_str()).x + 2 * spacing;
-  const float room_beside = room_beside_last_item(font * 0.8f) - texts;
   float bar_w = font * 8;
-  if (room_beside >= font * (compact ? 3 : 5)) {
-    bar_w = std::min(bar_w, room_beside);
-    ImGui::SameLine(0, font * 0.8f);
+  if (header == Header::Column) {
+    bar_w = std::clamp(ImGui::GetContentRegionAvail().x - texts, font * 2, font * 8);
+  } else {
+    const float room_beside = room_beside_last_item(font * 0.8f) - texts;
+    if (room_beside >= font * (compact ? 3 : 5)) {
+      bar_w = std::min(bar_w, room_beside);
+      ImGui::SameLine(0, font * 0.8f);
+    }
   }
   ImGui::TextUnformatted(text.low.c_str());
   ImGui::SameLine();
@@ -67,9 +84,25 @@ void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
                         colour_at_packed(set.colormap, 0.5f * (t0 + t1)));
   }
   list->AddRect(ImVec2(at.x, y), ImVec2(at.x + bar_w, y + bar_h), colours.block_border);
+  if (set.colormap == ColormapKind::Diverging) {  // the white middle is 0
+    const float size = bar_h * 0.9f;
+    const ImVec2 zero = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, "0");
+    list->AddText(ImGui::GetFont(), size,
+                  ImVec2(at.x + (bar_w - zero.x) * 0.5f, y + (bar_h - zero.y) * 0.5f),
+                  text_colour_on(colour_at_packed(set.colormap, 0.5f)), "0");
+  }
   ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
   ImGui::TextUnformatted(text.high.c_str());
+  if (!text.warning.empty()) {  // the scale draws one flat colour: said whatever the room
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
+    if (header != Header::Column &&
+        same_line_if_fits(ImGui::CalcTextSize(text.warning.c_str()).x, font * 0.8f))
+      ImGui::TextUnformatted(text.warning.c_str());
+    else
+      text_wrapped(text.warning);
+    ImGui::PopStyleColor();
+  }
   if (compact) {
     std::string hidden = text.note;
     if (set.masked_cells > 0)
@@ -77,9 +110,17 @@ void legend(const HeatmapSet& set, const Palette& colours, bool compact) {
     if (!hidden.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hidden.c_str());
     return;
   }
-  if (!text.note.empty()) {  // the scale in use
-    same_line_if_fits(ImGui::CalcTextSize(text.note.c_str()).x, font * 0.8f);
-    ImGui::TextDisabled("%s", text.note.c_str());
+  if (note_hidden && !text.note.empty() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", text.note.c_str());
+  if (!text.note.empty() && !note_hidden && text.warning.empty()) {  // the scale in use
+    if (header == Header::Column) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      text_wrapped(text.note);
+      ImGui::PopStyleColor();
+    } else {
+      same_line_if_fits(ImGui::CalcTextSize(text.note.c_str()).x, font * 0.8f);
+      ImGui::TextDisabled("%s", text.note.c_str());
+    }
   }
   if (set.masked_cells > 0) {
     const float swatch_w = bar_h * 1.6f;
@@ -151,33 +192,76 @@ struct Window {
   float offset(double index, double first) const { return float((index - first)) * cell(); }
 };
 
+// The labels of the first `count` queries (rows) at `cell` pixels a cell.
+std::vector<AxisLabel> query_labels(const Trace& trace, const HeatmapSet& set, int64_t count,
+                                    float cell, float size) {
+  return axis_labels(count, cell, size, [&](int64_t i) { return axis_label(trace, set, i); });
+}
+
+// The same for the keys (columns). Thinned key labels that would repeat the query labels' tokens
+// show their positions only ("50"); another sentence's keys keep their tokens.
+std::vector<AxisLabel> key_labels(const Trace& trace, const HeatmapSet& set, int64_t count,
+                                  float cell, float size) {
+  std::vector<AxisLabel> labels =
+      axis_labels(count, cell, size, [&](int64_t i) { return axis_label(trace, set, i, true); });
+  if (trace.tokens_kv.empty() && label_stride(cell, size, count) > 1)
+    for (AxisLabel& label : labels) label.text = std::to_string(label.index);
+  return labels;
+}
+
+// The text cut with an ellipsis to `width` pixels at `size` (a zoomed-in map's whole tokens in
+// the room its thinned labels took).
+std::string cut_to(const std::string& text, float width, float size) {
+  ImFont* font = ImGui::GetFont();
+  const auto fits = [&](const std::string& t) {
+    return font->CalcTextSizeA(size, FLT_MAX, 0, t.c_str()).x <= width;
+  };
+  if (fits(text)) return text;
+  std::string cut = text;
+  while (!cut.empty()) {
+    do {
+      cut.pop_back();  // whole UTF-8 characters: drop continuation bytes with their lead byte
+    } while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80);
+    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+    if (fits(cut + "\u2026")) return cut + "\u2026";
+  }
+  return "";
+}
+
+// The query labels left of the map (when `left`) and the key labels above it (when `top`), each
+// cut to the room the grid left them (`room`: x on the left, y on top).
 void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set,
-                      const Window& window, ImVec2 origin, bool left, bool top, float size,
-                      ImU32 colour) {
+                      const Window& window, ImVec2 origin, bool left, bool top, ImVec2 room,
+                      float size, ImU32 colour) {
   ImFont* font = ImGui::GetFont();
   const MapView& v = window.view;
+  const float margin = size * 0.3f;
   const auto last = int64_t(std::ceil(std::max(v.first_row, v.first_col) + v.span));
-  const auto row_name = [&](int64_t i) { return axis_label(trace, set, i); };
-  for (const AxisLabel& label :
-       axis_labels(std::min(last, set.rows), window.cell(), size, row_name)) {
-    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
-    const double i = double(label.index) + 0.5;
-    if (left && i > v.first_row && i < v.first_row + v.span)
+  if (left) {
+    for (const AxisLabel& label :
+         query_labels(trace, set, std::min(last, set.rows), window.cell(), size)) {
+      const double i = double(label.index) + 0.5;
+      if (i <= v.first_row || i >= v.first_row + v.span) continue;
+      const std::string text = cut_to(label.text, room.x - margin, size);
+      const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
       list->AddText(font, size,
-                    ImVec2(origin.x - text.x - size * 0.3f,
-                           origin.y + window.offset(i, v.first_row) - text.y * 0.5f),
-                    colour, label.text.c_str());
+                    ImVec2(origin.x - extent.x - margin,
+                           origin.y + window.offset(i, v.first_row) - extent.y * 0.5f),
+                    colour, text.c_str());
+    }
   }
-  const auto column_name = [&](int64_t i) { return axis_label(trace, set, i, true); };
-  for (const AxisLabel& label :
-       axis_labels(std::min(last, set.cols), window.cell(), size, column_name)) {
-    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str());
-    const double i = double(label.index) + 0.5;
-    if (top && i > v.first_col && i < v.first_col + v.span)
+  if (top) {
+    for (const AxisLabel& label :
+         key_labels(trace, set, std::min(last, set.cols), window.cell(), size)) {
+      const double i = double(label.index) + 0.5;
+      if (i <= v.first_col || i >= v.first_col + v.span) continue;
+      const std::string text = cut_to(label.text, room.y - margin, size);
+      const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
       add_vertical_text(
           list, font, size,
-          ImVec2(origin.x + window.offset(i, v.first_col) - text.y * 0.5f, origin.y - size * 0.3f),
-          colour, label.text.c_str());
+          ImVec2(origin.x + window.offset(i, v.first_col) - extent.y * 0.5f, origin.y - margin),
+          colour, text.c_str());
+    }
   }
 }
 
@@ -263,40 +347,102 @@ std::vector<int> shown_heads(const HeadFocus& focus, int64_t heads) {
   return {focus.head};
 }
 
-// The grid that makes the maps of `heads` largest in `room`, each showing `view`; key labels on
-// top unless `top_labels` is false. In focus mode the labels always have room for positions, so
-// zooming does not resize the maps.
-Grid grid_for(const AppState& state, const HeatmapSet& set, size_t heads, const MapView& view,
-              float label_size, bool focused, ImVec2 room, bool top_labels) {
-  const Trace& trace = *state.session.trace;
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float gap = ImGui::GetFontSize() * (state.ui.presenter ? 0.5f : 0.8f);
-  const auto fit = [&](float label_w) {
-    return fit_grid(int(heads), room, label_w, top_labels ? label_w : 0, title_h, gap);
-  };
-  Grid grid = fit(label_width(trace, set, label_size, focused));
-  if (label_stride(grid.map / float(view.span), label_size, set.side()) > 1)
-    grid = fit(label_width(trace, set, label_size, true));
-  return grid;
+// Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
+float map_label_size(const AppState& state) {
+  return std::round(ImGui::GetFontSize() * (state.ui.presenter ? 0.6f : 0.75f));
 }
 
-// Places the maps of `heads` in the grid that makes them largest in the room left in the panel.
-Grid place_maps(AppState& state, const HeatmapSet& set, const std::vector<int>& heads,
-                const MapView& view, float label_size, bool focused, bool top_labels) {
-  const Grid grid = grid_for(state, set, heads.size(), view, label_size, focused,
-                             ImGui::GetContentRegionAvail(), top_labels);
+// How the maps of one frame are laid out: which heads, the visible window, the labels' size,
+// whether key labels go on top and whether each map has a title line.
+struct MapsPlan {
+  std::vector<int> heads;
+  MapView view;
+  float label_size = 0;
+  bool focused = false;
+  bool top_labels = true;
+  bool titles = true;
+};
+
+// One focused head is named in the focus bar: no title line over its map. Presenter mode's
+// compact header drops the key labels on top, which name the same tokens as the query labels,
+// unless the keys are another sentence's (cross-attention).
+MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
+  HeadFocus& focus = state.heads.focus;
+  if (focus.head >= set.heads) focus = {};
+  MapsPlan plan;
+  plan.focused = focus.head >= 0;
+  if (plan.focused) focus.view = clamp_view(focus.view, set.side());
+  plan.view = plan.focused ? focus.view : clamp_view({}, set.side());
+  plan.heads = shown_heads(focus, set.heads);
+  plan.label_size = map_label_size(state);
+  plan.top_labels = header != Header::Compact || !state.session.trace->tokens_kv.empty();
+  plan.titles = !(plan.focused && plan.heads.size() == 1);
+  return plan;
+}
+
+// The widest of `labels` at `size`, with the margin to the map.
+float widest(const std::vector<AxisLabel>& labels, float size) {
+  ImFont* font = ImGui::GetFont();
+  float widest = 0;
+  for (const AxisLabel& label : labels)
+    widest = std::max(widest, font->CalcTextSizeA(size, FLT_MAX, 0, label.text.c_str()).x);
+  return widest + size * 0.6f;
+}
+
+// The room the labels need beside maps of each size: the labels drawn at that size over the
+// whole map (thinned ones, "0:The", "50:on", are shorter than the longest token; a zoomed-in
+// map's labels are cut to that room, so zooming does not resize the maps). Thinned key labels
+// repeat the query labels' positions: the grid leaves them out (hover names the key), unless the
+// keys are another sentence's.
+LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
+  const Trace& trace = *state.session.trace;
+  return [&trace, &set, size = plan.label_size, top = plan.top_labels,
+          grid = !plan.focused](float map) {
+    const float cell = map / float(set.side());
+    const bool thinned = label_stride(cell, size, set.cols) > 1;
+    const bool drop_keys = !top || (grid && thinned && trace.tokens_kv.empty());
+    return ImVec2(widest(query_labels(trace, set, set.rows, cell, size), size),
+                  drop_keys ? 0 : widest(key_labels(trace, set, set.cols, cell, size), size));
+  };
+}
+
+// The labels' room that fits any map size.
+ImVec2 widest_label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
+  const float w = label_width(*state.session.trace, set, plan.label_size, true);
+  return ImVec2(w, plan.top_labels ? w : 0);
+}
+
+float title_height(const MapsPlan& plan) {
+  return plan.titles ? ImGui::GetTextLineHeightWithSpacing() : 0;
+}
+
+float map_gap(const AppState& state) {
+  return ImGui::GetFontSize() * (state.ui.presenter ? 0.5f : 0.8f);
+}
+
+// The grid that makes the planned maps largest in `room`.
+Grid grid_for(const AppState& state, const HeatmapSet& set, const MapsPlan& plan, ImVec2 room) {
+  return fit_grid_labelled(int(plan.heads.size()), room, label_room(state, set, plan),
+                           widest_label_room(state, set, plan), title_height(plan), map_gap(state));
+}
+
+// Places the planned maps in the grid that makes them largest in `room`, from the cursor.
+Grid place_maps(AppState& state, const HeatmapSet& set, const MapsPlan& plan, ImVec2 room) {
+  const Grid grid = grid_for(state, set, plan, room);
   const ImVec2 start = ImGui::GetCursorScreenPos();
+  const MapView& view = plan.view;
   // Square cells: a T_q x T_k map fills its square slot along its longer side only.
   const float cell = grid.map / float(view.span);
   const double shown_cols = std::min(view.span, double(set.cols) - view.first_col);
   const double shown_rows = std::min(view.span, double(set.rows) - view.first_row);
-  for (size_t k = 0; k < heads.size(); ++k) {
+  for (size_t k = 0; k < plan.heads.size(); ++k) {
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
     const ImVec2 at(
         start.x + grid.left + float(column) * (grid.map + grid.gap),
         start.y + grid.top + float(row) * (grid.map + grid.title_h + grid.gap) + grid.title_h);
     state.frame.heatmap_placements.push_back(
-        {heads[k], at, ImVec2(at.x + float(shown_cols) * cell, at.y + float(shown_rows) * cell),
+        {plan.heads[k], at,
+         ImVec2(at.x + float(shown_cols) * cell, at.y + float(shown_rows) * cell),
          ImVec2(float(view.first_col / double(set.cols)), float(view.first_row / double(set.rows))),
          ImVec2(float((view.first_col + shown_cols) / double(set.cols)),
                 float((view.first_row + shown_rows) / double(set.rows)))});
@@ -316,18 +462,25 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
   for (size_t k = 0; k < placements.size(); ++k) {
     const HeatmapPlacement& p = placements[k];
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
-    const std::string title = head_title(trace, set, p.head, grid.map + grid.gap * 0.5f);
-    const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
-    list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
-                        ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f), head_colour(p.head));
-    list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title.c_str());
+    if (grid.title_h > 0) {  // else the focus bar names the head
+      const std::string title = head_title(trace, set, p.head, grid.map + grid.gap * 0.5f);
+      const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
+      list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
+                          ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f),
+                          head_colour(p.head));
+      list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title.c_str());
+    }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
-                     label_size, colours.text_dim);
+                     ImVec2(grid.left, grid.top), label_size, colours.text_dim);
   }
   if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
+  // Before attend the maps are not computed yet: faded under the background.
+  const PipelineStep* step = current_step(state);
+  const bool ahead = step && maps_ahead_of(step->stage);
   for (const HeatmapPlacement& p : placements) {
+    if (ahead) list->AddRectFilled(p.min, p.max, (colours.background & 0x00FFFFFFu) | 0xB0000000u);
     list->AddRect(p.min, p.max, colours.block_border);
-    cell_values(list, set, p.head, p.min, window, label_size);
+    if (!ahead) cell_values(list, set, p.head, p.min, window, label_size);
   }
 }
 
@@ -421,102 +574,148 @@ void zoom_and_pan(AppState& state, const HeatmapSet& set, const Window& window) 
   }
 }
 
-// Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
-float map_label_size(const AppState& state) {
-  return std::round(ImGui::GetFontSize() * (state.ui.presenter ? 0.6f : 0.75f));
-}
-
-// Presenter mode on a screen short for its font (1280 x 720 at font scale 2) gives a short
-// sequence's maps cells of at least 24 px by a compact header: one line for the view and its
-// colour bar (the note on the scale in its tooltip), and no key labels on top (the query labels
-// name the same tokens; hover names both). `room` is what is left under the header.
-bool wants_compact_header(const AppState& state, const HeatmapSet& set, ImVec2 room) {
+// The header that gives the maps the most room in `room` (the panel under the stale banner):
+// the full one above the maps (its height as last drawn there), or in a column beside them. When
+// the maps would still be hard to read (a short sequence's cells under 24 px, or any map under
+// 3 em), the compact one, if it makes them larger.
+Header choose_header(AppState& state, const HeatmapSet& set, ImVec2 room) {
+  const float full_h = state.heads.full_header_h;
+  if (full_h <= 0) return Header::Full;  // not measured yet: the next frame chooses
+  const int maps = int(shown_heads(state.heads.focus, set.heads).size());
+  const auto fit = [&](Header header, float header_h, float column_w) {
+    const MapsPlan plan = plan_maps(state, set, header);
+    return fit_heads_layout(maps, room, header_h, column_w, label_room(state, set, plan),
+                            widest_label_room(state, set, plan), title_height(plan),
+                            map_gap(state));
+  };
+  const HeadsLayout full = fit(Header::Full, full_h, header_column_width());
+  const Header best = full.header_beside ? Header::Column : Header::Full;
   constexpr float kReadableCell = 24;
-  if (!state.ui.presenter || state.heads.full_header_h <= 0) return false;
-  const HeadFocus& focus = state.heads.focus;
-  const MapView view =
-      focus.head >= 0 ? clamp_view(focus.view, set.side()) : clamp_view({}, set.side());
   constexpr double kShortSequence = 16;  // a longer map's cells are small at any header
-  if (view.span > kShortSequence) return false;
-  room.y -= state.heads.full_header_h;
-  const Grid full = grid_for(state, set, shown_heads(focus, set.heads).size(), view,
-                             map_label_size(state), focus.head >= 0, room, true);
-  return full.map / float(view.span) < kReadableCell;
+  const double span = plan_maps(state, set, best).view.span;
+  const bool readable = span <= kShortSequence ? full.grid.map / float(span) >= kReadableCell
+                                               : full.grid.map >= ImGui::GetFontSize() * 3;
+  if (readable) return best;
+  // The compact header is one line (its room beside nothing: never a column).
+  const HeadsLayout compact = fit(Header::Compact, ImGui::GetFrameHeightWithSpacing(), FLT_MAX);
+  return compact.grid.map > full.grid.map ? Header::Compact : best;
 }
 
-// The grid of all heads, or in focus mode one head (or two) as large as the panel allows.
-void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, bool compact) {
+// The grid of all heads, or in focus mode one head (or two) as large as `room` allows.
+void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, Header header,
+               ImVec2 room) {
   HeadFocus& focus = state.heads.focus;
-  if (focus.head >= set.heads) focus = {};
-  const bool focused = focus.head >= 0;
-  if (focused) focus.view = clamp_view(focus.view, set.side());
-  const MapView view = focused ? focus.view : clamp_view({}, set.side());
-  // Presenter mode gives the maps the room: its large font makes labels readable at 0.6 of it.
-  // The compact header drops the key labels on top, which name the same tokens as the query
-  // labels, unless the keys are another sentence's (cross-attention).
-  const bool key_labels = !compact || !state.session.trace->tokens_kv.empty();
-  const Grid grid = place_maps(state, set, shown_heads(focus, set.heads), view,
-                               map_label_size(state), focused, key_labels);
-  const float label_size = map_label_size(state);
+  const MapsPlan plan = plan_maps(state, set, header);
+  const Grid grid = place_maps(state, set, plan, room);
   if (grid.map < 4) {
     state.frame.heatmap_placements.clear();
     ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
                        (long long)set.heads);
     return;
   }
-  const Window window{view, grid.map};
-  paint_maps(state, set, drawer, grid, window, label_size);
-  if (focused) zoom_and_pan(state, set, window);
+  const Window window{plan.view, grid.map};
+  paint_maps(state, set, drawer, grid, window, plan.label_size);
+  if (plan.focused) zoom_and_pan(state, set, window);
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
     state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set);
   // A click on a map in the grid opens that head in focus mode.
-  if (!focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+  if (!plan.focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     focus = {state.frame.hover.head, -1, {}};
   highlight_hover(state, set, window);
 }
 
-// Focus mode's bar: back to the grid, and the head to compare with.
-void focus_bar(AppState& state, const HeatmapSet& set) {
+// Focus mode's bar: the focused head's name, back to the grid, and the head to compare with.
+// Beside the legend when it fits, else on lines of its own; stacked in the header's column.
+void focus_bar(AppState& state, const HeatmapSet& set, Header header) {
   HeadFocus& focus = state.heads.focus;
   if (focus.head < 0 || focus.head >= set.heads) return;
-  // Beside the legend when it fits, else on a line of its own.
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 16) ImGui::NewLine();
+  const float font = ImGui::GetFontSize();
+  const bool column = header == Header::Column;
+  if (!column) {
+    ImGui::SameLine(0, font);
+    if (ImGui::GetContentRegionAvail().x < font * 16) ImGui::NewLine();
+  }
+  // The head's colour and name (its title, as the grid draws it above its map).
+  const std::string name = head_title(*state.session.trace, set, focus.head,
+                                      column ? ImGui::GetContentRegionAvail().x : font * 12);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + font * 0.25f),
+                                            ImVec2(at.x + font * 0.5f, at.y + font * 0.95f),
+                                            head_colour(focus.head));
+  ImGui::Dummy(ImVec2(font * 0.5f, ImGui::GetTextLineHeight()));
+  ImGui::SameLine(0, font * 0.2f);
+  ImGui::TextUnformatted(name.c_str());
+  if (!column) ImGui::SameLine(0, font * 0.8f);
+  if (!column && ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("\u2190 all heads (Esc)").x)
+    ImGui::NewLine();
   if (ImGui::SmallButton("\u2190 all heads (Esc)")) {
     focus = {};
     return;
   }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Back to the grid. On the map: the wheel zooms, a drag pans.");
-  ImGui::SameLine();
+  tooltip("Back to the grid. On the map: the wheel zooms, a drag pans.");
+  if (!column) ImGui::SameLine();
   char preview[32];
   std::snprintf(preview, sizeof preview, focus.compare >= 0 ? "head %d" : "none", focus.compare);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  const float combo_label =
+      ImGui::CalcTextSize("beside (V)").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(
+      column ? std::max(font * 3, ImGui::GetContentRegionAvail().x - combo_label) : font * 6);
   if (ImGui::BeginCombo("beside (V)", preview)) {
     if (ImGui::Selectable("none", focus.compare < 0)) focus.compare = -1;
     for (int head = 0; head < int(set.heads); ++head) {
       if (head == focus.head) continue;
-      char name[24];
-      std::snprintf(name, sizeof name, "head %d", head);
-      if (ImGui::Selectable(name, focus.compare == head)) focus.compare = head;
+      char label[24];
+      std::snprintf(label, sizeof label, "head %d", head);
+      if (ImGui::Selectable(label, focus.compare == head)) focus.compare = head;
     }
     ImGui::EndCombo();
   }
+  tooltip("The head drawn beside this one, sharing its zoom (V picks the next).");
   // The hint beside the combo when it fits; else it is the back button's tooltip.
   const char* hint = "wheel zooms, drag pans";
-  if (same_line_if_fits(ImGui::CalcTextSize(hint).x, ImGui::GetStyle().ItemSpacing.x))
+  if (column) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    text_wrapped(hint);
+    ImGui::PopStyleColor();
+  } else if (same_line_if_fits(ImGui::CalcTextSize(hint).x, ImGui::GetStyle().ItemSpacing.x)) {
     ImGui::TextDisabled("%s", hint);
+  }
+}
+
+// The view's name (the sequence shown beside it when the panel has no title bar), the legend and
+// the focus bar.
+void draw_header(AppState& state, const HeatmapSet& set, Header header, bool batch_in_title) {
+  std::string title =
+      header == Header::Compact ? heatmap_view_name(set.view) : heatmap_view_title(set.view);
+  if (batch_in_title) title += " \u00B7 b = " + std::to_string(set.batch_index);
+  if (header == Header::Column)
+    text_wrapped(title);
+  else
+    ImGui::TextUnformatted(title.c_str());
+  const PipelineStep* step = current_step(state);
+  if (step && maps_ahead_of(step->stage)) {  // before attend: the maps are not computed yet
+    if (header == Header::Column) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      text_wrapped(kMapsAheadNote);
+      ImGui::PopStyleColor();
+    } else {
+      same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x, ImGui::GetFontSize() * 0.8f);
+      ImGui::TextDisabled("%s", kMapsAheadNote);
+    }
+  }
+  legend(set, palette(state.ui.theme), header, state.ui.presenter && header == Header::Full);
+  focus_bar(state, set, header);
 }
 
 }  // namespace
 
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
   const bool batched = state.session.trace && state.session.trace->config.batch > 1;
-  // In presenter mode the title bar goes (its line is worth more to the maps) unless it names
-  // the sequence shown.
+  // In presenter mode the title bar goes (its line is worth more to the maps); the sequence shown
+  // is named in the header instead.
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
                                  ImGuiWindowFlags_NoNavInputs |
-                                 (state.ui.presenter && !batched ? ImGuiWindowFlags_NoTitleBar : 0);
+                                 (state.ui.presenter ? ImGuiWindowFlags_NoTitleBar : 0);
   std::string title = "Heads";
   if (batched) title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
   title += "###heads";
@@ -537,13 +736,26 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGui::PopStyleColor();
     } else {
       if (drawer) drawer->prepare(set, state.heads.heatmaps.builds());
-      const float header_top = ImGui::GetCursorPosY();
-      const bool compact = wants_compact_header(state, set, ImGui::GetContentRegionAvail());
-      ImGui::TextUnformatted(compact ? heatmap_view_name(set.view) : heatmap_view_title(set.view));
-      legend(set, colours, compact);
-      focus_bar(state, set);
-      if (!compact) state.heads.full_header_h = ImGui::GetCursorPosY() - header_top;
-      draw_maps(state, set, drawer, compact);
+      const ImVec2 start = ImGui::GetCursorScreenPos();
+      ImVec2 room = ImGui::GetContentRegionAvail();
+      const Header header = choose_header(state, set, room);
+      const bool batch_in_title = batched && state.ui.presenter;
+      if (header == Header::Column) {
+        const float column_w = header_column_width();
+        room.x -= column_w;
+        ImGui::SetCursorScreenPos(ImVec2(start.x + room.x, start.y));
+        ImGui::BeginChild("##heads_header", ImVec2(column_w, room.y), false,
+                          ImGuiWindowFlags_NoBackground);
+        draw_header(state, set, header, batch_in_title);
+        ImGui::EndChild();
+        ImGui::SetCursorScreenPos(start);
+      } else {
+        draw_header(state, set, header, batch_in_title);
+        if (header == Header::Full)
+          state.heads.full_header_h = ImGui::GetCursorScreenPos().y - start.y;
+        room = ImGui::GetContentRegionAvail();
+      }
+      draw_maps(state, set, drawer, header, room);
     }
   }
   ImGui::End();

@@ -366,9 +366,12 @@ void cancel_all_jobs(AppState& state) {
 // [SECTION] heatmaps
 
 const HeatmapSet& current_heatmaps(AppState& state) {
-  const HeatmapChoice choice = {state.ui.heatmap_view, state.walk.batch_shown,
-                                state.ui.colour_scale};
   const std::shared_ptr<const Trace>& trace = state.session.trace;
+  const PipelineStep* step = current_step(state);
+  const HeatmapView view =
+      trace && step ? view_at_step(*trace, state.ui.heatmap_view, step->stage, step->substep)
+                    : state.ui.heatmap_view;
+  const HeatmapChoice choice = {view, state.walk.batch_shown, state.ui.colour_scale};
   return state.heads.heatmaps.get(state.session.generation, choice, [&] {
     return trace ? build_heatmaps(*trace, choice.view, choice.batch, choice.colour_scale)
                  : HeatmapSet{};

@@ -109,8 +109,9 @@ void wait_for_measurements(AppState& state);
 void cancel_all_jobs(AppState& state);
 
 // [SECTION] heatmaps
-// The heads panel's maps of the shown trace, for ui.heatmap_view, walk.batch_shown and
-// ui.colour_scale (built again only when one of those or the trace changes).
+// The heads panel's maps of the shown trace, for the view at the current step (view_at_step:
+// attend's score sub-steps show their own record, other steps ui.heatmap_view), walk.batch_shown
+// and ui.colour_scale (built again only when one of those or the trace changes).
 const HeatmapSet& current_heatmaps(AppState& state);
 
 }  // namespace attnlab::gui

@@ -35,6 +35,26 @@ const char* heatmap_view_title(HeatmapView view) {
   return kViews[int(view)].title;
 }
 
+const char* heatmap_view_record(HeatmapView view) {
+  return kViews[int(view)].record;
+}
+
+HeatmapView view_at_step(const Trace& trace, HeatmapView chosen, Stage stage, Substep substep) {
+  if (stage != Stage::Attend ||
+      (substep != Substep::Scores && substep != Substep::Scale && substep != Substep::Mask))
+    return chosen;
+  for (const TensorRecord& record : trace.records) {
+    if (record.stage != stage || record.substep != substep) continue;
+    for (const HeatmapView view : {HeatmapView::Scores, HeatmapView::Scaled, HeatmapView::Masked})
+      if (record.name == kViews[int(view)].record) return view;
+  }
+  return chosen;
+}
+
+bool maps_ahead_of(Stage stage) {
+  return stage < Stage::Attend;
+}
+
 bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
   for (int i = 0; i < kHeatmapViewCount; ++i) {
     if (text == kViews[i].name) {
@@ -64,6 +84,7 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
     set.col_axis = record.axes.back().symbol;
   }
   set.view = view;
+  set.record = record.name;
   set.batch_index = std::clamp<int64_t>(batch_index, 0, B - 1);
   set.heads = per_head ? maps.size(1) : 1;
   set.rows = maps.size(per_head ? 2 : 1);
@@ -118,6 +139,19 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
       set.map_max.push_back(map_largest);
     }
     weights_to_colour_positions(scale, set.values, set.heads, set.rows, set.cols);
+    // The spread of the visible cells' colours (masked ones are hatched, not coloured), and of
+    // their weights: the scale is to blame only when the weights differ (uniform attention is
+    // one colour under any scale).
+    float low = 1, high = 0, least = 1, most = 0;
+    for (size_t k = 0; k < set.values.size(); ++k) {
+      if (!std::isfinite(set.values[k])) continue;
+      low = std::min(low, set.values[k]);
+      high = std::max(high, set.values[k]);
+      least = std::min(least, set.shown[k]);
+      most = std::max(most, set.shown[k]);
+    }
+    set.flat = high >= low && high - low < kFlatSpread && most - least > kFlatSpread * most;
+    if (set.flat) set.flat_max = *std::max_element(set.map_max.begin(), set.map_max.end());
   } else {
     set.colormap = ColormapKind::Diverging;
     const float bound = largest > 0 ? largest : 1.0f;
@@ -153,9 +187,13 @@ std::string number(float value) {
 }
 }  // namespace
 
-LegendText legend_text(const HeatmapSet& set) {
-  if (set.colormap != ColormapKind::Sequential || set.map_max.empty())
-    return {number(set.value_min), number(set.value_max), ""};
+namespace {
+// The legend's ends and its note on the scale.
+LegendText scale_text(const HeatmapSet& set) {
+  if (set.colormap == ColormapKind::Diverging)  // signed, white at 0 in the middle
+    return {number(set.value_min), std::string(1, '+').append(number(set.value_max)),
+            "signed: blue below 0, white 0, red above"};
+  if (set.map_max.empty()) return {number(set.value_min), number(set.value_max), ""};
   const auto [least, most] = std::minmax_element(set.map_max.begin(), set.map_max.end());
   switch (set.scale) {
     case ColourScale::PerMap: {
@@ -173,6 +211,17 @@ LegendText legend_text(const HeatmapSet& set) {
       break;
   }
   return {"0", "1", "fixed 0 \u2026 1"};
+}
+}  // namespace
+
+LegendText legend_text(const HeatmapSet& set) {
+  LegendText text = scale_text(set);
+  if (set.flat) {
+    text.warning.append(text.note).append(": all weights \u2264 ").append(number(set.flat_max));
+    text.warning.append(" look alike: press S for ")
+        .append(colour_scale_name(next_colour_scale(set.scale)));
+  }
+  return text;
 }
 
 HeatmapSet single_map(const HeatmapSet& set, int64_t map) {

@@ -20,6 +20,16 @@ constexpr int kHeatmapViewCount = 4;
 const char* heatmap_view_name(HeatmapView view);   // "weights", "scores", "scaled", "masked"
 const char* heatmap_view_title(HeatmapView view);  // "weights  softmax(S)", ...
 bool parse_heatmap_view(const std::string& text, HeatmapView& view);
+const char* heatmap_view_record(HeatmapView view);  // the trace record it reads: "weights", ...
+
+// What the heads panel shows at a step of the walk: at attend's QK\u1D40, \u00F7\u221Ad_k and mask
+// sub-steps the map that sub-step recorded (scores, scaled or masked scores), whatever was chosen;
+// at every other step the `chosen` view.
+HeatmapView view_at_step(const Trace& trace, HeatmapView chosen, Stage stage, Substep substep);
+
+// Before attend the maps do not exist yet: the panel draws them faded, with this note.
+bool maps_ahead_of(Stage stage);
+constexpr const char* kMapsAheadNote = "computed at attend: shown ahead, faded";
 
 // Stored in `values` for a cell the masks hide. The shader hatches every value below
 // kMaskedBelow (passed to it as the uniform MaskedBelow): no finite score comes near it.
@@ -28,6 +38,7 @@ constexpr float kMaskedBelow = -1.0e30f;
 
 struct HeatmapSet {
   HeatmapView view = HeatmapView::Weights;
+  std::string record;  // the trace record drawn ("scaled" when the masked view has no mask)
   int64_t batch_index = 0;
   int64_t heads = 0;  // maps (one per token when maps_are_tokens)
   int64_t rows = 0;   // queries
@@ -44,6 +55,10 @@ struct HeatmapSet {
   float value_max = 1;       // the last colour
   ColourScale scale = ColourScale::Fixed;  // how weights became `values`
   std::vector<float> map_max;              // (heads): each map's largest real weight
+  // Weights whose colour positions all lie within kFlatSpread of each other: the scale draws
+  // every visible cell in (nearly) one colour. `flat_max` is then the largest visible weight.
+  bool flat = false;
+  float flat_max = 0;
   ColormapKind colormap = ColormapKind::Sequential;
   int64_t masked_cells = 0;
 
@@ -69,10 +84,16 @@ struct HeatmapSet {
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
                           ColourScale scale);
 
-// What the legend prints: the real values at its two ends ("0", "0.031") and a one-line note on
-// the scale in use ("colours stretched per map: 0 … 0.031"); the note is empty for scores.
+// Colour positions closer than this (of the colour map's 0 .. 1) look like one colour.
+constexpr float kFlatSpread = 0.1f;
+
+// What the legend prints: the real values at its two ends ("0", "0.031"; signed scores "-2.1",
+// "+2.1") and a one-line note on the scale in use ("colours stretched per map: 0 … 0.031").
+// `warning`, shown whatever room the header has, says when the scale makes the maps one flat
+// colour and how to fix it ("fixed 0 … 1: all weights ≤ 0.048 look alike: press S for per-map").
 struct LegendText {
   std::string low, high, note;
+  std::string warning = {};
 };
 LegendText legend_text(const HeatmapSet& set);
 
