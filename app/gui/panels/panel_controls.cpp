@@ -249,7 +249,6 @@ void export_controls(AppState& state) {
 
 void draw_controls_panel(AppState& state) {
   if (begin_panel(state, PanelId::Controls, "Controls")) {
-    state.controls.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     // Labels to the right of their fields while the longest fits beside a field of 7 em; in a
     // narrower panel (a projector's large font) each label goes on a line above its field.
     const float font = ImGui::GetFontSize();
