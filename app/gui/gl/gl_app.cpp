@@ -323,15 +323,16 @@ struct App {
 };
 
 bool App::open() {
+  dir = settings_dir();
+  std::optional<LoadedSettings> restored;
+  if (!options.scripted()) restored = load_settings(dir);
+  restore_window_size(options, restored ? &*restored : nullptr);
   if (const int failed = open_window(options, platform); failed >= 0) {
     exit_code = failed;
     return false;
   }
   input_events.typed = &state.typed;
   watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
-  dir = settings_dir();
-  std::optional<LoadedSettings> restored;
-  if (!options.scripted()) restored = load_settings(dir);
   start_imgui(options, restored, platform);
   const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
   if (!start_error.empty()) {
@@ -349,7 +350,12 @@ bool App::open() {
 }
 
 void App::save_settings_now() {
-  const Settings settings = current_settings(state, ImGui::SaveIniSettingsToMemory());
+  Settings settings = current_settings(state, ImGui::SaveIniSettingsToMemory());
+  // Full screen, the size it was opened at (the windowed one) is what comes back.
+  settings.window_width = options.width;
+  settings.window_height = options.height;
+  if (!glfwGetWindowMonitor(platform.window))
+    glfwGetWindowSize(platform.window, &settings.window_width, &settings.window_height);
   const std::string text = settings_to_json(settings);
   if (text == saved_settings) return;
   try {
