@@ -27,7 +27,11 @@ std::vector<int64_t> divisors_of(int64_t n) {
 // K/V heads as a slider over the divisors of n_heads: each K/V head serves the same number of
 // query heads, so nothing else is offered.
 bool kv_heads_control(AppState& state, Config& c) {
-  if (c.n_heads < 1) return false;
+  constexpr int64_t kMostHeads = 4096;  // validate()'s limit; a typed-in h may be 2^63 - 1
+  if (c.n_heads < 1 || c.n_heads > kMostHeads) {
+    issue_text(state, "n_kv_heads");
+    return false;
+  }
   const std::vector<int64_t> choices = divisors_of(c.n_heads);
   const auto at = std::find(choices.begin(), choices.end(), c.kv_heads());
   int index = at == choices.end() ? int(choices.size()) - 1 : int(at - choices.begin());
