@@ -49,6 +49,7 @@ std::string config_text(const Config& config) {
 }
 
 int64_t run_bytes(const Config& config) {
+  if (!validate(config).empty()) return 0;  // never run (the core's estimate is for valid ones)
   const int64_t one = trace_bytes_needed(config);
   if (config.mistake == Mistake::None) return one;
   return one > std::numeric_limits<int64_t>::max() / 2 ? std::numeric_limits<int64_t>::max()
@@ -160,11 +161,77 @@ ControlChange ControlDriver::edit_model(AppState& state, Config& c) {
   }
 }
 
+// The next lessons' controls, as variant_controls.cpp changes the config: K/V heads (a divisor of
+// n_heads, or typed in), the K/V sentence (cross-attention), decode, and MLA's checkbox, d_c,
+// d_rope and d_c'.
+namespace {
+
+// As the "latent K/V (MLA)" checkbox turns MLA on: DeepSeek-V2's proportions.
+void latent_on(Config& c) {
+  const int64_t dk = std::max<int64_t>(c.head_dim_k(), 1);
+  c.kv_latent = 4 * dk;
+  c.rope_dim = std::max<int64_t>(2, dk / 2 / 2 * 2);
+  c.n_kv_heads = 0;
+  c.bias = false;
+}
+
+}  // namespace
+
+ControlChange ControlDriver::edit_variants(Config& c) {
+  switch (pick(0, 4)) {
+    case 0: {
+      int64_t kv = slider_value(0, std::clamp<int64_t>(c.n_heads, 1, 32));
+      if (chance(0.8) && c.n_heads >= 1 && c.n_heads <= 1024) {
+        std::vector<int64_t> divisors;
+        for (int64_t d = 1; d <= c.n_heads; ++d)
+          if (c.n_heads % d == 0) divisors.push_back(d);
+        kv = divisors[size_t(pick(0, int64_t(divisors.size()) - 1))];
+        if (kv == c.n_heads) kv = 0;
+      }
+      return {number("n_kv_heads", c.n_kv_heads = kv)};
+    }
+    case 1: {
+      const bool was_cross = c.cross();
+      c.sentence_kv = chance(0.3) ? "" : one_of(kSentences);
+      if (!was_cross && c.cross()) {  // as the field does: masks of one sequence off
+        c.mask.causal = false;
+        c.mask.window = c.mask.global_tokens = 0;
+        c.kv_len = 0;
+      }
+      return {"K/V sentence: \"" + c.sentence_kv.substr(0, 20) + "\""};
+    }
+    case 2: {
+      const int64_t T = std::clamp<int64_t>(c.tokens(), 1, 256);
+      c.decode_steps = slider_value(0, std::max<int64_t>(T - 1, 1));
+      if (c.decode_steps > 0) c.mask.causal = true;
+      return {number("decode", c.decode_steps)};
+    }
+    case 3:
+      if (c.latent()) {
+        c.kv_latent = c.rope_dim = c.q_latent = 0;
+      } else {
+        latent_on(c);
+      }
+      return {number("latent K/V (MLA)", c.latent())};
+  }
+  // MLA's sliders show once its checkbox is on: a user ticks it first.
+  const std::string ticked = c.latent() ? "" : "latent K/V on, ";
+  if (!c.latent()) latent_on(c);
+  switch (pick(0, 2)) {
+    case 0:
+      return {ticked + number("d_c", c.kv_latent = slider_value(1, 1024))};
+    case 1:
+      return {ticked + number("d_rope", c.rope_dim = slider_value(0, 256))};
+    default:
+      return {ticked + number("d_c'", c.q_latent = slider_value(0, 1024))};
+  }
+}
+
 ControlChange ControlDriver::edit_config(AppState& state) {
   Config c = state.session.config;
   const std::string padding_before = state.controls.padding_text;
   ControlChange change;
-  switch (pick(0, 3)) {
+  switch (pick(0, 4)) {
     case 0:
     case 1:
       change = edit_sizes(c);
@@ -172,8 +239,11 @@ ControlChange ControlDriver::edit_config(AppState& state) {
     case 2:
       change = edit_mask(state, c);
       break;
-    default:
+    case 3:
       change = edit_model(state, c);
+      break;
+    default:
+      change = edit_variants(c);
   }
   if (c == state.session.config) return change;  // e.g. padding text that is not numbers
   if (validate(c).empty() && run_bytes(c) > kMaxTraceBytes) {
@@ -188,7 +258,9 @@ ControlChange ControlDriver::edit_config(AppState& state) {
 ControlChange ControlDriver::make_oversize(AppState& state) {
   Config c = state.session.config;
   switch (pick(0, 3)) {
-    case 0:  // every slider at its maximum: B h T^2 maps beyond the 1 GiB cap
+    case 0:  // every slider at its maximum, self-attention: B h T^2 maps beyond the 1 GiB cap
+      c.sentence_kv.clear();
+      c.kv_len = 0;
       c.batch = 64;
       c.seq_len = 256;
       c.n_heads = 32;
@@ -259,12 +331,12 @@ ControlChange ControlDriver::press_key(AppState& state) {
       const auto& [key, name] = one_of(kSteps);
       return press(key, false, name);
     }
-    case 2: {  // 1-6 pick a tab; Shift+1..9 switch a head off or on
-      const int digit = int(pick(1, 9));
+    case 2: {  // 1-9 pick a tab; Shift+0..9 switch a head off or on
+      const int digit = int(pick(0, 9));
       const bool shift = chance(0.5);
       if (shift && run_bytes(state.session.config) > kMaxTraceBytes)
         return {"skipped: ablation", false};
-      return press(kKey1 + digit - 1, shift, std::to_string(digit));
+      return press(kKey0 + digit, shift, std::to_string(digit));
     }
     case 3:
       return press(kKeyC, false, "C");

@@ -1,9 +1,10 @@
 // Seeded random changes to the app's controls, each made through the function the control itself
 // calls (set_config with the edited config, apply_padding_text, apply_preset, set_mistake,
 // toggle_head_ablation, the heatmap view) or as key presses in headless frames (stage steps, tabs,
-// M, Shift+digit, Escape). Values cover what a user can reach: slider ranges, and typed-in values
-// beyond them (Ctrl+click), bad padding text, empty / UTF-8 / control-character / very long
-// sentences.
+// M, Shift+digit, Escape). The next lessons' controls too: K/V heads, the K/V sentence
+// (cross-attention), decode (whose tab the arrows then step) and MLA's d_c, d_rope and d_c'.
+// Values cover what a user can reach: slider ranges, and typed-in values beyond them (Ctrl+click),
+// bad padding text, empty / UTF-8 / control-character / very long sentences.
 //
 // Sizes stay bounded so thousands of changes run in seconds: a valid config whose trace needs more
 // than kMaxTraceBytes is not applied (the change is skipped), except the deliberate oversize
@@ -49,6 +50,7 @@ class ControlDriver {
   ControlChange edit_mask(AppState& state, Config& c);
   ControlChange edit_model(AppState& state, Config& c);
   ControlChange edit_sentence(Config& c);
+  ControlChange edit_variants(Config& c);
   ControlChange make_oversize(AppState& state);
   // T and B such that the run goes to the worker thread (above kSyncTraceBytes).
   ControlChange drag_to_worker_size(AppState& state);
@@ -69,7 +71,8 @@ std::string frame_problem(AppState& state);
 // The config as one line of JSON, for failure messages (bytes that are not UTF-8 as U+FFFD).
 std::string config_text(const Config& config);
 
-// Bytes a config's run holds: its trace, and the correct twin's with a mistake.
+// Bytes a config's run holds: its trace, and the correct twin's with a mistake (0: invalid, never
+// run).
 int64_t run_bytes(const Config& config);
 
 }  // namespace attnlab::gui

@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "app/gui/state/app_state.hpp"
-#include "app/gui/panels/frame.hpp"
 #include "app/gui/look/theme.hpp"
+#include "app/gui/panels/frame.hpp"
+#include "app/gui/panels/keyboard.hpp"
+#include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
 
@@ -24,7 +25,7 @@ class HeadlessImGui : public ::testing::Test {
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1600, 1000);
     io.DeltaTime = 1.0f / 60.0f;
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    configure_keyboard(io);
     // As the app's OpenGL 3.3 renderer declares: draw lists may pass 64k vertices (a tensor deck
     // of 12 slices of 48x48 tiles does).
     io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;

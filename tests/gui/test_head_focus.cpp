@@ -98,15 +98,6 @@ TEST_F(HeadFocusTest, ClickingAHeadOpensItFillingThePanel) {
   EXPECT_FLOAT_EQ(side(p), p.max.y - p.min.y);  // square
 }
 
-TEST_F(HeadFocusTest, DigitOverTheHeadsPanelOpensThatHead) {
-  start_on("seed003");
-  ImGui::GetIO().MousePos = centre(state.frame.heatmap_placements.at(0));
-  frame();
-  press(kKey1 + 1);
-  EXPECT_EQ(state.heads.focus.head, 1);
-  EXPECT_EQ(state.frame.heatmap_placements.at(0).head, 1);
-}
-
 TEST_F(HeadFocusTest, WheelZoomsAboutTheCursorAndClamps) {
   focus_by_click(0);
   const HeatmapPlacement whole = state.frame.heatmap_placements.at(0);

@@ -1,5 +1,5 @@
-// Panel logic in headless ImGui frames: keys step and play, focus decides who gets the arrows,
-// heatmaps follow n_heads, hover finds the cell, invalid settings keep the last valid trace.
+// Panel logic in headless ImGui frames: keys step and play, heatmaps follow n_heads, hover finds
+// the cell, invalid settings keep the last valid trace.
 #include <algorithm>
 
 #include "app/gui/panels/keyboard.hpp"
@@ -29,24 +29,6 @@ TEST_F(Panels, ArrowsStepThroughStagesAndSubsteps) {
   EXPECT_EQ(state.walk.step_index, int(state.walk.steps.size()) - 1);
   press(kGlfwHome);
   EXPECT_EQ(state.walk.step_index, 0);
-}
-
-TEST_F(Panels, FocusedControlsKeepTheArrowsUntilEscape) {
-  start_on("seed003");
-  ImGui::NewFrame();
-  draw_frame(state, nullptr);
-  ImGui::SetWindowFocus("Controls");
-  ImGui::Render();
-  frame();
-  ASSERT_TRUE(state.controls.focused);
-  press(kGlfwRight);
-  EXPECT_EQ(state.walk.step_index, 0) << "the arrow belonged to the focused control";
-  press(kGlfwPageDown);  // a presentation clicker works regardless
-  EXPECT_EQ(state.walk.step_index, 1);
-  press(kGlfwEscape);
-  EXPECT_FALSE(state.controls.focused);
-  press(kGlfwRight);
-  EXPECT_EQ(state.walk.step_index, 2);
 }
 
 TEST_F(Panels, SpacePlaysAndPausesTheWalk) {

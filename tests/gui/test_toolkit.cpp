@@ -189,7 +189,7 @@ TEST_F(Toolkit, TogglingAHeadOffRunsAgainWithoutIt) {
   EXPECT_TRUE(state.session.trace->config.ablated_heads[1]);
   EXPECT_TRUE(state.session.trace->find("context_ablated"));
   ImGui::GetIO().KeyShift = true;
-  press(kKey1 + 1);  // Shift+2: head 1 back on
+  press(kKey0 + 1);  // Shift+1: head 1 back on
   ImGui::GetIO().KeyShift = false;
   EXPECT_FALSE(state.session.trace->config.ablated_heads[1]);
 }

@@ -25,6 +25,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/bench_drag.hpp"
 #include "app/gui/panels/frame.hpp"
+#include "app/gui/panels/keyboard.hpp"
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/platform/platform.hpp"
 #include "app/gui/state/redraw.hpp"
@@ -70,17 +71,37 @@ struct Platform {
 
 // [SECTION] input events
 
-// Counts the window's events, so the main loop knows whether a wait ended on one: a key, a click,
-// the pointer moving, a resize, the window exposed. Installed before ImGui's callbacks, which
-// call these after their own.
-void count_event(GLFWwindow* window) {
-  ++*static_cast<uint64_t*>(glfwGetWindowUserPointer(window));
+// What the window's callbacks write to: a count of its events, so the main loop knows whether a
+// wait ended on one (a key, a click, the pointer moving, a resize, the window exposed), and the
+// key presses and wide characters for the next frame.
+struct WindowEvents {
+  uint64_t count = 0;
+  TypedInput* typed = nullptr;
+};
+
+WindowEvents& events_of(GLFWwindow* window) {
+  return *static_cast<WindowEvents*>(glfwGetWindowUserPointer(window));
 }
 
-void watch_input(GLFWwindow* window, uint64_t* events) {
+void count_event(GLFWwindow* window) {
+  ++events_of(window).count;
+}
+
+// Installed before ImGui's callbacks, which call these before their own (Emscripten's GLFW calls
+// them from the page's key events the same way).
+void watch_input(GLFWwindow* window, WindowEvents* events) {
   glfwSetWindowUserPointer(window, events);
-  glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { count_event(w); });
-  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned) { count_event(w); });
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int mods) {
+    count_event(w);
+    if (action == GLFW_PRESS)
+      note_key_press(*events_of(w).typed,
+                     {key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0,
+                      (mods & GLFW_MOD_ALT) != 0});
+  });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned codepoint) {
+    count_event(w);
+    note_typed_char(*events_of(w).typed, codepoint);
+  });
   glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int, int, int) { count_event(w); });
   glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { count_event(w); });
   glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { count_event(w); });
@@ -215,7 +236,7 @@ void start_imgui(const StartOptions& options, const std::optional<LoadedSettings
   platform.imgui = true;
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // 1.86 rewrites imgui.ini in place; it is saved atomically instead
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  configure_keyboard(io);
   // A scripted run must not depend on where the (virtual) pointer happens to be: no hover.
   if (options.scripted()) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   if (restored && !restored->settings.imgui_ini.empty())
@@ -283,9 +304,9 @@ struct App {
 
   StartOptions options;
   Platform platform;
-  uint64_t input_events = 0;  // counted by watch_input
-  uint64_t events_seen = 0;   // input_events when the last frame was drawn (a page's events
-                              // arrive between its frames, not inside glfwPollEvents)
+  WindowEvents input_events;  // counted and queued by watch_input
+  uint64_t events_seen = 0;   // input_events.count when the last frame was drawn (a page's
+                              // events arrive between its frames, not inside glfwPollEvents)
   std::string dir;            // settings
   AppState state;
   std::unique_ptr<GlHeatmapRenderer> renderer;
@@ -302,14 +323,16 @@ struct App {
 };
 
 bool App::open() {
+  dir = settings_dir();
+  std::optional<LoadedSettings> restored;
+  if (!options.scripted()) restored = load_settings(dir);
+  restore_window_size(options, restored ? &*restored : nullptr);
   if (const int failed = open_window(options, platform); failed >= 0) {
     exit_code = failed;
     return false;
   }
+  input_events.typed = &state.typed;
   watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
-  dir = settings_dir();
-  std::optional<LoadedSettings> restored;
-  if (!options.scripted()) restored = load_settings(dir);
   start_imgui(options, restored, platform);
   const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
   if (!start_error.empty()) {
@@ -327,7 +350,12 @@ bool App::open() {
 }
 
 void App::save_settings_now() {
-  const Settings settings = current_settings(state, ImGui::SaveIniSettingsToMemory());
+  Settings settings = current_settings(state, ImGui::SaveIniSettingsToMemory());
+  // Full screen, the size it was opened at (the windowed one) is what comes back.
+  settings.window_width = options.width;
+  settings.window_height = options.height;
+  if (!glfwGetWindowMonitor(platform.window))
+    glfwGetWindowSize(platform.window, &settings.window_width, &settings.window_height);
   const std::string text = settings_to_json(settings);
   if (text == saved_settings) return;
   try {
@@ -361,8 +389,8 @@ bool App::step() {
   const bool waited = platform::wait_for_events(next.wait_seconds);
   // A page cannot sleep: without input, a frame waits until the wait it asked for has run out.
   const bool due = waited || next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
-  const bool new_input = input_events != events_seen;
-  events_seen = input_events;
+  const bool new_input = input_events.count != events_seen;
+  events_seen = input_events.count;
   if (!new_input && !(next.draw_on_timeout && due)) return true;  // nothing to draw yet
   if (new_input) input.frames_since_change = 0;
   ++frame;

@@ -17,7 +17,8 @@ int sequence_length(unsigned char lead) {
   return 0;
 }
 
-// Appends the code point as UTF-8.
+}  // namespace
+
 void append_utf8(std::string& out, char32_t c) {
   if (c < 0x80) {
     out += char(c);
@@ -35,8 +36,6 @@ void append_utf8(std::string& out, char32_t c) {
     out += char(0x80 | (c & 0x3F));
   }
 }
-
-}  // namespace
 
 std::vector<char32_t> code_points(std::string_view text) {
   std::vector<char32_t> points;

@@ -1,6 +1,8 @@
 #include "app/gui/panels/config_widgets.hpp"
 
+#include <algorithm>
 #include <cfloat>
+#include <limits>
 
 #include "app/gui/panels/panels.hpp"
 
@@ -15,6 +17,11 @@ std::string field_label(const AppState& state, const char* label) {
 
 bool slider(AppState& state, const char* field, const char* label, int64_t& value, int64_t low,
             int64_t high, const char* format, const char* help, ImGuiSliderFlags flags) {
+  // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger
+  // and ranges follow it (decode's last T - 1 tokens).
+  constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / 2;
+  low = std::clamp(low, -kLimit, kLimit);
+  high = std::clamp(high, -kLimit, kLimit);
   const int64_t before = value;
   const bool edited = ImGui::SliderScalar(field_label(state, label).c_str(), ImGuiDataType_S64,
                                           &value, &low, &high, format, flags);

@@ -43,12 +43,11 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   if (shown(layout, PanelId::Info)) draw_info_panel(state);
   drag_borders(layout, state.ui);
 
-  // ImGui focuses each window as it first appears, which would leave the controls "focused" and
-  // swallow the first arrow key: start with no window focused.
-  if (state.walk.frames_drawn++ == 0) {
-    ImGui::SetWindowFocus(nullptr);
-    state.controls.focused = false;
-  }
+  // ImGui focuses each window as it first appears, and Tab in a focused window starts typing in
+  // its first field: start with no window focused, so Tab does nothing until a panel is clicked.
+  if (state.walk.frames_drawn++ == 0) ImGui::SetWindowFocus(nullptr);
+  // A U+FFFD that no text field took this frame is gone (ImGui drops it): so is what it stood for.
+  state.typed.replaced_chars.clear();
   io.UserData = nullptr;
 }
 

@@ -1,6 +1,6 @@
 #include "app/gui/panels/keyboard.hpp"
 
-#include <imgui.h>
+#include <algorithm>
 
 #include "app/gui/variants/variant_panels.hpp"
 
@@ -8,8 +8,59 @@ namespace attnlab::gui {
 
 namespace {
 
-bool pressed(ImGuiKey key, bool repeat = true) {
-  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat);
+int code(ImGuiKey key) {
+  return ImGui::GetKeyIndex(key);
+}
+
+// The keys the shortcuts read, and whether holding one repeats it.
+struct ShortcutKey {
+  int key;
+  bool repeats;
+};
+
+std::vector<ShortcutKey> shortcut_keys() {
+  std::vector<ShortcutKey> keys = {{code(ImGuiKey_RightArrow), true},
+                                   {code(ImGuiKey_LeftArrow), true},
+                                   {code(ImGuiKey_PageDown), true},
+                                   {code(ImGuiKey_PageUp), true},
+                                   {kKeyRightBracket, true},
+                                   {kKeyLeftBracket, true},
+                                   {code(ImGuiKey_Home), false},
+                                   {code(ImGuiKey_End), false},
+                                   {code(ImGuiKey_Space), false},
+                                   {code(ImGuiKey_Escape), false},
+                                   {kKeyF11, false},
+                                   {kKeyS, false},
+                                   {kKeyE, false},
+                                   {kKeyC, false},
+                                   {kKeyM, false},
+                                   {kKeyP, false},
+                                   {kKeyV, false}};
+  for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
+  return keys;
+}
+
+// This frame's presses, each once, in order: those the window queued (a tap that went down and
+// up between two frames included), then those ImGui saw and the window did not queue (headless
+// frames), and the repeats of held keys.
+std::vector<KeyPress> take_presses(TypedInput& typed) {
+  const ImGuiIO& io = ImGui::GetIO();
+  std::vector<KeyPress> presses;
+  presses.swap(typed.key_presses);
+  const KeyPress modifiers{0, io.KeyShift, io.KeyCtrl, io.KeyAlt};
+  for (const auto& [key, repeats] : shortcut_keys()) {
+    if (key < 0) continue;  // not mapped
+    const bool queued = std::any_of(presses.begin(), presses.end(),
+                                    [key = key](const KeyPress& p) { return p.key == key; });
+    const bool went_down = ImGui::IsKeyPressed(key, false);
+    const bool repeated = repeats && !went_down && ImGui::IsKeyPressed(key, true);
+    if ((went_down && !queued) || repeated) {
+      KeyPress press = modifiers;
+      press.key = key;
+      presses.push_back(press);
+    }
+  }
+  return presses;
 }
 
 // The mistake `delta` places after the current one, None included (so the walk wraps through it).
@@ -28,8 +79,8 @@ int shown_head_count(const AppState& state) {
 }
 
 // Focus mode of the heads panel: ] and [ step through the heads (from the grid: the first or last
-// head), V puts the next head beside the focused one or takes it away, Esc returns to the grid.
-void head_focus_keys(AppState& state) {
+// head), V puts the next head beside the focused one or takes it away.
+void head_focus_key(AppState& state, int key) {
   HeadFocus& focus = state.heads.focus;
   const int heads = shown_head_count(state);
   if (heads == 0) return;
@@ -38,74 +89,87 @@ void head_focus_keys(AppState& state) {
         focus.head < 0 ? (delta > 0 ? 0 : heads - 1) : (focus.head + delta + heads) % heads;
     if (focus.compare == focus.head) focus.compare = -1;
   };
-  if (ImGui::IsKeyPressed(kKeyRightBracket, true)) step(+1);
-  if (ImGui::IsKeyPressed(kKeyLeftBracket, true)) step(-1);
-  if (focus.head < 0) return;
-  if (ImGui::IsKeyPressed(kKeyV, false))
+  if (key == kKeyRightBracket) step(+1);
+  if (key == kKeyLeftBracket) step(-1);
+  if (key == kKeyV && focus.head >= 0)
     focus.compare = focus.compare >= 0 || heads < 2 ? -1 : (focus.head + 1) % heads;
-  if (pressed(ImGuiKey_Escape, false)) focus = {};
 }
 
-void toolkit_keys(AppState& state) {
-  const bool shift = ImGui::GetIO().KeyShift;
-  for (int i = 0; i < 9; ++i) {
-    if (!ImGui::IsKeyPressed(kKey1 + i, false)) continue;
-    if (shift) {
-      toggle_head_ablation(state, i);
-    } else if (state.heads.mouse_over) {  // over the heads panel, a digit opens that head
-      if (i < shown_head_count(state)) state.heads.focus = {i, -1, {}};
-    } else if (i < kToolTabCount) {
-      state.tabs.requested_tool = ToolTab(i);
-    }
-  }
-  if (ImGui::IsKeyPressed(kKeyC, false))
-    state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
-  if (ImGui::IsKeyPressed(kKeyP, false)) state.ui.presenter = !state.ui.presenter;
-  if (ImGui::IsKeyPressed(kKeyM, false)) {
-    set_mistake(state, neighbour_mistake(state.session.config.mistake, shift ? -1 : +1));
-    state.tabs.requested_tool = ToolTab::Mistakes;
-  }
-}
-
-}  // namespace
-
-void handle_shortcuts(AppState& state) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(kKeyF11, false)) state.window.toggle_fullscreen = true;
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
-    state.window.export_request = ExportRequest{std::nullopt, ""};
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false))
-    state.window.export_request = ExportRequest{std::nullopt, "", true};
-  if (io.WantTextInput) return;
-
-  if (state.session.computing && pressed(ImGuiKey_Escape, false)) {
-    cancel_computation(state);
-    return;
-  }
-  // With the Decode tab open, the pipeline's keys step through the decoded tokens instead.
+// The walk: with the Decode tab open, the stepping keys step through the decoded tokens instead.
+void walk_key(AppState& state, int key) {
   const bool decoding = state.tabs.tool == ToolTab::Decode && state.session.trace &&
                         !state.session.trace->decode.steps.empty();
   const auto step = [&](int delta) {
     decoding ? step_decode(state, delta) : step_by(state, delta);
   };
-  if (pressed(ImGuiKey_PageDown)) step(+1);
-  if (pressed(ImGuiKey_PageUp)) step(-1);
-  if (state.controls.focused) {
-    if (pressed(ImGuiKey_Escape, false)) ImGui::SetWindowFocus(nullptr);
+  constexpr int kFarAway = 1 << 20;
+  if (key == code(ImGuiKey_RightArrow) || key == code(ImGuiKey_PageDown)) step(+1);
+  if (key == code(ImGuiKey_LeftArrow) || key == code(ImGuiKey_PageUp)) step(-1);
+  if (key == code(ImGuiKey_Home)) decoding ? step_decode(state, -kFarAway) : go_to_step(state, 0);
+  if (key == code(ImGuiKey_End))
+    decoding ? step_decode(state, kFarAway) : go_to_step(state, int(state.walk.steps.size()) - 1);
+  if (key == code(ImGuiKey_Space)) toggle_play(state);
+}
+
+// Letters and digits without Ctrl or Alt (Shift is part of some).
+void letter_key(AppState& state, const KeyPress& press) {
+  const int key = press.key;
+  if (key >= kKey0 && key <= kKey0 + 9) {
+    const int digit = key - kKey0;
+    if (press.shift)
+      toggle_head_ablation(state, digit);
+    else if (digit >= 1 && digit <= kToolTabCount)
+      state.tabs.requested_tool = ToolTab(digit - 1);
+  }
+  if (key == kKeyC)
+    state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
+  if (key == kKeyP) state.ui.presenter = !state.ui.presenter;
+  if (key == kKeyM) {
+    set_mistake(state, neighbour_mistake(state.session.config.mistake, press.shift ? -1 : +1));
+    state.tabs.requested_tool = ToolTab::Mistakes;
+  }
+  if (key == kKeyS)  // cycles the weights' colour scale
+    state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
+  head_focus_key(state, key);
+}
+
+void handle_press(AppState& state, const KeyPress& press, bool typing) {
+  if (press.key == kKeyF11) state.window.toggle_fullscreen = true;
+  if (press.ctrl && press.key == kKeyS)
+    state.window.export_request = ExportRequest{std::nullopt, ""};
+  if (press.ctrl && press.key == kKeyE)
+    state.window.export_request = ExportRequest{std::nullopt, "", true};
+  if (typing) return;  // the other keys are the text field's
+  if (press.key == code(ImGuiKey_Escape)) {
+    if (state.session.computing)
+      cancel_computation(state);
+    else
+      state.heads.focus = {};
     return;
   }
-  if (pressed(ImGuiKey_RightArrow)) step(+1);
-  if (pressed(ImGuiKey_LeftArrow)) step(-1);
-  constexpr int kFarAway = 1 << 20;
-  if (pressed(ImGuiKey_Home, false))
-    decoding ? step_decode(state, -kFarAway) : go_to_step(state, 0);
-  if (pressed(ImGuiKey_End, false))
-    decoding ? step_decode(state, kFarAway) : go_to_step(state, int(state.walk.steps.size()) - 1);
-  if (pressed(ImGuiKey_Space, false)) toggle_play(state);
-  if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))  // cycles the weights' colour scale
-    state.ui.colour_scale = ColourScale((int(state.ui.colour_scale) + 1) % kColourScaleCount);
-  head_focus_keys(state);
-  toolkit_keys(state);
+  walk_key(state, press.key);
+  if (!press.ctrl && !press.alt) letter_key(state, press);
+}
+
+}  // namespace
+
+void configure_keyboard(ImGuiIO& io) {
+  // Navigation would move an invisible focus with the arrows and let Space press the control
+  // clicked last: the lecture keys would do two things at once.
+  io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
+}
+
+void note_key_press(TypedInput& typed, const KeyPress& press) {
+  typed.key_presses.push_back(press);
+}
+
+void note_typed_char(TypedInput& typed, unsigned codepoint) {
+  if (codepoint > 0xFFFF || codepoint == 0xFFFD) typed.replaced_chars.push_back(codepoint);
+}
+
+void handle_shortcuts(AppState& state) {
+  const bool typing = ImGui::GetIO().WantTextInput;
+  for (const KeyPress& press : take_presses(state.typed)) handle_press(state, press, typing);
 }
 
 }  // namespace attnlab::gui

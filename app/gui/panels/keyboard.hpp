@@ -1,20 +1,39 @@
-// The lecture shortcuts: ←/→ (and PageUp/PageDown, as presentation clickers send) step through
-// the stages, Home/End jump, Space plays/pauses, Esc cancels a background run, F11 toggles
-// fullscreen, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip; 1-9 pick a tab of the
-// middle panel (with the Decode tab open, the stepping keys step through the decoded tokens),
-// C switches code/checks, M / Shift+M pick the next / previous mistake, Shift+1..9 switch heads
-// 0..8 off and on.
+// The lecture keys. They work whatever was clicked last: ImGui's keyboard navigation is off, so no
+// control ever keeps the keyboard; only while a text field is being typed in (a field clicked, a
+// slider Ctrl+clicked, or Tab from one field to the next) do keys go to the field, and Enter, Esc
+// or a click elsewhere ends the typing.
+//   ←/→ (and PageUp/PageDown, as presentation clickers send) step through the stages (with the
+//   Decode tab open, through the decoded tokens), Home/End jump, Space plays/pauses;
+//   1-9 always pick a tab of the middle panel (8 Decode, 9 KV cache), wherever the mouse is;
+//   a head is opened by clicking its map, ] / [ step through the heads, V puts the next head
+//   beside it, Esc returns to the grid (or cancels a background run);
+//   Shift+0..9 switch head 0..9 off and on (the digit is the head's number);
+//   C switches code/checks, M / Shift+M pick the next / previous mistake, S cycles the colour
+//   scale, P toggles presenter mode, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip,
+//   F11 toggles fullscreen.
+// Each press counts once: a tap shorter than a frame too (the window queues every press), and a
+// held arrow or bracket repeats.
 #pragma once
+
+#include <imgui.h>
 
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
 
-// Call after ImGui::NewFrame(). Arrows step only when no control has the keyboard (the focused
-// controls panel uses them to move between and adjust controls; Esc hands them back).
+// ImGui's input settings for these keys (keyboard navigation off); the window and the headless
+// tests call it once after creating the context.
+void configure_keyboard(ImGuiIO& io);
+
+// The window's key callback: a key went down (GLFW_PRESS; its repeats are ImGui's to make).
+void note_key_press(TypedInput& typed, const KeyPress& press);
+// The window's character callback, beside ImGui's own: a character ImGui receives as U+FFFD.
+void note_typed_char(TypedInput& typed, unsigned codepoint);
+
+// Call after ImGui::NewFrame(): takes this frame's presses and acts on them.
 void handle_shortcuts(AppState& state);
 
-// The GLFW key codes the GLFW backend writes into io.KeysDown (for keys ImGuiKey_ lacks).
+// GLFW's key codes, as the GLFW backend writes them into io.KeysDown (for keys ImGuiKey_ lacks).
 constexpr int kKeyS = 83;
 constexpr int kKeyE = 69;
 constexpr int kKeyC = 67;
@@ -22,7 +41,8 @@ constexpr int kKeyM = 77;
 constexpr int kKeyP = 80;
 constexpr int kKeyV = 86;
 constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
-constexpr int kKey1 = 49;  // '1'; '2'..'9' follow
+constexpr int kKey0 = 48;  // '0'; '1'..'9' follow
+constexpr int kKey1 = 49;
 constexpr int kKeyF11 = 300;
 
 }  // namespace attnlab::gui

@@ -11,6 +11,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/panels/text_field.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 #include "core/model/tokenizer.hpp"
 
@@ -32,8 +33,8 @@ bool section(const char* title) {
 // The sentence box; when it gives no tokens, a line under it says the sample text is used.
 bool sentence_control(AppState& state, std::string& sentence) {
   // Empty, the box itself says what is used; blank (only spaces), a line under it does.
-  const bool changed = ImGui::InputTextWithHint(field_label(state, "sentence").c_str(),
-                                                "empty: the built-in sample text", &sentence);
+  const bool changed = text_field(state, field_label(state, "sentence").c_str(),
+                                  "empty: the built-in sample text", sentence);
   tooltip("The tokens of the input; empty uses the built-in sample text.");
   // New characters (another script) need their glyphs in the font atlas.
   if (changed && needs_new_glyphs(sentence, state.window.font_text))
@@ -249,7 +250,6 @@ void export_controls(AppState& state) {
 
 void draw_controls_panel(AppState& state) {
   if (begin_panel(state, PanelId::Controls, "Controls")) {
-    state.controls.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     // Labels to the right of their fields while the longest fits beside a field of 7 em; in a
     // narrower panel (a projector's large font) each label goes on a line above its field.
     const float font = ImGui::GetFontSize();

@@ -81,7 +81,7 @@ void ablation(AppState& state, float width) {
     std::snprintf(label, sizeof label, "h%lld##ablate", (long long)h);
     if (ImGui::Checkbox(label, &on)) toggle_head_ablation(state, h);
     tooltip(
-        "Head on or off (Shift+1..9 toggles heads 0..8): off zeroes its context before concat.");
+        "Head on or off (Shift+0..9 toggles heads h0..h9): off zeroes its context before concat.");
     ImGui::SameLine();
     if (fresh && size_t(h) < importance->size()) {
       char value[32];

@@ -14,7 +14,6 @@ void draw_presenter_bar(AppState& state) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   if (begin_panel(state, PanelId::Controls, "Presenter bar", flags)) {
-    state.controls.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
     const float font = ImGui::GetFontSize();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     // Five fields and the exit button share the width; labels sit inside the fields' formats.

@@ -12,6 +12,7 @@
 #include "app/gui/state/panel_state.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
 #include "app/gui/state/session.hpp"
+#include "app/gui/state/typed_input.hpp"
 #include "app/gui/state/ui_settings.hpp"
 #include "app/gui/state/walk.hpp"
 #include "app/gui/state/window_requests.hpp"
@@ -49,6 +50,7 @@ struct AppState {
   KVCacheTab kv_cache;
 
   WindowRequests window;  // handled between frames
+  TypedInput typed;       // the window's key presses and wide characters since the last frame
   std::string status;     // one line at the bottom: saved files, notices
   FrameOutput frame;      // cleared at the start of every frame
 };

@@ -1,6 +1,8 @@
 #include "app/gui/state/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <vector>
 
 #include "app/gui/state/app_state.hpp"
 
@@ -33,7 +35,9 @@ std::string check_tab(const std::string& text) {
 ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   CLI::App app{"Attention Lab: multi-head attention, stage by stage, one heatmap per head.",
                "attnlab"};
-  app.add_option("--preset", o.preset, "start on this preset (attnlab-cli --list-presets)");
+  app.add_option("--preset", o.preset,
+                 "start on this preset (attnlab-cli --list-presets); without it and without "
+                 "config flags, the last session comes back");
   app.add_option("--stage", o.stage, "start on this stage, e.g. attend or attend:softmax")
       ->check(CLI::Validator(check_stage, "STAGE"));
   app.add_option("--screenshot", o.screenshot, "render --frames frames, save a PNG and exit");
@@ -59,7 +63,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
       ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
   app.add_option("--colour-scale", o.colour_scale,
-                 "weight colours: " + colour_scale_names() + " (default per-map)")
+                 "weight colours: " + colour_scale_names() + " (default " +
+                     colour_scale_name(UiSettings{}.colour_scale) + ")")
       ->check(CLI::Validator(check_colour_scale, "NAME"));
   app.add_option("--tab", o.tab, "open this tab: " + tab_names())
       ->check(CLI::Validator(check_tab, "NAME"));
@@ -70,9 +75,15 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--zoom", o.zoom, "with --focus-head: magnify the maps about their centre")
       ->check(CLI::Range(1.0, 4096.0));
+  const size_t options_before = app.get_options().size();
   add_config_flags(app, o.config);
-  app.add_option("--width", o.width, "window width")->check(CLI::Range(320, 16384));
-  app.add_option("--height", o.height, "window height")->check(CLI::Range(240, 16384));
+  std::vector<CLI::Option*> config_options = app.get_options();
+  config_options.erase(config_options.begin(),
+                       config_options.begin() + std::ptrdiff_t(options_before));
+  app.add_option("--width", o.width, "window width (default: the last one, or 1600)")
+      ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));
+  app.add_option("--height", o.height, "window height (default: the last one, or 1000)")
+      ->check(CLI::Range(kMinWindowHeight, kMaxWindowSide));
   app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
   app.add_flag("--present", o.present, "start in presenter mode (P toggles)");
   try {
@@ -82,6 +93,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   } catch (const CLI::ParseError& error) {
     return {2, std::string("attnlab: ") + error.what() + " (see attnlab --help)"};
   }
+  o.config_flags_given = std::any_of(config_options.begin(), config_options.end(),
+                                     [](const CLI::Option* option) { return option->count() > 0; });
+  o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
   if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
     return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
   if ((o.compare_head >= 0 || o.zoom != 1) && o.focus_head < 0)

@@ -11,8 +11,11 @@
 
 namespace attnlab::gui {
 
+constexpr int kMinWindowWidth = 320, kMinWindowHeight = 240, kMaxWindowSide = 16384;
+
 struct StartOptions {
-  std::string preset;      // "" = the last session's config (seed003 on the first start)
+  // "" = seed003 with any config flag, else the last session (seed003 on the first start)
+  std::string preset;
   std::string stage;       // "attend", or with a sub-step: "attend:softmax"
   std::string screenshot;  // render `frames` frames, save the window (or `panel`) as PNG, exit
   int frames = 3;
@@ -31,7 +34,11 @@ struct StartOptions {
   double zoom = 1;
   std::string tab;     // open this tab: tensors, mistakes, memory, ..., code, checks
   ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
+  // Any config flag given: a new lesson, started from the preset (or seed003) and these flags,
+  // not from the last session.
+  bool config_flags_given = false;
   int width = 1600, height = 1000;
+  bool size_given = false;  // --width or --height: the last session's window size is not used
   bool fullscreen = false;
   bool present = false;  // presenter mode
 

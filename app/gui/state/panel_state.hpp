@@ -40,7 +40,6 @@ struct ControlsPanel {
   std::string last_edited_field;  // validate()'s name for the control changed last ("seq_len")
   std::string padding_text;       // the padding-lengths field as typed ("3, 5")
   std::string padding_error;      // when that text is not a list of whole numbers
-  bool focused = false;           // last frame: the arrows then belong to the focused control
   bool stacked_labels = false;    // the panel is narrow: labels go on a line above their field
 };
 

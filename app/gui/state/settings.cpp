@@ -43,6 +43,9 @@ std::string settings_to_json(const Settings& s) {
   json object = {{"version", kSettingsVersion},
                  {"config", config_to_json(s.config)},
                  {"preset", s.preset},
+                 {"stage", s.stage},
+                 {"tab", s.tab},
+                 {"window", {{"width", s.window_width}, {"height", s.window_height}}},
                  {"theme", ui.theme == Theme::Light ? "light" : "dark"},
                  {"font_scale", ui.font_scale},
                  {"heatmap_view", heatmap_view_name(ui.heatmap_view)},
@@ -72,6 +75,15 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
     s.config = config_from_json(object.at("config"), source, {}, warnings);
   UiSettings& ui = s.ui;
   s.preset = object.value("preset", "");
+  // The step and tab are checked when used: a step the restored trace lacks is not an error.
+  s.stage = object.value("stage", "");
+  s.tab = object.value("tab", "");
+  if (object.contains("window")) {
+    const json& window = object.at("window");
+    if (!window.is_object()) throw UserError(source + ": window is not an object");
+    s.window_width = window.value("width", 0);
+    s.window_height = window.value("height", 0);
+  }
   const std::string theme = object.value("theme", "light");
   if (theme != "light" && theme != "dark") throw UserError(source + ": unknown theme " + theme);
   ui.theme = theme == "light" ? Theme::Light : Theme::Dark;

@@ -1,6 +1,7 @@
-// Settings that survive a restart: the last config, theme, font scale and ImGui's window layout,
-// in <dir>/settings.json, written atomically (temp file, fsync, rename).
-// <dir> = $ATTNLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/attention-lab, else ~/.config/attention-lab.
+// Settings that survive a restart: the last config with the step and tab shown, theme, font scale,
+// the window's size and ImGui's window layout, in <dir>/settings.json, written atomically (temp
+// file, fsync, rename). <dir> = $ATTNLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/attention-lab, else
+// ~/.config/attention-lab.
 #pragma once
 
 #include <string>
@@ -13,8 +14,11 @@ namespace attnlab::gui {
 struct Settings {
   Config config;
   std::string preset;  // the preset the config started from ("" = none)
+  std::string stage;   // the step shown: "attend" or "attend:softmax" ("" = the first)
+  std::string tab;     // the middle panel's tab: "tensors", "decode", ... ("" = tensors)
   UiSettings ui;
-  std::string imgui_ini;  // ImGui::SaveIniSettingsToMemory()
+  int window_width = 0, window_height = 0;  // the window's size (0 = the default)
+  std::string imgui_ini;                    // ImGui::SaveIniSettingsToMemory()
 };
 
 std::string settings_dir();

@@ -44,8 +44,11 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (options.present) state.ui.presenter = true;
   state.walk.pending_stage = options.stage;
 
-  const bool restore_config = options.preset.empty() && restored && restored->found;
+  const bool restore_config = restores_session(options, restored);
   if (restore_config) {
+    if (options.stage.empty()) state.walk.pending_stage = restored->settings.stage;
+    if (options.tab.empty() && !restored->settings.tab.empty())
+      open_tab(state, restored->settings.tab);
     state.session.preset_name = restored->settings.preset;
     for (const Preset& preset : state.session.presets) {
       if (preset.name != state.session.preset_name) continue;
@@ -110,9 +113,26 @@ std::string start_state(AppState& state, const StartOptions& options,
     error = "attnlab: " + state.session.run_error;
   if (error.empty() && state.session.trace && options.focus_head >= 0)
     error = start_head_focus(state, options);
-  if (error.empty() && state.session.trace && !state.walk.pending_stage.empty())
-    error = "attnlab: this trace has no step \"" + options.stage + "\"";
+  if (error.empty() && state.session.trace && !state.walk.pending_stage.empty()) {
+    if (!options.stage.empty()) error = "attnlab: this trace has no step \"" + options.stage + "\"";
+    state.walk.pending_stage.clear();  // a restored step the trace lacks: the first step
+  }
   return error;
+}
+
+bool restores_session(const StartOptions& options, const LoadedSettings* restored) {
+  return options.preset.empty() && !options.config_flags_given && restored && restored->found;
+}
+
+void restore_window_size(StartOptions& options, const LoadedSettings* restored) {
+  if (options.size_given || !restored || !restored->found) return;
+  const Settings& saved = restored->settings;
+  // Within --width's and --height's ranges; anything else (a hand-edited file) is not used.
+  if (saved.window_width < kMinWindowWidth || saved.window_width > kMaxWindowSide ||
+      saved.window_height < kMinWindowHeight || saved.window_height > kMaxWindowSide)
+    return;
+  options.width = saved.window_width;
+  options.height = saved.window_height;
 }
 
 Settings current_settings(const AppState& state, const std::string& imgui_ini) {
@@ -125,6 +145,12 @@ Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   else if (validate(state.session.preset_config).empty())
     settings.config = state.session.preset_config;
   settings.preset = state.session.preset_name;
+  if (const PipelineStep* step = current_step(state)) {
+    settings.stage = stage_name(step->stage);
+    if (step->substep != Substep::None)
+      settings.stage += std::string(":") + substep_name(step->substep);
+  }
+  settings.tab = tool_tab_name(state.tabs.tool);
   settings.ui = state.ui;
   settings.imgui_ini = imgui_ini;
   return settings;

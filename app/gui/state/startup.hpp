@@ -1,5 +1,5 @@
 // The first state of a run: presets, the restored session or the requested preset, command-line
-// overrides, the first trace, the requested stage.
+// overrides, the first trace, the requested (or restored) stage and tab.
 #pragma once
 
 #include <string>
@@ -15,7 +15,16 @@ namespace attnlab::gui {
 std::string start_state(AppState& state, const StartOptions& options,
                         const LoadedSettings* restored);
 
-// The settings to save at exit.
+// True when the last session comes back: no --preset and no config flag (a config flag starts a
+// new lesson from the preset or seed003, not from the last session's leftovers). Its step and tab
+// come back with it, unless --stage or --tab say otherwise.
+bool restores_session(const StartOptions& options, const LoadedSettings* restored);
+
+// The last window size, unless --width or --height was given (display settings, as the theme and
+// font scale, come back whatever the config).
+void restore_window_size(StartOptions& options, const LoadedSettings* restored);
+
+// The settings to save at exit (the window's size is the window's to fill in).
 Settings current_settings(const AppState& state, const std::string& imgui_ini);
 
 constexpr const char* kDefaultPreset = "seed003";

@@ -1,7 +1,6 @@
 // The controls of the next lessons: K/V heads (MHA, GQA, MQA), a key/value sentence
 // (cross-attention), decoding with a KV cache, and multi-head latent attention.
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <string>
@@ -11,6 +10,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/panels/text_field.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
 namespace attnlab::gui {
@@ -27,7 +27,11 @@ std::vector<int64_t> divisors_of(int64_t n) {
 // K/V heads as a slider over the divisors of n_heads: each K/V head serves the same number of
 // query heads, so nothing else is offered.
 bool kv_heads_control(AppState& state, Config& c) {
-  if (c.n_heads < 1) return false;
+  constexpr int64_t kMostHeads = 4096;  // validate()'s limit; a typed-in h may be 2^63 - 1
+  if (c.n_heads < 1 || c.n_heads > kMostHeads) {
+    issue_text(state, "n_kv_heads");
+    return false;
+  }
   const std::vector<int64_t> choices = divisors_of(c.n_heads);
   const auto at = std::find(choices.begin(), choices.end(), c.kv_heads());
   int index = at == choices.end() ? int(choices.size()) - 1 : int(at - choices.begin());
@@ -52,8 +56,8 @@ bool kv_heads_control(AppState& state, Config& c) {
 
 bool cross_control(AppState& state, Config& c) {
   const bool was_cross = c.cross();
-  const bool changed = ImGui::InputTextWithHint(field_label(state, "K/V sentence").c_str(),
-                                                "empty: self-attention", &c.sentence_kv);
+  const bool changed = text_field(state, field_label(state, "K/V sentence").c_str(),
+                                  "empty: self-attention", c.sentence_kv);
   tooltip(
       "Cross-attention: queries from the sentence, keys and values from this one (an encoder's "
       "sentence), so each map is T_q x T_k. Padding then hides keys of this sentence.");

@@ -1,0 +1,26 @@
+// What the window's key and character callbacks saw since the last frame that ImGui 1.86's io
+// cannot carry: every key press (io.KeysDown is sampled once a frame, so a tap shorter than a
+// frame, as a presentation clicker sends, would be lost) and the characters ImGui receives as
+// U+FFFD (its characters are 16 bits: an emoji does not fit). Filled by the window
+// (note_key_press, note_typed_char in keyboard.hpp), taken by the frame.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct KeyPress {
+  int key = 0;  // GLFW's key code, as io.KeysDown is indexed
+  bool shift = false, ctrl = false, alt = false;
+};
+
+struct TypedInput {
+  std::vector<KeyPress> key_presses;    // in order; handle_shortcuts takes them
+  std::deque<char32_t> replaced_chars;  // what each U+FFFD ImGui received really was, in order
+  // Text fields hold a character ImGui cannot (beyond U+FFFF, or private use) as U+E000 + i,
+  // standing for stand_ins[i]; the list only grows, so a field's text stays valid across frames.
+  std::vector<char32_t> stand_ins;
+};
+
+}  // namespace attnlab::gui
