@@ -720,7 +720,6 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
   if (batched) title += " \u2014 sequence b = " + std::to_string(state.walk.batch_shown);
   title += "###heads";
   const bool open = begin_panel(state, PanelId::Heads, title.c_str(), flags);
-  state.heads.mouse_over = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
   if (open && state.session.trace) {
     draw_stale_banner(state);
     const HeatmapSet& set = current_heatmaps(state);

@@ -76,7 +76,6 @@ struct HeadFocus {
 struct HeadsPanel {
   TraceCache<HeatmapChoice, HeatmapSet> heatmaps;  // current_heatmaps()
   HeadFocus focus;
-  bool mouse_over = false;  // last frame: digits then pick a head to focus, not a tab
   float full_header_h = 0;  // the full header's height when last drawn (0: not yet)
 };
 
