@@ -27,8 +27,14 @@ class Keys : public HeadlessImGui {
   }
   // As the window's key callback and ImGui's backend see a key go down, then up a frame later.
   void press_as_window(int key, bool shift = false) {
+    state.typed.window_queues_keys = true;
     note_key_press(state.typed, {key, shift, false, false});
     press(key);
+  }
+  // What the window's key callback queues, without ImGui seeing the key down.
+  void queue(int key, bool repeat = false) {
+    state.typed.window_queues_keys = true;
+    note_key_press(state.typed, {key, false, false, false, repeat});
   }
   int step() const { return state.walk.step_index; }
 };
@@ -120,36 +126,62 @@ TEST_F(Keys, ShiftDigitSwitchesTheHeadOfThatNumber) {
 TEST_F(Keys, ATapShorterThanAFrameStepsOnce) {
   start_on("seed003");
   // Down and up between two frames: io.KeysDown never shows it, the window's queue does.
-  note_key_press(state.typed, {kGlfwRight, false, false, false});
+  queue(kGlfwRight);
   frame();
   EXPECT_EQ(step(), 1);
   frame();
   EXPECT_EQ(step(), 1);
   // Two taps between two frames: two steps.
-  note_key_press(state.typed, {kGlfwPageDown, false, false, false});
-  note_key_press(state.typed, {kGlfwPageDown, false, false, false});
+  queue(kGlfwPageDown);
+  queue(kGlfwPageDown);
   frame();
   EXPECT_EQ(step(), 3);
   // P tapped twice: presenter mode on and off again.
-  note_key_press(state.typed, {kKeyP, false, false, false});
-  note_key_press(state.typed, {kKeyP, false, false, false});
+  queue(kKeyP);
+  queue(kKeyP);
   frame();
   EXPECT_FALSE(state.ui.presenter);
+  // X11 reports taps of one key closer than 20 ms as a press and repeats: each is a step (as the
+  // system's repeats of a held arrow are), while a repeated P toggles nothing more.
+  queue(kGlfwRight);
+  queue(kGlfwRight, true);
+  queue(kGlfwRight, true);
+  queue(kKeyP);
+  queue(kKeyP, true);
+  frame();
+  EXPECT_EQ(step(), 6);
+  EXPECT_TRUE(state.ui.presenter);
 }
 
 TEST_F(Keys, AKeyBothQueuedAndSeenDownCountsOnceAndRepeatsWhenHeld) {
   start_on("seed003");
-  ASSERT_GE(state.walk.steps.size(), 7u);
+  ASSERT_GE(state.walk.steps.size(), 12u);
   press_as_window(kGlfwRight);
   EXPECT_EQ(step(), 1);
   press_as_window(kGlfwLeft);
   EXPECT_EQ(step(), 0);
+  // Held with a window: its press, then the system's repeats (one every 3 frames here), each a
+  // step, and nothing more from ImGui's own repeat of the key it sees down.
+  ImGuiIO& io = ImGui::GetIO();
+  queue(kGlfwRight);
+  io.KeysDown[kGlfwRight] = true;
+  for (int i = 0; i < 30; ++i) {
+    if (i % 3 == 2) queue(kGlfwRight, true);
+    frame();
+  }
+  io.KeysDown[kGlfwRight] = false;
+  frame();
+  EXPECT_EQ(step(), 11);
+}
+
+TEST_F(Keys, HeldWithoutAWindowImGuiRepeatsTheStep) {
+  start_on("seed003");
+  ASSERT_GE(state.walk.steps.size(), 7u);
   // Held for 30 frames of 1/60 s (0.48 s): the press, then ImGui's repeats after 0.275 s every
   // 0.05 s (at 0.275, 0.325, 0.375, 0.425 and 0.475 s): six steps.
   ImGuiIO& io = ImGui::GetIO();
   ASSERT_FLOAT_EQ(io.KeyRepeatDelay, 0.275f);
   ASSERT_FLOAT_EQ(io.KeyRepeatRate, 0.05f);
-  note_key_press(state.typed, {kGlfwRight, false, false, false});
   io.KeysDown[kGlfwRight] = true;
   for (int i = 0; i < 30; ++i) frame();
   io.KeysDown[kGlfwRight] = false;

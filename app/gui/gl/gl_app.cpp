@@ -91,12 +91,13 @@ void count_event(GLFWwindow* window) {
 // them from the page's key events the same way).
 void watch_input(GLFWwindow* window, WindowEvents* events) {
   glfwSetWindowUserPointer(window, events);
+  events->typed->window_queues_keys = true;
   glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int mods) {
     count_event(w);
-    if (action == GLFW_PRESS)
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
       note_key_press(*events_of(w).typed,
                      {key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0,
-                      (mods & GLFW_MOD_ALT) != 0});
+                      (mods & GLFW_MOD_ALT) != 0, action == GLFW_REPEAT});
   });
   glfwSetCharCallback(window, [](GLFWwindow* w, unsigned codepoint) {
     count_event(w);

@@ -40,21 +40,26 @@ std::vector<ShortcutKey> shortcut_keys() {
   return keys;
 }
 
-// This frame's presses, each once, in order: those the window queued (a tap that went down and
-// up between two frames included), then those ImGui saw and the window did not queue (headless
-// frames), and the repeats of held keys.
+// This frame's presses, each once, in order. From a window: the presses it queued (a tap that went
+// down and up between two frames included) and the system's repeats of held stepping keys. In
+// headless frames: the keys ImGui saw go down, and ImGui's repeats of held stepping keys.
 std::vector<KeyPress> take_presses(TypedInput& typed) {
-  const ImGuiIO& io = ImGui::GetIO();
   std::vector<KeyPress> presses;
   presses.swap(typed.key_presses);
+  const std::vector<ShortcutKey> keys = shortcut_keys();
+  const auto repeats = [&](int key) {
+    return std::any_of(keys.begin(), keys.end(),
+                       [key](const ShortcutKey& k) { return k.key == key && k.repeats; });
+  };
+  if (typed.window_queues_keys) {
+    std::erase_if(presses, [&](const KeyPress& p) { return p.repeat && !repeats(p.key); });
+    return presses;
+  }
+  const ImGuiIO& io = ImGui::GetIO();
   const KeyPress modifiers{0, io.KeyShift, io.KeyCtrl, io.KeyAlt};
-  for (const auto& [key, repeats] : shortcut_keys()) {
+  for (const auto& [key, repeating] : keys) {
     if (key < 0) continue;  // not mapped
-    const bool queued = std::any_of(presses.begin(), presses.end(),
-                                    [key = key](const KeyPress& p) { return p.key == key; });
-    const bool went_down = ImGui::IsKeyPressed(key, false);
-    const bool repeated = repeats && !went_down && ImGui::IsKeyPressed(key, true);
-    if ((went_down && !queued) || repeated) {
+    if (ImGui::IsKeyPressed(key, repeating)) {
       KeyPress press = modifiers;
       press.key = key;
       presses.push_back(press);

@@ -13,9 +13,14 @@ namespace attnlab::gui {
 struct KeyPress {
   int key = 0;  // GLFW's key code, as io.KeysDown is indexed
   bool shift = false, ctrl = false, alt = false;
+  bool repeat = false;  // the system's auto-repeat of a held key (GLFW_REPEAT)
 };
 
 struct TypedInput {
+  // True once a window feeds key_presses: its presses and repeats are then the only ones counted
+  // (X11 turns taps of one key closer than 20 ms into a press and repeats, so a repeat of a
+  // stepping key is a step). Without a window (headless frames), io.KeysDown is read instead.
+  bool window_queues_keys = false;
   std::vector<KeyPress> key_presses;    // in order; handle_shortcuts takes them
   std::deque<char32_t> replaced_chars;  // what each U+FFFD ImGui received really was, in order
   // Text fields hold a character ImGui cannot (beyond U+FFFF, or private use) as U+E000 + i,
