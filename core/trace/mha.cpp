@@ -396,6 +396,10 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   return trace;
 }
 
+Inputs trace_inputs(const Trace& trace, const Inputs& given) {
+  return complete_inputs(trace.config, trace.tokens, given, trace.tokens_kv);
+}
+
 int64_t trace_bytes_needed(const Config& config) {
   // A shape-only run of the plan: the same code allocates, so the estimate cannot drift from it.
   const double bound = element_bound(config);
