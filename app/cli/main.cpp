@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
     }
     if (!request.export_dir.empty()) {
       export_trace(trace, request.export_dir);
-      std::cerr << "attnlab-cli: wrote " << trace.parameters.size() + trace.records.size()
+      std::cerr << "attnlab-cli: wrote "
+                << trace.parameters.size() + trace.records.size() + trace.side_records.size()
                 << " .npy files and trace.json to " << request.export_dir << "\n";
     }
     if (trace.failure.failed) {
