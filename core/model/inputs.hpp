@@ -27,11 +27,18 @@ struct Inputs {
   Tensor w_dkv, w_dq, w_qr, w_kr;
 };
 
-// Every tensor of Inputs, for code that walks them all: a tensor added above is added here.
-inline constexpr Tensor Inputs::*kInputTensors[] = {
-    &Inputs::x,     &Inputs::x_kv, &Inputs::w_q,  &Inputs::w_k, &Inputs::w_v,
-    &Inputs::w_o,   &Inputs::b_q,  &Inputs::b_k,  &Inputs::b_v, &Inputs::b_o,
-    &Inputs::w_dkv, &Inputs::w_dq, &Inputs::w_qr, &Inputs::w_kr};
+// Every tensor of Inputs with its name (as in presets and the export), for code that walks them
+// all: a tensor added above is added here.
+struct InputTensor {
+  const char* name;
+  Tensor Inputs::*member;
+};
+inline constexpr InputTensor kInputTensors[] = {
+    {"x", &Inputs::x},       {"x_kv", &Inputs::x_kv},   {"w_q", &Inputs::w_q},
+    {"w_k", &Inputs::w_k},   {"w_v", &Inputs::w_v},     {"w_o", &Inputs::w_o},
+    {"b_q", &Inputs::b_q},   {"b_k", &Inputs::b_k},     {"b_v", &Inputs::b_v},
+    {"b_o", &Inputs::b_o},   {"w_dkv", &Inputs::w_dkv}, {"w_dq", &Inputs::w_dq},
+    {"w_qr", &Inputs::w_qr}, {"w_kr", &Inputs::w_kr}};
 static_assert(sizeof(kInputTensors) / sizeof(kInputTensors[0]) * sizeof(Tensor) == sizeof(Inputs),
               "kInputTensors must list every tensor of Inputs");
 

@@ -68,6 +68,9 @@ class CachedDecoder {
     prefix.seq_len = tokens;
     prefix.decode_steps = 0;
     prefix.shape_only = true;
+    // The masks as they apply to the first `tokens` tokens (FLOPs depend only on there being one).
+    for (int64_t& length : prefix.mask.padding_lengths) length = std::min(length, tokens);
+    prefix.mask.global_tokens = std::min(prefix.mask.global_tokens, tokens);
     return attnlab::run(prefix).counters.flops;
   }
 

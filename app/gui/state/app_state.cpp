@@ -22,16 +22,16 @@ constexpr const char* kPanelNames[kPanelCount] = {"controls", "pipeline", "tenso
 bool same_shapes(const Config& config, const Config& preset, const Inputs& given) {
   if (config.n_heads != preset.n_heads) return false;
   const Inputs needed = shape_only_inputs(config);
-  for (Tensor Inputs::*slot : kInputTensors) {
-    const Tensor &have = given.*slot, &need = needed.*slot;
+  for (const InputTensor& tensor : kInputTensors) {
+    const Tensor &have = given.*tensor.member, &need = needed.*tensor.member;
     if (have.storage() && (!need.storage() || have.shape() != need.shape())) return false;
   }
   return true;
 }
 
 bool has_explicit_inputs(const Inputs& in) {
-  for (Tensor Inputs::*slot : kInputTensors)
-    if ((in.*slot).storage()) return true;
+  for (const InputTensor& tensor : kInputTensors)
+    if ((in.*tensor.member).storage()) return true;
   return false;
 }
 
