@@ -4,9 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include "core/model/forward.hpp"
-#include "core/trace/mha.hpp"
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/mha.hpp"
 
 namespace {
 
@@ -25,7 +25,9 @@ void report(benchmark::State& state, double flops) {
 
 // Weights and embeddings are made once, outside the timing, as a PyTorch module holds its weights.
 Inputs completed(const Config& config, const Inputs& given = {}) {
-  return complete_inputs(config, tokens_for(config.sentence, config.tokens()), given);
+  return complete_inputs(config, tokens_for(config.sentence, config.tokens()), given,
+                         config.cross() ? tokens_for(config.sentence_kv, config.key_tokens())
+                                        : std::vector<std::string>{});
 }
 
 void full_trace(benchmark::State& state, const Config& config, const Inputs& given) {

@@ -7,9 +7,9 @@
 #include "core/model/errors.hpp"
 #include "core/model/forward.hpp"
 #include "core/model/masks.hpp"
-#include "core/trace/mha.hpp"
 #include "core/model/mha_loop.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/mha.hpp"
 #include "reference_mha.hpp"
 
 namespace attnlab {
@@ -89,7 +89,7 @@ TEST(Mha, BatchedPathEqualsPerHeadLoop) {
 
 TEST(Mha, BatchedPathEqualsNaiveDoubleReference) {
   for (const Config& c : configurations()) {
-    const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {});
+    const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {}, {});
     const Trace trace = run(c, in);
     const testing::Reference ref = reference_mha(c, in);
     const double w = max_abs_diff(values(trace, "weights"), ref.weights);
@@ -356,14 +356,14 @@ namespace {
 
 TEST(Forward, BareForwardEqualsTheTrace) {
   for (const Config& c : configurations()) {
-    const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {});
+    const Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), {}, {});
     const double diff = max_abs_diff(forward(c, in).to_vector(), values(run(c, in), "out"));
     EXPECT_LT(diff, 1e-6) << describe(c.mask);
   }
   Config big = make(2, 64, 256, 8);  // large enough to run on several threads
   big.mask.causal = true;
   big.dropout = 0.1;
-  const Inputs in = complete_inputs(big, tokens_for("", 64), {});
+  const Inputs in = complete_inputs(big, tokens_for("", 64), {}, {});
   EXPECT_LT(max_abs_diff(forward(big, in).to_vector(), values(run(big, in), "out")), 1e-5);
   // The threaded paths against the serial per-head loop.
   EXPECT_LT(max_abs_diff(forward(big, in).to_vector(), run_loop(big, in).out.to_vector()), 1e-5);

@@ -313,7 +313,7 @@ TEST(Ablation, OneHeadOffZeroesItsColumnsAndImportanceMeasuresIt) {
   EXPECT_NE(concat.at({1, 3, 0}), 0.0f);
 
   const Config all_on = base(Mistake::None);
-  const Inputs in = complete_inputs(all_on, tokens_for("", 6), {});
+  const Inputs in = complete_inputs(all_on, tokens_for("", 6), {}, {});
   const std::vector<double> importance = head_importance(all_on, in);
   ASSERT_EQ(importance.size(), 2u);
   const std::vector<Scalar> full = run(all_on, in).find("out")->tensor.to_vector();

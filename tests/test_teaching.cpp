@@ -93,7 +93,7 @@ TEST(HeadCounts, SameParametersMoreAttentionMemory) {
   c.seq_len = 7;
   c.d_model = 16;
   c.n_heads = 4;
-  const Inputs in = complete_inputs(c, tokens_for("", 7), {});
+  const Inputs in = complete_inputs(c, tokens_for("", 7), {}, {});
   const HeadCountComparison cmp = compare_head_counts(c, in);
   EXPECT_EQ(cmp.single.config.n_heads, 1);
   EXPECT_EQ(cmp.single.config.head_dim_k(), 16);
@@ -116,7 +116,7 @@ TEST(Paths, LoopAndBatchedAgreeAndAreTimed) {
   c.d_model = 32;
   c.n_heads = 4;
   c.mask.causal = true;
-  const Inputs in = complete_inputs(c, tokens_for("", 20), {});
+  const Inputs in = complete_inputs(c, tokens_for("", 20), {}, {});
   const PathComparison cmp = compare_paths(c, in, 3);
   EXPECT_LT(cmp.max_abs_difference, 1e-5);
   EXPECT_GT(cmp.loop_ms, 0.0);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the .npy reader and the preset reader (+ validate + run) with libFuzzer.
+# Fuzzes the .npy reader and the preset reader (+ validate + run, the variants included: K/V heads,
+# cross-attention, decoding, MLA; each checked against its second path) with libFuzzer.
 #   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
 # Builds build-fuzz/ with clang (-fsanitize=fuzzer-no-link,address,undefined), starts each target
 # from the committed seeds in tests/fuzz/corpus/<target>/ and prints executions and time per

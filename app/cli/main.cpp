@@ -66,24 +66,39 @@ int main(int argc, char** argv) {
         correct.mistake = Mistake::None;
         cli::print_mistake_report(std::cout, run(correct, request.inputs), trace);
       }
-      if (request.importance) {
-        cli::print_importance(
-            std::cout, head_importance(trace.config, complete_inputs(trace.config, trace.tokens,
-                                                                     request.inputs)));
-      }
-      if (request.compare_heads || request.compare_paths) {
-        const Inputs complete = complete_inputs(trace.config, trace.tokens, request.inputs);
-        if (request.compare_heads)
-          cli::print_head_comparison(std::cout, compare_head_counts(trace.config, complete));
-        if (request.compare_paths)
-          cli::print_path_comparison(std::cout, compare_paths(trace.config, complete));
+      if (request.importance || request.compare_heads || request.compare_paths) {
+        const Inputs complete = trace_inputs(trace, request.inputs);
+        // A measurement this config cannot take says which flag asked for it.
+        const auto measure = [](const char* flag, const auto& work) {
+          try {
+            work();
+          } catch (const UserError& e) {
+            throw UserError(std::string(flag) + ": " + e.what());
+          }
+        };
+        if (request.importance) {
+          measure("--importance", [&] {
+            cli::print_importance(std::cout, head_importance(trace.config, complete));
+          });
+        }
+        if (request.compare_heads) {
+          measure("--compare-heads", [&] {
+            cli::print_head_comparison(std::cout, compare_head_counts(trace.config, complete));
+          });
+        }
+        if (request.compare_paths) {
+          measure("--compare-paths", [&] {
+            cli::print_path_comparison(std::cout, compare_paths(trace.config, complete));
+          });
+        }
       }
       if (request.code) cli::print_code(std::cout, trace.config);
       for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
     }
     if (!request.export_dir.empty()) {
       export_trace(trace, request.export_dir);
-      std::cerr << "attnlab-cli: wrote " << trace.parameters.size() + trace.records.size()
+      std::cerr << "attnlab-cli: wrote "
+                << trace.parameters.size() + trace.records.size() + trace.side_records.size()
                 << " .npy files and trace.json to " << request.export_dir << "\n";
     }
     if (trace.failure.failed) {

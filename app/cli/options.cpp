@@ -30,23 +30,24 @@ void load_trained_model(const Flags& f, Request& r) {
   const std::vector<std::pair<bool, const char*>> conflicts{
       {!f.preset.empty(), "--preset"},
       {!f.x.empty(), "--x"},
-      {!f.x_kv.empty() || f.config.sentence_kv.has_value(), "--x-kv/--sentence-kv"},
-      {f.config.kv_heads.has_value() || f.config.mla.has_value(), "--kv-heads/--mla"},
+      {!f.x_kv.empty() || f.config.given("sentence_kv"), "--x-kv/--sentence-kv"},
+      {f.config.given("n_kv_heads") || f.config.given("kv_latent") || f.config.mla.has_value(),
+       "--kv-heads/--mla"},
       {!f.wq.empty(), "--wq"},
       {!f.wk.empty(), "--wk"},
       {!f.wv.empty(), "--wv"},
       {!f.wo.empty(), "--wo"},
       {!f.bq.empty() || !f.bk.empty() || !f.bv.empty() || !f.bo.empty(), "--bq/--bk/--bv/--bo"},
-      {f.config.sentence.has_value(), "--sentence"},
-      {f.config.seq_len.has_value(), "--seq-len"},
-      {f.config.d_in.has_value(), "--d-in"},
-      {f.config.d_model.has_value(), "--d-model"},
-      {f.config.heads.has_value(), "--heads"},
-      {f.config.d_k.has_value(), "--d-k"},
-      {f.config.d_v.has_value(), "--d-v"},
-      {f.config.bias || f.config.no_bias, "--bias/--no-bias"},
-      {f.config.no_output_proj, "--no-output-proj"},
-      {f.config.seed.has_value(), "--seed"},
+      {f.config.given("sentence"), "--sentence"},
+      {f.config.given("seq_len"), "--seq-len"},
+      {f.config.given("d_in"), "--d-in"},
+      {f.config.given("d_model"), "--d-model"},
+      {f.config.given("n_heads"), "--heads"},
+      {f.config.given("d_k"), "--d-k"},
+      {f.config.given("d_v"), "--d-v"},
+      {f.config.given("bias"), "--bias/--no-bias"},
+      {f.config.given("output_proj"), "--output-proj/--no-output-proj"},
+      {f.config.given("seed"), "--seed"},
   };
   for (const auto& [given, flag] : conflicts) {
     if (given) {
@@ -55,7 +56,7 @@ void load_trained_model(const Flags& f, Request& r) {
     }
   }
   const training::SavedModel model = training::load_model(f.model);
-  const int64_t batch = f.config.batch.value_or(1);
+  const int64_t batch = f.config.value("batch").count.value_or(1);
   training::TraceOfModel trace = training::first_layer_trace(model, batch);
   Config& c = r.config;
   // What the model fixes; masks, dropout, mistakes and ablation stay as the flags set them.
@@ -106,7 +107,7 @@ void load_files(const Flags& f, Request& r) {
                       ": X_kv must be (T_k, d_in_kv) or (B, T_k, d_in_kv), not " +
                       shape_to_string(x_kv.shape()));
     }
-    if (f.config.sentence_kv)
+    if (f.config.given("sentence_kv"))
       throw UserError("--x-kv and --sentence-kv both set the key/value side: give one");
     c.sentence_kv.clear();
     c.kv_len = x_kv.size(1);
@@ -127,13 +128,13 @@ void load_files(const Flags& f, Request& r) {
   weights(f.bv, "--bv", "b_v", in.b_v);
   weights(f.bo, "--bo", "b_o", in.b_o);
   // The widths follow from the weight files unless given: d_model from W_o's columns (or W_q's).
-  if (!f.config.d_model) {
+  if (!f.config.given("d_model")) {
     if (in.w_o.storage() && in.w_o.dim() == 2)
       c.d_model = in.w_o.size(1);
-    else if (in.w_q.storage() && in.w_q.dim() == 2 && !f.config.d_k)
+    else if (in.w_q.storage() && in.w_q.dim() == 2 && !f.config.given("d_k"))
       c.d_model = in.w_q.size(1);
   }
-  if (!f.config.d_in && in.w_q.storage() && in.w_q.dim() == 2 && f.x.empty())
+  if (!f.config.given("d_in") && in.w_q.storage() && in.w_q.dim() == 2 && f.x.empty())
     c.d_in = in.w_q.size(0);
   const bool any_bias = !f.bq.empty() || !f.bk.empty() || !f.bv.empty() || !f.bo.empty();
   if (any_bias) {
@@ -195,9 +196,8 @@ int parse(int argc, char** argv, Request& r) {
       r.warnings = preset.warnings;
     }
     apply_config_flags(f.config, r.config, r.inputs);
-    if (f.config.sentence) {
-      if (std::string notice = sample_text_notice("--sentence", *f.config.sentence);
-          !notice.empty())
+    if (const std::optional<std::string>& sentence = f.config.value("sentence").text) {
+      if (std::string notice = sample_text_notice("--sentence", *sentence); !notice.empty())
         r.notices.push_back(std::move(notice));
     }
     if (f.model.empty())

@@ -12,6 +12,7 @@
 #include "core/teaching/mistakes.hpp"
 #include "core/teaching/model_table.hpp"
 #include "core/trace/diagnostics.hpp"
+#include "core/trace/plan.hpp"
 #include "core/variants/latent_attention.hpp"
 
 namespace attnlab::cli {
@@ -123,7 +124,7 @@ void print_counters(std::ostream& out, const Trace& t) {
     out << " = d_c " << c.kv_latent << " + d_rope " << c.rope_dim
         << " (MLA caches the latent), against 2*h*d_k = " << 2 * c.n_heads * c.head_dim_k()
         << " for multi-head attention";
-    if (!t.absorbed.records.empty()) {
+    if (!t.pass_records(Pass::Absorbed).empty()) {
       out << "\n  absorbed form: out_absorbed differs from out by at most " << std::scientific
           << std::setprecision(2) << t.absorbed.max_abs_difference << std::defaultfloat << "; "
           << kAbsorbedWhy;
@@ -141,13 +142,11 @@ void print_decode(std::ostream& out, const Trace& t) {
   out << "\nKV-cache decoding: prefill of " << d.prompt_tokens << " prompt tokens ("
       << count_text(d.prefill_flops, "FLOP") << "), then one token at a time\n";
   std::vector<Row> rows;
-  for (const DecodeStep& step : d.steps) {
-    const TensorRecord* cache = nullptr;
-    const TensorRecord* scores = nullptr;
-    for (const TensorRecord& r : step.records) {
-      if (r.name.ends_with("_k_cache")) cache = &r;
-      if (r.name.ends_with("_scores")) scores = &r;
-    }
+  for (size_t i = 0; i < d.steps.size(); ++i) {
+    const DecodeStep& step = d.steps[i];
+    // The plan's records of this step.
+    const TensorRecord* cache = t.find(decode_name(int64_t(i), "k_cache"));
+    const TensorRecord* scores = t.find(decode_name(int64_t(i), "scores"));
     std::ostringstream flops;
     flops << count_text(step.flops, "FLOP") << " vs " << count_text(step.recompute_flops, "FLOP")
           << " recomputing (" << std::fixed << std::setprecision(1)

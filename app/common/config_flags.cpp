@@ -2,13 +2,21 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdio>
+#include <variant>
 
+#include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
 
 namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
 
 int64_t parse_count(const std::string& text, const std::string& what) {
   int64_t value = 0;
@@ -73,111 +81,205 @@ void apply_mla(const std::string& text, Config& c) {
   if (c.kv_latent < 1) throw UserError("--mla " + text + ": d_c must be at least 1");
 }
 
-template <typename T>
-void override_with(const std::optional<T>& flag, T& field) {
-  if (flag) field = *flag;
+// "--bias" -> "--no-bias"
+std::string off_flag(const ConfigField& field) {
+  return "--no-" + std::string(field.flag).substr(2);
+}
+
+void add_field_flag(CLI::App& app, const ConfigField& field, FlagValue& v) {
+  std::visit(
+      Overloaded{
+          [&](int64_t Config::*) {
+            if (field.flag_unit > 0)
+              app.add_option(field.flag, v.number, field.help);
+            else
+              app.add_option(field.flag, v.count, field.help);
+          },
+          [&](uint64_t Config::*) { app.add_option(field.flag, v.seed, field.help); },
+          [&](bool Config::*) {
+            app.add_flag(field.flag, v.on, field.help);
+            app.add_flag(off_flag(field), v.off, field.help_off);
+          },
+          [&](double Config::*) { app.add_option(field.flag, v.number, field.help); },
+          [&](std::string Config::*) { app.add_option(field.flag, v.text, field.help); },
+          [&](MaskSpec Config::*) { app.add_option(field.flag, v.masks, field.help); },
+          [&](Mistake Config::*) { app.add_option(field.flag, v.text, field.help); },
+          [&](std::vector<bool> Config::*) { app.add_option(field.flag, v.heads, field.help); },
+      },
+      field.member);
+}
+
+// Sets one field of `c` from what its flag gave.
+void apply_field(const ConfigField& field, const FlagValue& v, Config& c) {
+  std::visit(
+      Overloaded{
+          [&](int64_t Config::*m) {
+            if (field.flag_unit > 0 && v.number) {
+              if (!(*v.number > 0 && *v.number < 1e9))
+                throw UserError(std::string(field.flag) + " must be a positive number of " + "MiB");
+              c.*m = static_cast<int64_t>(*v.number * field.flag_unit);
+            } else if (v.count) {
+              c.*m = *v.count;
+            }
+          },
+          [&](uint64_t Config::*m) {
+            if (v.seed) c.*m = *v.seed;
+          },
+          [&](bool Config::*m) {
+            if (v.on) c.*m = true;
+            if (v.off) c.*m = false;
+          },
+          [&](double Config::*m) {
+            if (v.number) c.*m = *v.number;
+          },
+          [&](std::string Config::*m) {
+            if (v.text) c.*m = *v.text;
+          },
+          [&](MaskSpec Config::*m) {
+            for (const std::string& mask : v.masks) add_mask(mask, c.*m);
+          },
+          [&](Mistake Config::*m) {
+            if (v.text && !parse_mistake(*v.text, c.*m)) {
+              throw UserError(std::string(field.flag) + " " + *v.text +
+                              ": unknown; choose one of " + mistake_names());
+            }
+          },
+          [&](std::vector<bool> Config::*m) {
+            for (int64_t head : v.heads) {
+              if (head < 0 || head >= c.n_heads) {
+                throw UserError(std::string(field.flag) + " " + std::to_string(head) +
+                                ": heads are numbered 0.." + std::to_string(c.n_heads - 1));
+              }
+              (c.*m).resize(size_t(c.n_heads), false);
+              (c.*m)[size_t(head)] = true;
+            }
+          },
+      },
+      field.member);
+}
+
+// The --mask values that rebuild `mask` from none.
+std::vector<std::string> mask_flags(const MaskSpec& m) {
+  std::vector<std::string> masks = {"none"};
+  if (m.causal) masks.push_back("causal");
+  if (!m.padding_lengths.empty()) {
+    std::string lengths;
+    for (int64_t length : m.padding_lengths)
+      lengths += (lengths.empty() ? "" : ",") + std::to_string(length);
+    masks.push_back("padding:" + lengths);
+  }
+  if (m.window > 0) {
+    masks.push_back("window:" + std::to_string(m.window) +
+                    (m.global_tokens > 0 ? ":" + std::to_string(m.global_tokens) : ""));
+  }
+  return masks;
+}
+
+std::string exact_number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
 }
 
 }  // namespace
 
+bool FlagValue::given() const {
+  return count || seed || number || text || on || off || !masks.empty() || !heads.empty();
+}
+
+bool ConfigFlags::given(const std::string& field) const {
+  return value(field).given();
+}
+
+const FlagValue& ConfigFlags::value(const std::string& field) const {
+  static const FlagValue none;
+  const std::vector<ConfigField>& table = config_fields();
+  for (size_t i = 0; i < table.size() && i < fields.size(); ++i)
+    if (field == table[i].name) return fields[i];
+  return none;
+}
+
+bool ConfigFlags::any_given() const {
+  for (const FlagValue& v : fields)
+    if (v.given()) return true;
+  return mla.has_value();
+}
+
 void add_config_flags(CLI::App& app, ConfigFlags& f) {
-  app.add_option("--sentence", f.sentence, "Input text; tokens are words and punctuation");
-  app.add_option("--seq-len", f.seq_len, "T: number of tokens (the sentence is cut or repeated)");
-  app.add_option("--batch", f.batch, "B: number of sequences");
-  app.add_option("--d-in", f.d_in, "Embedding width (default: d_model)");
-  app.add_option("--d-model", f.d_model, "Model width; the output width with W_o");
-  app.add_option("--heads", f.heads, "n_heads");
-  app.add_option("--d-k", f.d_k, "Per-head query/key width (default: d_model / n_heads)");
-  app.add_option("--d-v", f.d_v, "Per-head value width (default: d_k)");
-  app.add_option("--mask", f.masks,
-                 "none | causal | padding:L1,L2,... | window:W[:G]; repeat to combine");
-  app.add_flag("--bias", f.bias, "Biases on the projections (random unless given)");
-  app.add_flag("--no-bias", f.no_bias, "No biases on the projections");
-  app.add_flag("--no-output-proj", f.no_output_proj, "No W_o: the output is the concat (seed 003)");
-  app.add_option("--dropout", f.dropout, "Dropout probability on the attention weights");
-  app.add_option("--seed", f.seed, "Seed of the weight initialisation");
-  app.add_option("--dropout-seed", f.dropout_seed, "Seed of the dropout mask");
-  app.add_flag("--shape-only", f.shape_only, "Shapes, strides and counters only (no values)");
-  app.add_option("--memory-cap-mb", f.memory_cap_mb, "Refuse to compute traces larger than this");
-  app.add_option("--mistake", f.mistake, "Inject a classic bug (attnlab-cli --list-mistakes)");
-  app.add_option("--ablate", f.ablate, "Switch head H off (its context zeroed); repeat for more");
-  app.add_option("--kv-heads", f.kv_heads,
-                 "K/V heads: 1 = multi-query, a divisor of n_heads = grouped-query (default: "
-                 "n_heads)");
-  app.add_option("--decode", f.decode,
-                 "Decode the last N tokens one at a time with a KV cache (turns on causal)");
+  const std::vector<ConfigField>& table = config_fields();
+  f.fields.assign(table.size(), FlagValue{});  // bound below: never resized after this
+  for (size_t i = 0; i < table.size(); ++i) add_field_flag(app, table[i], f.fields[i]);
   app.add_option("--mla", f.mla,
                  "Multi-head latent attention: K and V from a d_c-wide latent, plus a d_rope-wide "
-                 "shared rotary key (D_C or D_C:D_ROPE)");
-  app.add_option("--q-latent", f.q_latent, "MLA: queries through their own d_c'-wide latent");
-  app.add_option("--sentence-kv", f.sentence_kv,
-                 "Cross-attention: keys and values from this sentence (T_k tokens)");
-  app.add_option("--d-in-kv", f.d_in_kv,
-                 "Cross-attention: the key/value side's embedding width (default: d_in)");
+                 "shared rotary key (D_C or D_C:D_ROPE; sets --kv-latent and --rope-dim)");
 }
 
 void apply_config_flags(const ConfigFlags& f, Config& c, Inputs& preset_inputs) {
-  if (f.sentence) {
-    c.sentence = *f.sentence;
-    if (!f.seq_len) c.seq_len = 0;  // T follows the new sentence
-    preset_inputs.x = Tensor();     // the preset's X belonged to its own tokens
-  }
-  override_with(f.seq_len, c.seq_len);
-  override_with(f.batch, c.batch);
-  override_with(f.d_in, c.d_in);
-  override_with(f.d_model, c.d_model);
-  override_with(f.heads, c.n_heads);
-  override_with(f.d_k, c.d_k);
-  override_with(f.d_v, c.d_v);
-  if (f.sentence_kv) {
+  if (f.given("sentence_kv")) {
     // A preset's (or the last session's) causal or window mask compares positions within one
     // sequence, which cross-attention's keys are not: dropped; a --mask given is still checked.
     c.mask.causal = false;
     c.mask.window = c.mask.global_tokens = 0;
   }
-  for (const std::string& mask : f.masks) add_mask(mask, c.mask);
-  if (f.bias) c.bias = true;
-  if (f.no_bias) c.bias = false;
-  if (f.no_output_proj) c.output_proj = false;
-  override_with(f.dropout, c.dropout);
-  override_with(f.seed, c.seed);
-  override_with(f.dropout_seed, c.dropout_seed);
-  if (f.shape_only) c.shape_only = true;
-  if (f.memory_cap_mb) {
-    if (!(*f.memory_cap_mb > 0 && *f.memory_cap_mb < 1e9))
-      throw UserError("--memory-cap-mb must be a positive number of MiB");
-    c.memory_cap_bytes = static_cast<int64_t>(*f.memory_cap_mb * 1024 * 1024);
+  const std::vector<ConfigField>& table = config_fields();
+  for (size_t i = 0; i < table.size() && i < f.fields.size(); ++i)
+    apply_field(table[i], f.fields[i], c);
+  // What a new value implies for the others.
+  if (f.given("sentence")) {
+    if (!f.given("seq_len")) c.seq_len = 0;  // T follows the new sentence
+    preset_inputs.x = Tensor();              // the preset's X belonged to its own tokens
   }
-  if (f.seed) {
+  if (f.given("sentence_kv")) {
+    if (!f.given("kv_len")) c.kv_len = 0;  // T_k follows the key/value sentence
+    preset_inputs.x_kv = Tensor();
+  }
+  if (f.given("seed")) {
     // A new seed means new weights: drop the preset's explicit ones.
     Inputs& in = preset_inputs;
     in.w_q = in.w_k = in.w_v = in.w_o = Tensor();
     in.b_q = in.b_k = in.b_v = in.b_o = Tensor();
   }
-  if (!f.mistake.empty() && !parse_mistake(f.mistake, c.mistake)) {
-    throw UserError("--mistake " + f.mistake + ": unknown; choose one of " + mistake_names());
-  }
-  override_with(f.kv_heads, c.n_kv_heads);
   if (f.mla) apply_mla(*f.mla, c);
-  override_with(f.q_latent, c.q_latent);
-  if (f.sentence_kv) {
-    c.sentence_kv = *f.sentence_kv;
-    c.kv_len = 0;  // T_k follows the key/value sentence
-    preset_inputs.x_kv = Tensor();
+  if (f.given("decode_steps") && c.decode_steps > 0) c.mask.causal = true;
+}
+
+std::vector<std::string> config_to_flags(const Config& c) {
+  std::vector<std::string> args;
+  for (const ConfigField& field : config_fields()) {
+    const std::string flag = field.flag;
+    std::visit(
+        Overloaded{
+            [&](int64_t Config::*m) {
+              args.push_back(flag + "=" +
+                             (field.flag_unit > 0 ? exact_number(double(c.*m) / field.flag_unit)
+                                                  : std::to_string(c.*m)));
+            },
+            [&](uint64_t Config::*m) { args.push_back(flag + "=" + std::to_string(c.*m)); },
+            [&](bool Config::*m) { args.push_back(c.*m ? flag : off_flag(field)); },
+            [&](double Config::*m) { args.push_back(flag + "=" + exact_number(c.*m)); },
+            [&](std::string Config::*m) {
+              if (!(c.*m).empty()) {
+                args.push_back(flag + "=" + c.*m);  // "=": a sentence may start with "-"
+              } else {
+                args.push_back(flag);
+                args.push_back("");
+              }
+            },
+            [&](MaskSpec Config::*m) {
+              for (const std::string& mask : mask_flags(c.*m)) args.push_back(flag + "=" + mask);
+            },
+            [&](Mistake Config::*m) {
+              args.push_back(flag + "=" +
+                             (c.*m == Mistake::None ? "none" : mistake_info(c.*m).name));
+            },
+            [&](std::vector<bool> Config::*m) {
+              for (size_t h = 0; h < (c.*m).size(); ++h)
+                if ((c.*m)[h]) args.push_back(flag + "=" + std::to_string(h));
+            },
+        },
+        field.member);
   }
-  override_with(f.d_in_kv, c.d_in_kv);
-  if (f.decode) {
-    c.decode_steps = *f.decode;
-    if (c.decode_steps > 0) c.mask.causal = true;
-  }
-  for (int64_t head : f.ablate) {
-    if (head < 0 || head >= c.n_heads) {
-      throw UserError("--ablate " + std::to_string(head) + ": heads are numbered 0.." +
-                      std::to_string(c.n_heads - 1));
-    }
-    c.ablated_heads.resize(size_t(c.n_heads), false);
-    c.ablated_heads[size_t(head)] = true;
-  }
+  return args;
 }
 
 }  // namespace attnlab

@@ -1,5 +1,6 @@
 // The command-line flags that set a Config, shared by attnlab-cli and attnlab: the same names,
-// help, checks and messages in both front ends.
+// help, checks and messages in both front ends. One flag per field of the config table
+// (core/model/config_fields.hpp), plus --mla, the shorthand for MLA's two widths.
 #pragma once
 
 #include <cstdint>
@@ -16,29 +17,31 @@ class App;
 
 namespace attnlab {
 
-// What the command line gave for the Config, before it is applied over a preset.
-struct ConfigFlags {
-  std::optional<std::string> sentence;
-  std::optional<int64_t> seq_len, batch, d_in, d_model, heads, d_k, d_v;
+// What the command line gave for one field, as its type takes it.
+struct FlagValue {
+  std::optional<int64_t> count;     // whole numbers
+  std::optional<uint64_t> seed;     // seeds
+  std::optional<double> number;     // dropout, and a count given in a unit (--memory-cap-mb)
+  std::optional<std::string> text;  // sentences, the mistake
+  bool on = false, off = false;     // a bool's --flag and --no-flag
   std::vector<std::string> masks;  // each --mask, in order: a key is visible if every one allows it
-  bool bias = false, no_bias = false;
-  bool no_output_proj = false;
-  std::optional<double> dropout;
-  std::optional<uint64_t> seed, dropout_seed;
-  bool shape_only = false;
-  std::optional<double> memory_cap_mb;
-  std::string mistake;
-  std::vector<int64_t> ablate;  // heads switched off
-  // The next lessons' variants.
-  std::optional<int64_t> kv_heads, decode, q_latent, d_in_kv;
-  std::optional<std::string> mla;          // "D_C" or "D_C:D_ROPE"
-  std::optional<std::string> sentence_kv;  // cross-attention's key/value sentence
+  std::vector<int64_t> heads;      // each --ablate
+  bool given() const;
 };
 
-// Adds --sentence, --seq-len, --batch, --d-in, --d-model, --heads, --d-k, --d-v, --mask, --bias,
-// --no-bias, --no-output-proj, --dropout, --seed, --dropout-seed, --shape-only, --memory-cap-mb,
-// --mistake, --ablate and the variants' --kv-heads, --decode, --mla, --q-latent, --sentence-kv and
-// --d-in-kv to `app`, writing into `flags`.
+// What the command line gave for the Config, before it is applied over a preset.
+struct ConfigFlags {
+  std::vector<FlagValue> fields;   // one per config_fields() entry, in its order
+  std::optional<std::string> mla;  // "D_C" or "D_C:D_ROPE"
+
+  // The flag of that field (config_fields()' name: "n_heads", "sentence_kv") was given.
+  bool given(const std::string& field) const;
+  const FlagValue& value(const std::string& field) const;
+  bool any_given() const;  // any config flag at all
+};
+
+// Adds each config field's flag (--sentence, --seq-len, --heads, --mask, --bias / --no-bias, ...;
+// `attnlab-cli --help` lists them) and --mla to `app`, writing into `flags`.
 void add_config_flags(CLI::App& app, ConfigFlags& flags);
 
 // Sets what the flags give over `config` (a preset's, or the last session's). A new sentence drops
@@ -47,5 +50,10 @@ void add_config_flags(CLI::App& app, ConfigFlags& flags);
 // --decode turns the causal mask on: decoding one token at a time sees only the past.
 // --sentence-kv turns off the causal and window masks a preset may have (before --mask applies).
 void apply_config_flags(const ConfigFlags& flags, Config& config, Inputs& preset_inputs);
+
+// The arguments that set every field of `config` over the defaults (for tests and scripts):
+// apply_config_flags of them gives `config` back when its flags can say it (with --decode on, the
+// mask is causal; switched-off heads are listed for n_heads heads).
+std::vector<std::string> config_to_flags(const Config& config);
 
 }  // namespace attnlab

@@ -19,4 +19,11 @@ void linear(const Scalar* x, int64_t rows, int64_t d_in, const Scalar* w, int64_
   });
 }
 
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name) {
+  Tensor y = Tensor::empty(name, {x.size(0), x.size(1), w.size(1)});
+  linear(x.data(), x.size(0) * x.size(1), x.size(2), w.data(), w.size(1),
+         b.storage() ? b.data() : nullptr, y.data());
+  return y;
+}
+
 }  // namespace attnlab

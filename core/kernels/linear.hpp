@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/tensor/tensor.hpp"
 
@@ -12,5 +13,9 @@ namespace attnlab {
 // y must not alias x or w.
 void linear(const Scalar* x, int64_t rows, int64_t d_in, const Scalar* w, int64_t d_out,
             const Scalar* bias, Scalar* y);
+
+// The same on tensors: x (B, n, d_in) contiguous @ w (d_in, d_out) [+ b] -> a new (B, n, d_out)
+// named `name`; an undefined b is no bias.
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& name);
 
 }  // namespace attnlab

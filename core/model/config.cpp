@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/trace/plan.hpp"
@@ -28,12 +29,6 @@ int64_t Config::key_tokens() const {
 }
 
 namespace {
-
-// Limits that keep every size product far from int64 overflow; real models are well inside.
-constexpr int64_t kMaxWidth = 1 << 20;
-constexpr int64_t kMaxHeads = 4096;
-constexpr int64_t kMaxSeqLen = 1 << 20;
-constexpr int64_t kMaxBatch = 1 << 16;
 
 std::string divisors_of(int64_t n) {
   std::string list;
@@ -67,32 +62,15 @@ std::string over_memory_cap(const Config& c) {
 // [SECTION] the rules, one group each
 
 void check_sizes(const Config& c, std::vector<ConfigIssue>& issues) {
-  check_range(issues, "batch", c.batch, 1, kMaxBatch, "the batch size B (number of sequences)");
-  if (c.seq_len < 0 || c.seq_len > kMaxSeqLen) {
-    check_range(issues, "seq_len", c.seq_len, 1, kMaxSeqLen, "the sequence length T");
+  // Every whole-number field's range, from the one table (0 is "auto" or "off" where allowed);
+  // how the variants' sizes combine is core/variants/variant_rules.cpp's.
+  for (const ConfigField& field : config_fields()) {
+    const auto* member = std::get_if<int64_t Config::*>(&field.member);
+    if (!member || field.high == 0) continue;
+    const int64_t value = c.**member;
+    if (value == 0 && field.zero) continue;
+    check_range(issues, field.issue_name(), value, field.low, field.high, field.meaning);
   }
-  check_range(issues, "d_model", c.d_model, 1, kMaxWidth, "the model width d_model");
-  if (c.d_in != 0) check_range(issues, "d_in", c.d_in, 1, kMaxWidth, "the embedding width d_in");
-  check_range(issues, "n_heads", c.n_heads, 1, kMaxHeads, "the number of heads");
-  if (c.d_k != 0) check_range(issues, "d_k", c.d_k, 1, kMaxWidth, "the per-head width d_k");
-  if (c.d_v != 0) check_range(issues, "d_v", c.d_v, 1, kMaxWidth, "the per-head width d_v");
-  // The variants' sizes (0 = off); how they combine is core/variants/variant_rules.cpp's.
-  struct Size {
-    const char* field;
-    int64_t value, most;
-    const char* what;
-  };
-  const Size variant_sizes[] = {
-      {"n_kv_heads", c.n_kv_heads, kMaxHeads, "the number of K/V heads"},
-      {"kv_len", c.kv_len, kMaxSeqLen, "the key/value length T_k"},
-      {"d_in_kv", c.d_in_kv, kMaxWidth, "the key/value embedding width"},
-      {"decode", c.decode_steps, kMaxSeqLen, "the number of decoded tokens"},
-      {"kv_latent", c.kv_latent, kMaxWidth, "MLA's latent width d_c"},
-      {"rope_dim", c.rope_dim, kMaxWidth, "MLA's rotary width d_rope"},
-      {"q_latent", c.q_latent, kMaxWidth, "MLA's query latent width d_c'"},
-  };
-  for (const Size& size : variant_sizes)
-    if (size.value != 0) check_range(issues, size.field, size.value, 1, size.most, size.what);
 }
 
 void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {

@@ -3,43 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
 
 using nlohmann::json;
-
-json config_to_json(const Config& c) {
-  json mask = {{"causal", c.mask.causal},
-               {"padding", c.mask.padding_lengths},
-               {"window", c.mask.window},
-               {"global_tokens", c.mask.global_tokens}};
-  return {{"sentence", c.sentence},
-          {"seq_len", c.seq_len},
-          {"batch", c.batch},
-          {"d_in", c.d_in},
-          {"d_model", c.d_model},
-          {"n_heads", c.n_heads},
-          {"d_k", c.d_k},
-          {"d_v", c.d_v},
-          {"mask", mask},
-          {"bias", c.bias},
-          {"output_proj", c.output_proj},
-          {"dropout", c.dropout},
-          {"dropout_seed", c.dropout_seed},
-          {"seed", c.seed},
-          {"shape_only", c.shape_only},
-          {"memory_cap_bytes", c.memory_cap_bytes},
-          {"n_kv_heads", c.n_kv_heads},
-          {"sentence_kv", c.sentence_kv},
-          {"kv_len", c.kv_len},
-          {"d_in_kv", c.d_in_kv},
-          {"decode_steps", c.decode_steps},
-          {"kv_latent", c.kv_latent},
-          {"rope_dim", c.rope_dim},
-          {"q_latent", c.q_latent}};
-}
 
 namespace {
 
@@ -145,64 +115,93 @@ MaskSpec read_mask(const json& m, const std::string& source, std::vector<std::st
 
 }  // namespace
 
+namespace {
+
+json mask_json(const MaskSpec& m) {
+  return {{"causal", m.causal},
+          {"padding", m.padding_lengths},
+          {"window", m.window},
+          {"global_tokens", m.global_tokens}};
+}
+
+// The switched-off heads, one true or false per head (as many as the config lists).
+json heads_json(const std::vector<bool>& off) {
+  json list = json::array();
+  for (bool head_off : off) list.push_back(head_off);
+  return list;
+}
+
+Mistake read_mistake(const json& v, const std::string& source, const std::string& key) {
+  Mistake mistake = Mistake::None;
+  if (!v.is_string() || !parse_mistake(v.get<std::string>(), mistake))
+    fail(source, key, "must be none or one of " + mistake_names() + ", not " + brief(v));
+  return mistake;
+}
+
+std::vector<bool> read_heads(const json& v, const std::string& source, const std::string& key) {
+  if (!v.is_array()) fail(source, key, "must be a list of true/false, one per head");
+  std::vector<bool> off;
+  for (const json& head : v) off.push_back(read_bool(head, source, key));
+  return off;
+}
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+// One field of `c` from its JSON value, as the field's type reads it.
+void read_field(const ConfigField& field, const json& v, const std::string& source, Config& c,
+                std::vector<std::string>& warnings) {
+  const std::string key = field.name;
+  std::visit(
+      Overloaded{
+          [&](int64_t Config::*m) { c.*m = read_int(v, source, key, field.zero ? 0 : field.low); },
+          [&](uint64_t Config::*m) { c.*m = read_seed(v, source, key); },
+          [&](bool Config::*m) { c.*m = read_bool(v, source, key); },
+          [&](double Config::*m) {
+            // The one real-valued field is a probability.
+            if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1))
+              fail(source, key, "must be a number in [0, 1), not " + brief(v));
+            c.*m = v.get<double>();
+          },
+          [&](std::string Config::*m) {
+            if (!v.is_string()) fail(source, key, "must be a string");
+            c.*m = v.get<std::string>();
+          },
+          [&](MaskSpec Config::*m) { c.*m = read_mask(v, source, warnings); },
+          [&](Mistake Config::*m) { c.*m = read_mistake(v, source, key); },
+          [&](std::vector<bool> Config::*m) { c.*m = read_heads(v, source, key); },
+      },
+      field.member);
+}
+
+}  // namespace
+
+json config_to_json(const Config& c) {
+  json object = json::object();
+  for (const ConfigField& field : config_fields()) {
+    std::visit(Overloaded{
+                   [&](MaskSpec Config::*m) { object[field.name] = mask_json(c.*m); },
+                   [&](Mistake Config::*m) {
+                     object[field.name] = c.*m == Mistake::None ? "none" : mistake_info(c.*m).name;
+                   },
+                   [&](std::vector<bool> Config::*m) { object[field.name] = heads_json(c.*m); },
+                   [&](auto m) { object[field.name] = c.*m; },
+               },
+               field.member);
+  }
+  return object;
+}
+
 Config config_from_json(const json& o, const std::string& source,
                         const std::vector<std::string>& extra_keys,
                         std::vector<std::string>& warnings) {
   if (!o.is_object()) throw UserError(source + ": must be a JSON object ({...})");
   Config c;
   for (const auto& [key, v] : o.items()) {
-    if (key == "sentence") {
-      if (!v.is_string()) fail(source, key, "must be a string");
-      c.sentence = v.get<std::string>();
-    } else if (key == "seq_len")
-      c.seq_len = read_int(v, source, key, 0);
-    else if (key == "batch")
-      c.batch = read_int(v, source, key, 1);
-    else if (key == "d_in")
-      c.d_in = read_int(v, source, key, 0);
-    else if (key == "d_model")
-      c.d_model = read_int(v, source, key, 1);
-    else if (key == "n_heads")
-      c.n_heads = read_int(v, source, key, 1);
-    else if (key == "d_k")
-      c.d_k = read_int(v, source, key, 0);
-    else if (key == "d_v")
-      c.d_v = read_int(v, source, key, 0);
-    else if (key == "mask")
-      c.mask = read_mask(v, source, warnings);
-    else if (key == "bias")
-      c.bias = read_bool(v, source, key);
-    else if (key == "output_proj")
-      c.output_proj = read_bool(v, source, key);
-    else if (key == "dropout") {
-      if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1))
-        fail(source, key, "must be a number in [0, 1), not " + brief(v));
-      c.dropout = v.get<double>();
-    } else if (key == "dropout_seed")
-      c.dropout_seed = read_seed(v, source, key);
-    else if (key == "seed")
-      c.seed = read_seed(v, source, key);
-    else if (key == "shape_only")
-      c.shape_only = read_bool(v, source, key);
-    else if (key == "memory_cap_bytes")
-      c.memory_cap_bytes = read_int(v, source, key, 1);
-    else if (key == "n_kv_heads")
-      c.n_kv_heads = read_int(v, source, key, 0);
-    else if (key == "sentence_kv") {
-      if (!v.is_string()) fail(source, key, "must be a string");
-      c.sentence_kv = v.get<std::string>();
-    } else if (key == "kv_len")
-      c.kv_len = read_int(v, source, key, 0);
-    else if (key == "d_in_kv")
-      c.d_in_kv = read_int(v, source, key, 0);
-    else if (key == "decode_steps")
-      c.decode_steps = read_int(v, source, key, 0);
-    else if (key == "kv_latent")
-      c.kv_latent = read_int(v, source, key, 0);
-    else if (key == "rope_dim")
-      c.rope_dim = read_int(v, source, key, 0);
-    else if (key == "q_latent")
-      c.q_latent = read_int(v, source, key, 0);
+    if (const ConfigField* field = find_config_field(key))
+      read_field(*field, v, source, c, warnings);
     else if (std::find(extra_keys.begin(), extra_keys.end(), key) == extra_keys.end())
       warnings.push_back(source + ": unknown key \"" + key + "\" ignored");
   }

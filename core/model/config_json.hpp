@@ -17,7 +17,8 @@ nlohmann::json config_to_json(const Config& config);
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
 // Reads the config keys of `object` over the defaults. `source` names the file in messages;
-// keys outside `config_keys()` and `extra_keys` are reported in `warnings` and ignored.
+// keys that are not config fields (core/model/config_fields.hpp) or `extra_keys` are reported in
+// `warnings` and ignored.
 // Throws UserError naming the key for a wrong type or an impossible value.
 Config config_from_json(const nlohmann::json& object, const std::string& source,
                         const std::vector<std::string>& extra_keys,

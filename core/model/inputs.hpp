@@ -27,6 +27,21 @@ struct Inputs {
   Tensor w_dkv, w_dq, w_qr, w_kr;
 };
 
+// Every tensor of Inputs with its name (as in presets and the export), for code that walks them
+// all: a tensor added above is added here.
+struct InputTensor {
+  const char* name;
+  Tensor Inputs::*member;
+};
+inline constexpr InputTensor kInputTensors[] = {
+    {"x", &Inputs::x},       {"x_kv", &Inputs::x_kv},   {"w_q", &Inputs::w_q},
+    {"w_k", &Inputs::w_k},   {"w_v", &Inputs::w_v},     {"w_o", &Inputs::w_o},
+    {"b_q", &Inputs::b_q},   {"b_k", &Inputs::b_k},     {"b_v", &Inputs::b_v},
+    {"b_o", &Inputs::b_o},   {"w_dkv", &Inputs::w_dkv}, {"w_dq", &Inputs::w_dq},
+    {"w_qr", &Inputs::w_qr}, {"w_kr", &Inputs::w_kr}};
+static_assert(sizeof(kInputTensors) / sizeof(kInputTensors[0]) * sizeof(Tensor) == sizeof(Inputs),
+              "kInputTensors must list every tensor of Inputs");
+
 // (B, T, d_in) toy embeddings: each token is a deterministic N(0,1) vector seeded by the
 // lower-cased token's hash, plus the sinusoidal position encoding of "Attention Is All You Need".
 // Every sequence of the batch is `tokens` (identical rows; masks can differ).
@@ -35,9 +50,11 @@ Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64
 // Fills every undefined tensor of `given` (x from `tokens`, weights from config.seed) and checks
 // the shapes of the ones given; throws UserError naming the tensor and the expected shape.
 // Weights and biases are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), as PyTorch's nn.Linear.
-// `tokens_kv` are the key/value sentence's tokens (cross-attention: x_kv is embedded from them).
+// `tokens_kv` are the key/value sentence's tokens (cross-attention: x_kv is embedded from them;
+// empty without cross-attention). For a trace's own inputs use trace_inputs (core/trace/mha.hpp),
+// which passes both from the trace.
 Inputs complete_inputs(const Config& config, const std::vector<std::string>& tokens, Inputs given,
-                       const std::vector<std::string>& tokens_kv = {});
+                       const std::vector<std::string>& tokens_kv);
 
 // The same shapes with no values allocated, for shape-only mode.
 Inputs shape_only_inputs(const Config& config);

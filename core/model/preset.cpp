@@ -33,23 +33,16 @@ void read_inputs(const json& inputs, const std::string& source, Preset& preset) 
   if (!inputs.is_object()) throw UserError(source + ": key \"inputs\" must be an object");
   Inputs& in = preset.inputs;
   for (const auto& [key, value] : inputs.items()) {
-    Tensor* slot = key == "x"     ? &in.x
-                   : key == "w_q" ? &in.w_q
-                   : key == "w_k" ? &in.w_k
-                   : key == "w_v" ? &in.w_v
-                   : key == "w_o" ? &in.w_o
-                   : key == "b_q" ? &in.b_q
-                   : key == "b_k" ? &in.b_k
-                   : key == "b_v" ? &in.b_v
-                   : key == "b_o" ? &in.b_o
-                                  : nullptr;
-    if (!slot) {
+    const auto* known = std::find_if(std::begin(kInputTensors), std::end(kInputTensors),
+                                     [&](const InputTensor& t) { return key == t.name; });
+    if (known == std::end(kInputTensors)) {
       preset.warnings.push_back(source + ": unknown input \"" + key + "\" ignored");
       continue;
     }
-    *slot = tensor_from_json(value, key, source);
+    in.*known->member = tensor_from_json(value, key, source);
   }
   if (in.x.storage()) in.x = as_batched(in.x);
+  if (in.x_kv.storage()) in.x_kv = as_batched(in.x_kv);
 }
 
 }  // namespace
@@ -73,10 +66,22 @@ Preset parse_preset(const std::string& text, const std::string& source) {
   if (preset.title.empty()) preset.title = preset.name;
   if (root.contains("inputs")) read_inputs(root["inputs"], source, preset);
   if (preset.inputs.x.storage()) {
+    if (preset.inputs.x.dim() != 3)
+      throw UserError(source + ": \"x\" must be (T, d_in) or (B, T, d_in), not " +
+                      shape_to_string(preset.inputs.x.shape()));
     // The file's X fixes B, T and d_in.
     preset.config.batch = preset.inputs.x.size(0);
     preset.config.seq_len = preset.inputs.x.size(1);
     preset.config.d_in = preset.inputs.x.size(2);
+  }
+  if (preset.inputs.x_kv.storage()) {
+    if (preset.inputs.x_kv.dim() != 3)
+      throw UserError(source + ": \"x_kv\" must be (T_k, d_in_kv) or (B, T_k, d_in_kv), not " +
+                      shape_to_string(preset.inputs.x_kv.shape()));
+    // And X_kv the key/value side's: cross-attention over its T_k rows.
+    preset.config.batch = preset.inputs.x_kv.size(0);
+    preset.config.kv_len = preset.inputs.x_kv.size(1);
+    preset.config.d_in_kv = preset.inputs.x_kv.size(2);
   }
   const std::vector<ConfigIssue> issues = validate(preset.config);
   if (!issues.empty()) throw UserError(source + ": " + describe(issues));

@@ -23,13 +23,33 @@ std::vector<CodeLine> reference_code(const Config& c) {
   code.push_back(
       {"def forward(self, x):                                # x: (B, T, d_in)", Stage::Input});
   code.push_back({line("B, T, _ = x.shape", ""), Stage::Input});
+  // The forward pass, then the passes beside it: decoding's prefill and one step (the loop's body:
+  // every step runs the same lines), and MLA's absorbed form.
+  const int64_t first_decoded = plan.decode_prompt;
+  bool loop_started = false;
   for (const PlannedStep& step : plan.steps) {
+    if (step.pass == Pass::Decode && step.position != first_decoded) continue;
     const Words words = narrate(plan, step);
     if (!words.in_code && !step.left_out) continue;
+    std::string indent;
+    if (step.pass == Pass::Prefill && step.which == 'k')
+      code.push_back({line("# decoding with a KV cache: the prompt's K and V once", ""), step.stage,
+                      Substep::None, false, step.pass});
+    if (step.pass == Pass::Decode) {
+      if (!loop_started)
+        code.push_back({line("for t in range(P, T):  # then one token at a time", ""), step.stage,
+                        Substep::None, false, step.pass});
+      loop_started = true;
+      indent = "    ";
+    }
+    if (step.pass == Pass::Absorbed)
+      code.push_back({line("# MLA's absorbed form: scores straight against the latent", ""),
+                      step.stage, Substep::None, false, step.pass});
     const std::string note = words.note.empty() ? "" : "  " + words.note;
-    const std::string text = step.left_out ? line("# " + words.code, words.note)
-                                           : line(words.code, axes_label(step.axes) + note);
-    code.push_back({text, step.stage, step.substep, step.changed});
+    const std::string text = step.left_out
+                                 ? line("# " + words.code, words.note)
+                                 : line(indent + words.code, axes_label(step.axes) + note);
+    code.push_back({text, step.stage, step.substep, step.changed, step.pass});
   }
   return code;
 }

@@ -26,17 +26,10 @@ void require_values(const Trace& trace) {
 std::vector<std::pair<std::string, std::string>> export_files(const Trace& trace) {
   require_values(trace);
   std::vector<std::pair<std::string, std::string>> files;
-  for (const TensorRecord& r : trace.parameters)
-    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
-  for (const TensorRecord& r : trace.records)
-    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
-  for (const TensorRecord& r : trace.decode.prefill)
-    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
-  for (const DecodeStep& step : trace.decode.steps)
-    for (const TensorRecord& r : step.records)
-      files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
-  for (const TensorRecord& r : trace.absorbed.records)
-    files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
+  // Every record of the plan (the forward pass and the passes beside it) and every parameter.
+  for (const std::vector<TensorRecord>* list :
+       {&trace.parameters, &trace.records, &trace.side_records})
+    for (const TensorRecord& r : *list) files.emplace_back(r.name + ".npy", npy_bytes(r.tensor));
   files.emplace_back("trace.json", trace_to_json(trace));
   return files;
 }

@@ -88,6 +88,7 @@ class BatchedRun {
     if (trace_.failure.failed) return;
     step_done(6);
     output_project(concat);
+    beside_the_forward_pass();
     step_done(7);
   }
 
@@ -263,6 +264,17 @@ class BatchedRun {
                      (in_.b_o.storage() ? double(B_ * T_ * width_out) : 0.0));
   }
 
+  // [SECTION] the plan's passes beside the forward pass: decoding with a KV cache (its rows must
+  // be the forward pass's), MLA's absorbed form (its output must be `out`).
+  void beside_the_forward_pass() {
+    if (p_.decode_prompt > 0) trace_.decode = decode_with_cache(p_, in_, builder_, control_);
+    if (p_.absorbed) {
+      const Tensor absorbed = absorbed_latent_attention(p_, in_, builder_);
+      trace_.absorbed.max_abs_difference = max_abs_difference(builder_.recorded("out"), absorbed);
+      check_cancel();
+    }
+  }
+
   bool cancel_requested() const { return control_.cancel_requested(); }
   void check_cancel() const { control_.check_cancel(); }
   void step_done(int stages_done) const {
@@ -382,18 +394,11 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   fill_parameters(config, complete, trace);
   BatchedRun(plan, complete, control, trace).run();
   if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
-  if (config.latent() && !config.shape_only && trace.failure.stage == Failure{}.stage) {
-    trace.absorbed.records.push_back(absorbed_latent_attention(config, complete));
-    const TensorRecord* out = trace.find("out");
-    trace.absorbed.max_abs_difference =
-        out ? max_abs_difference(out->tensor, trace.absorbed.records[0].tensor) : 0;
-    control.check_cancel();
-  }
-  if (config.decode_steps > 0 && !config.shape_only) {
-    trace.decode = decode_with_cache(config, complete);
-    control.check_cancel();
-  }
   return trace;
+}
+
+Inputs trace_inputs(const Trace& trace, const Inputs& given) {
+  return complete_inputs(trace.config, trace.tokens, given, trace.tokens_kv);
 }
 
 int64_t trace_bytes_needed(const Config& config) {

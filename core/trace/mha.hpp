@@ -14,4 +14,9 @@ namespace attnlab {
 // every stage. With config.shape_only the trace holds shapes, strides and counters, no values.
 Trace run(const Config& config, const Inputs& inputs = {}, const RunControl& control = {});
 
+// The complete inputs `trace` was computed from: `given` (what the user gave, e.g. a preset's X)
+// completed from the trace's config and its tokens, the key/value side's too. Every measurement
+// on a shown trace (head importance, one head vs many, loop vs batched) starts from these.
+Inputs trace_inputs(const Trace& trace, const Inputs& given);
+
 }  // namespace attnlab

@@ -150,6 +150,50 @@ Words output(const Plan& p) {
           std::string("return out @ self.W_o") + (bias ? " + self.b_o" : ""), ""};
 }
 
+// [SECTION] beside the forward pass: decoding with a KV cache, MLA's absorbed form
+
+Words prefill_cache(const PlannedStep& s) {
+  if (s.which == 'k')
+    return {"the prompt's keys, computed once: the cache's first P slots", "k_cache[:, :, :P] = k",
+            ""};
+  return {"the prompt's values, computed once", "v_cache[:, :, :P] = v", ""};
+}
+
+Words decode_project(const Plan& p, const PlannedStep& s) {
+  const std::string n(1, s.which), d = s.which == 'v' ? "d_v" : "d_k";
+  const std::string heads = s.which == 'q' ? "h" : "n_kv";
+  const std::string bias = p.config.bias ? " + b_" + n : "";
+  const char* what = s.which == 'q'   ? "one query per head"
+                     : s.which == 'k' ? "the new token's key only"
+                                      : "the new token's value only";
+  return {n + "_t = X_t W_" + n + bias + ": " + what,
+          n + " = (x_t @ W_" + n + bias + ").view(B, 1, " + heads + ", " + d + ").transpose(1, 2)",
+          ""};
+}
+
+Words cache_append(const PlannedStep& s) {
+  if (s.which == 'k')
+    return {"K cache: k_t written into slot t; t + 1 keys, none recomputed",
+            "k_cache[:, :, t] = k; keys = k_cache[:, :, :t+1]", "a view"};
+  return {"V cache: v_t written into slot t", "v_cache[:, :, t] = v; values = v_cache[:, :, :t+1]",
+          "a view"};
+}
+
+Words decode_output(const Plan& p) {
+  const std::string concat = "out = context.transpose(1, 2).reshape(B, 1, h * d_v)";
+  if (!p.config.output_proj) return {"y_t: row t of the full causal run's output", concat, ""};
+  return {"y_t: row t of the full causal run's output",
+          concat + " @ W_o" + (p.config.bias ? " + b_o" : ""), ""};
+}
+
+Words absorbed_output(const Plan& p) {
+  const bool rope = p.config.rope_dim > 0, w_o = p.config.output_proj;
+  return {std::string("Y = concat_i(softmax((q_i W_UK_i^T) c_kv^T") +
+              (rope ? " + q_rope_i k_rope^T" : "") + ") c_kv W_UV_i)" + (w_o ? " W_o" : ""),
+          std::string("out = absorbed(q @ W_uk.mT, c_kv, W_uv)") + (w_o ? " @ self.W_o" : ""),
+          "the same out"};
+}
+
 }  // namespace
 
 Words narrate(const Plan& p, const PlannedStep& s) {
@@ -218,6 +262,26 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return concat_view(p);
     case Op::OutputProject:
       return output(p);
+    case Op::PrefillCache:
+      return prefill_cache(s);
+    case Op::DecodeInput:
+      return {"X_t: only the new token enters", "x_t = x[:, t:t+1]", ""};
+    case Op::DecodeProject:
+      return decode_project(p, s);
+    case Op::CacheAppend:
+      return cache_append(s);
+    case Op::DecodeScores:
+      return {"s = q_t K^T / sqrt(d_k): one row of t + 1 scores per head",
+              "scores = q @ keys.transpose(-2, -1) / math.sqrt(d_k)", ""};
+    case Op::DecodeSoftmax:
+      return {"a = softmax(s): the new row of each head's map",
+              "weights = F.softmax(scores, dim=-1)", ""};
+    case Op::DecodeAttend:
+      return {"c = a V over the cached values", "context = weights @ values", ""};
+    case Op::DecodeOutput:
+      return decode_output(p);
+    case Op::AbsorbedOutput:
+      return absorbed_output(p);
   }
   return {};
 }

@@ -32,6 +32,9 @@ void decide(const Config& c, Plan& p) {
   p.context_dropout = c.dropout > 0 ? c.dropout : kContextDropoutWhenOff;
   for (int64_t hd = 0; hd < c.n_heads && hd < int64_t(c.ablated_heads.size()); ++hd)
     if (c.ablated_heads[size_t(hd)]) p.ablated.push_back(hd);
+  // The passes beside the forward pass need its values.
+  if (c.decode_steps > 0 && !c.shape_only) p.decode_prompt = c.tokens() - c.decode_steps;
+  p.absorbed = c.latent() && !c.shape_only;
   p.concat = bug == Mistake::ConcatNoTranspose  ? Plan::ConcatPath::ViewOnly
              : bug == Mistake::ViewNoContiguous ? Plan::ConcatPath::ViewFails
                                                 : Plan::ConcatPath::TransposeCopyView;
@@ -256,7 +259,77 @@ void add_concat_steps(const Config& c, const Plan& p, const Sizes& s,
                    false});
 }
 
+// [SECTION] beside the forward pass
+
+PlannedStep beside(Pass pass, int64_t position, PlannedStep s) {
+  s.pass = pass;
+  s.position = position;
+  return s;
+}
+
+// KV-cache decoding: the prompt's K and V cached once (views of a cache with room for T tokens),
+// then each later token alone: its q, k, v, the cache grown by one slot, a score row per head.
+void add_decode_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& steps) {
+  const int64_t P = p.decode_prompt;
+  const Axis kv_heads{AxisKind::Head, "n_kv", s.hk}, one{AxisKind::Token, "1", 1};
+  const Axis dk = feature("d_k", s.dk), dv = feature("d_v", s.dv);
+  for (char which : {'k', 'v'}) {
+    const std::string n(1, which);
+    steps.push_back(
+        beside(Pass::Prefill, -1,
+               step(Op::PrefillCache, which, Stage::Project, "prefill_" + n + "_cache",
+                    {batch(s), kv_heads, {AxisKind::Token, "P", P}, which == 'k' ? dk : dv},
+                    {"x", "w_" + n})));
+  }
+  for (int64_t i = 0; P + i < s.T; ++i) {
+    const int64_t t = P + i;
+    const auto name = [&](const std::string& part) { return decode_name(i, part); };
+    const auto add = [&](PlannedStep planned) {
+      steps.push_back(beside(Pass::Decode, t, planned));
+    };
+    const Axis cached{AxisKind::Token, "t+1", t + 1}, key{AxisKind::Key, "t+1", t + 1};
+    add(step(Op::DecodeInput, 0, Stage::Input, name("x"), {batch(s), one, feature("d_in", s.d_in)},
+             {"x"}));
+    add(step(Op::DecodeProject, 'q', Stage::Project, name("q"), {batch(s), heads(s), one, dk},
+             {name("x"), "w_q"}));
+    add(step(Op::DecodeProject, 'k', Stage::Project, name("k"), {batch(s), kv_heads, one, dk},
+             {name("x"), "w_k"}));
+    add(step(Op::DecodeProject, 'v', Stage::Project, name("v"), {batch(s), kv_heads, one, dv},
+             {name("x"), "w_v"}));
+    add(step(Op::CacheAppend, 'k', Stage::Transpose, name("k_cache"),
+             {batch(s), kv_heads, cached, dk}, {"prefill_k_cache", name("k")}));
+    add(step(Op::CacheAppend, 'v', Stage::Transpose, name("v_cache"),
+             {batch(s), kv_heads, cached, dv}, {"prefill_v_cache", name("v")}));
+    add(step(Op::DecodeScores, 0, Stage::Attend, name("scores"), {batch(s), heads(s), one, key},
+             {name("q"), name("k_cache")}, Substep::Scores));
+    add(step(Op::DecodeSoftmax, 0, Stage::Attend, name("weights"), {batch(s), heads(s), one, key},
+             {name("scores")}, Substep::Softmax));
+    add(step(Op::DecodeAttend, 0, Stage::Attend, name("context"), {batch(s), heads(s), one, dv},
+             {name("weights"), name("v_cache")}, Substep::AttendValues));
+    const Axis width =
+        p.config.output_proj ? feature("d_model", s.d_model) : feature("h*d_v", s.h * s.dv, s.h);
+    add(step(Op::DecodeOutput, 0, Stage::OutputProject, name("out"), {batch(s), one, width},
+             {name("context")}));
+  }
+}
+
+// MLA's absorbed form: the forward pass's q (and rotary parts) scored against its latent c_kv.
+void add_absorbed_step(const Config& c, const Sizes& s, std::vector<PlannedStep>& steps) {
+  std::vector<std::string> inputs = {"q", "c_kv", "w_k", "w_v"};
+  if (s.d_rope > 0) inputs.insert(inputs.end(), {"q_rope", "k_rope"});
+  if (c.output_proj) inputs.push_back("w_o");
+  const Axis width =
+      c.output_proj ? feature("d_model", s.d_model) : feature("h*d_v", s.h * s.dv, s.h);
+  steps.push_back(beside(Pass::Absorbed, -1,
+                         step(Op::AbsorbedOutput, 0, Stage::OutputProject, "out_absorbed",
+                              {batch(s), tokens(s), width}, inputs)));
+}
+
 }  // namespace
+
+std::string decode_name(int64_t step, const std::string& part) {
+  return "decode" + std::to_string(step) + "_" + part;
+}
 
 Plan plan_for(const Config& c) {
   Plan p;
@@ -286,6 +359,8 @@ Plan plan_for(const Config& c) {
   });
   add_attend_steps(p, s, p.steps);
   add_concat_steps(c, p, s, p.steps);
+  if (p.decode_prompt > 0) add_decode_steps(p, s, p.steps);
+  if (p.absorbed) add_absorbed_step(c, s, p.steps);
   return p;
 }
 

@@ -36,6 +36,16 @@ enum class Op {
   Contiguous,     // concat: .contiguous()
   ConcatView,     // concat: .view(B, T, h*d_v)
   OutputProject,  // concat @ W_o (+ b_o), or the concat itself without W_o
+  // [SECTION] beside the forward pass (Pass::Prefill, Pass::Decode, Pass::Absorbed)
+  PrefillCache,    // k|v of the P prompt tokens into the cache's first slots: (B, n_kv, P, d)
+  DecodeInput,     // x_t = x[:, t:t+1]: (B, 1, d_in)
+  DecodeProject,   // q|k|v of the one token, split into heads: (B, h|n_kv, 1, d)
+  CacheAppend,     // k|v written into slot t; the cache's first t + 1 slots: (B, n_kv, t+1, d)
+  DecodeScores,    // q_t K^T / sqrt(d_k), masked: one row per head (B, h, 1, t+1)
+  DecodeSoftmax,   // the row's weights
+  DecodeAttend,    // weights @ V over the cached values: (B, h, 1, d_v)
+  DecodeOutput,    // the token's output: row t of the forward pass's out (B, 1, d_out)
+  AbsorbedOutput,  // MLA: out with W_UK folded into the queries and W_UV after the weights
 };
 
 struct PlannedStep {
@@ -49,7 +59,12 @@ struct PlannedStep {
   bool recorded = true;   // makes a record in the trace (false: not this run's, or left out)
   bool changed = false;   // this is the step the injected mistake changes
   bool left_out = false;  // the mistake removed this line (shown commented out in the code)
+  Pass pass = Pass::Forward;
+  int64_t position = -1;  // Pass::Decode: the token t this step decodes
 };
+
+// The record names of decode step `step` (0 for the first decoded token): "decode0_q".
+std::string decode_name(int64_t step, const std::string& part);
 
 struct Plan {
   Config config;
@@ -72,7 +87,11 @@ struct Plan {
     ViewOnly,
     ViewFails
   } concat = ConcatPath::TransposeCopyView;
-  // [SECTION] the steps, in order: every record of the trace, and the lines a mistake removes
+  // Beside the forward pass: only with values (not shape-only).
+  int64_t decode_prompt = 0;  // decoding with a KV cache: P prompt tokens, then T - P steps; 0 off
+  bool absorbed = false;      // MLA: the absorbed form's output checked against `out`
+  // [SECTION] the steps, in order: every record of the trace (the forward pass, then the passes
+  // beside it), and the lines a mistake removes
   std::vector<PlannedStep> steps;
 
   // The recorded step of that name; throws std::logic_error when the plan has none (a bug).

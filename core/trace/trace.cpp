@@ -58,19 +58,23 @@ int find_axis(const Axes& axes, AxisKind kind) {
   return -1;
 }
 
+const char* pass_name(Pass pass) {
+  constexpr const char* kNames[] = {"forward", "prefill", "decode", "absorbed"};
+  return kNames[static_cast<int>(pass)];
+}
+
 const TensorRecord* Trace::find(const std::string& name) const {
-  for (const TensorRecord& r : records)
-    if (r.name == name) return &r;
-  for (const TensorRecord& r : parameters)
-    if (r.name == name) return &r;
-  for (const TensorRecord& r : decode.prefill)
-    if (r.name == name) return &r;
-  for (const DecodeStep& step : decode.steps)
-    for (const TensorRecord& r : step.records)
+  for (const std::vector<TensorRecord>* list : {&records, &parameters, &side_records})
+    for (const TensorRecord& r : *list)
       if (r.name == name) return &r;
-  for (const TensorRecord& r : absorbed.records)
-    if (r.name == name) return &r;
   return nullptr;
+}
+
+std::vector<const TensorRecord*> Trace::pass_records(Pass pass, int64_t position) const {
+  std::vector<const TensorRecord*> out;
+  for (const TensorRecord& r : side_records)
+    if (r.pass == pass && (position < 0 || r.position == position)) out.push_back(&r);
+  return out;
 }
 
 std::vector<const TensorRecord*> Trace::stage_records(Stage stage) const {

@@ -70,8 +70,21 @@ std::string axes_label(const Axes& axes);
 // Index of the first axis of this kind, or -1.
 int find_axis(const Axes& axes, AxisKind kind);
 
+// The passes a plan runs: the forward pass the stages teach, and beside it (with values) KV-cache
+// decoding's prefill and one-token steps, and MLA's absorbed form.
+enum class Pass {
+  Forward,   // the six stages: Trace::records
+  Prefill,   // decoding: the prompt's keys and values cached once
+  Decode,    // decoding: one token at a time over the cache
+  Absorbed,  // MLA: W_UK and W_UV absorbed, scores straight against the latent
+};
+// "forward", "prefill", "decode", "absorbed" (trace.json)
+const char* pass_name(Pass pass);
+
 struct TensorRecord {
   std::string name;  // export name, e.g. "q_split" (file q_split.npy)
+  Pass pass = Pass::Forward;
+  int64_t position = -1;  // Pass::Decode: the token decoded (t); else -1
   Stage stage;
   Substep substep = Substep::None;
   Axes axes;                        // what each axis of `tensor` means
@@ -128,28 +141,25 @@ struct Failure {
 };
 
 // KV-cache decoding (core/variants/kv_cache_decode.hpp): the prompt's first P tokens are processed
-// once (prefill), then tokens P..T-1 one at a time, each attending over the cache.
+// once (prefill), then tokens P..T-1 one at a time, each attending over the cache. Its records
+// are the plan's, in Trace::side_records (Pass::Prefill, Pass::Decode); this is what they cost.
 struct DecodeStep {
-  int64_t position = 0;               // t: this step's token, which sees t + 1 cached keys
-  std::vector<TensorRecord> records;  // decode{i}_x, _q, _k, _v, _k_cache, _v_cache, _scores,
-                                      // _weights, _context, _out
-  double flops = 0;                   // this step: one token's projections, score row, output
-  double recompute_flops = 0;         // without a cache: a full causal pass over t + 1 tokens
-  int64_t cache_bytes = 0;            // the K and V cache after this step (float32)
+  int64_t position = 0;        // t: this step's token, which sees t + 1 cached keys
+  double flops = 0;            // this step: one token's projections, score row, output
+  double recompute_flops = 0;  // without a cache: a full causal pass over t + 1 tokens
+  int64_t cache_bytes = 0;     // the K and V cache after this step (float32)
 };
 
 struct DecodeTrace {
-  int64_t prompt_tokens = 0;          // P
-  double prefill_flops = 0;           // the prompt's pass (K, V of P tokens, and their outputs)
-  std::vector<TensorRecord> prefill;  // prefill_k_cache, prefill_v_cache: (B, n_kv, P, d)
-  std::vector<DecodeStep> steps;      // one per decoded token, in order
+  int64_t prompt_tokens = 0;      // P
+  double prefill_flops = 0;       // the prompt's pass (K, V of P tokens, and their outputs)
+  std::vector<DecodeStep> steps;  // one per decoded token, in order
 };
 
-// Multi-head latent attention's absorbed form (core/variants/latent_attention.hpp), beside the
-// trace's path: its output and how far it is from `out`.
+// Multi-head latent attention's absorbed form (core/variants/latent_attention.hpp): its record,
+// out_absorbed, is in Trace::side_records (Pass::Absorbed); this is how far it is from `out`.
 struct AbsorbedPath {
-  std::vector<TensorRecord> records;  // out_absorbed (B, T, out_dim); empty unless MLA with values
-  double max_abs_difference = 0;      // max |out_absorbed - out|
+  double max_abs_difference = 0;  // max |out_absorbed - out|
 };
 
 struct Trace {
@@ -158,6 +168,8 @@ struct Trace {
   std::vector<std::string> tokens_kv;    // cross-attention: the key/value side's T_k; else empty
   std::vector<TensorRecord> parameters;  // w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, b_o]
   std::vector<TensorRecord> records;     // the forward pass, in order
+  // The plan's other passes, in plan order: prefill_k_cache, ..., decode{i}_*, out_absorbed.
+  std::vector<TensorRecord> side_records;
   Counters counters;
   Diagnostics diagnostics;
   bool shape_only = false;
@@ -165,8 +177,10 @@ struct Trace {
   DecodeTrace decode;     // config.decode_steps > 0: the same sequence decoded with a KV cache
   AbsorbedPath absorbed;  // MLA: the same output with W_UK and W_UV absorbed
 
-  // Records, parameters, decode steps' or the absorbed path's records; or null.
+  // A record (of any pass) or parameter of that name; or null.
   const TensorRecord* find(const std::string& name) const;
+  // The side records of a pass (of one decoded position, for Pass::Decode), in order.
+  std::vector<const TensorRecord*> pass_records(Pass pass, int64_t position = -1) const;
   std::vector<const TensorRecord*> stage_records(Stage stage) const;
   double stage_flops(Stage stage) const;
   int64_t stage_bytes(Stage stage) const;

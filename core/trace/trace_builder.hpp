@@ -2,6 +2,7 @@
 // words), and works out from the storages which are views and which copies.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "core/trace/narration.hpp"
@@ -20,6 +21,8 @@ class TraceBuilder {
     const Words words = narrate(plan_, step);
     TensorRecord record;
     record.name = step.name;
+    record.pass = step.pass;
+    record.position = step.position;
     record.stage = step.stage;
     record.substep = step.substep;
     record.axes = step.axes;
@@ -34,16 +37,28 @@ class TraceBuilder {
     record.is_view = owner != nullptr;
     record.storage_owner = owner ? owner->name : record.name;
     record.bytes = owner ? 0 : tensor.storage()->numel * static_cast<int64_t>(sizeof(Scalar));
+    if (step.pass != Pass::Forward) {  // beside the forward pass: not in its counters
+      trace_.side_records.push_back(std::move(record));
+      return tensor;
+    }
     trace_.counters.flops += record.flops;
     trace_.counters.bytes += record.bytes;
     trace_.records.push_back(std::move(record));
     return tensor;
   }
 
+  // The tensor an earlier step recorded under that name (a record of any pass).
+  Tensor recorded(const std::string& name) const {
+    const TensorRecord* r = trace_.find(name);
+    if (!r) throw std::logic_error("no record named " + name + " yet");
+    return r->tensor;
+  }
+
  private:
   const TensorRecord* owner_of(const Tensor& tensor) const {
-    for (const TensorRecord& r : trace_.records)
-      if (r.tensor.shares_storage_with(tensor) && !r.is_view) return &r;
+    for (const std::vector<TensorRecord>* list : {&trace_.records, &trace_.side_records})
+      for (const TensorRecord& r : *list)
+        if (r.tensor.shares_storage_with(tensor) && !r.is_view) return &r;
     return nullptr;
   }
   const Plan& plan_;

@@ -14,6 +14,7 @@ json record_json(const TensorRecord& r) {
   json kinds = json::array();
   for (const Axis& axis : r.axes) kinds.push_back(axis_kind_name(axis.kind));
   return {{"name", r.name},
+          {"pass", pass_name(r.pass)},
           {"stage", stage_name(r.stage)},
           {"substep", substep_name(r.substep)},
           {"axes", r.axes_text()},
@@ -31,21 +32,25 @@ json record_json(const TensorRecord& r) {
           {"bytes", r.bytes}};
 }
 
-json decode_json(const DecodeTrace& d) {
-  json prefill = json::array(), steps = json::array();
-  for (const TensorRecord& r : d.prefill) prefill.push_back(record_json(r));
+json records_json(const std::vector<const TensorRecord*>& records) {
+  json list = json::array();
+  for (const TensorRecord* r : records) list.push_back(record_json(*r));
+  return list;
+}
+
+json decode_json(const Trace& t) {
+  const DecodeTrace& d = t.decode;
+  json steps = json::array();
   for (const DecodeStep& s : d.steps) {
-    json records = json::array();
-    for (const TensorRecord& r : s.records) records.push_back(record_json(r));
     steps.push_back({{"position", s.position},
                      {"flops", s.flops},
                      {"recompute_flops", s.recompute_flops},
                      {"cache_bytes", s.cache_bytes},
-                     {"records", records}});
+                     {"records", records_json(t.pass_records(Pass::Decode, s.position))}});
   }
   return {{"prompt_tokens", d.prompt_tokens},
           {"prefill_flops", d.prefill_flops},
-          {"prefill", prefill},
+          {"prefill", records_json(t.pass_records(Pass::Prefill))},
           {"steps", steps}};
 }
 
@@ -99,9 +104,10 @@ std::string trace_to_json(const Trace& t) {
                  {"head_entropy_bits", d.head_entropy_bits},
                  {"uniform_entropy_bits", d.uniform_entropy_bits},
                  {"notices", d.notices}}}};
-  if (!t.decode.steps.empty()) root["decode"] = decode_json(t.decode);
-  if (!t.absorbed.records.empty()) {
-    root["absorbed"] = {{"record", record_json(t.absorbed.records[0])},
+  if (!t.decode.steps.empty()) root["decode"] = decode_json(t);
+  if (const std::vector<const TensorRecord*> absorbed = t.pass_records(Pass::Absorbed);
+      !absorbed.empty()) {
+    root["absorbed"] = {{"record", record_json(*absorbed[0])},
                         {"max_abs_difference", t.absorbed.max_abs_difference}};
   }
   // Tokens come from user text: bytes that are not UTF-8 become U+FFFD instead of an exception.

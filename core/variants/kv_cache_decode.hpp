@@ -7,14 +7,18 @@
 
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
+#include "core/model/run_control.hpp"
 #include "core/trace/trace.hpp"
+#include "core/trace/trace_builder.hpp"
 
 namespace attnlab {
 
-// Decodes the last config.decode_steps tokens of `inputs.x` (complete; the config valid, causal,
-// not shape-only) with a cache, recording each step. Grouped K/V heads share their cache entries
-// (query head hd reads K/V head hd / g); ablated heads contribute a zero context.
-DecodeTrace decode_with_cache(const Config& config, const Inputs& inputs);
+// Computes the plan's prefill and decode steps (plan.decode_prompt > 0; complete inputs with
+// values) with the shared kernels, recording each through `builder`, and returns what each step
+// cost. Grouped K/V heads share their cache entries (query head hd reads K/V head hd / g);
+// ablated heads contribute a zero context.
+DecodeTrace decode_with_cache(const Plan& plan, const Inputs& inputs, TraceBuilder& builder,
+                              const RunControl& control);
 
 // Float32 bytes of a K and V cache holding `tokens` tokens: B * n_kv * tokens * (d_k + d_v) * 4.
 int64_t kv_cache_bytes(const Config& config, int64_t tokens);

@@ -1,13 +1,14 @@
+// What runs is the plan's absorbed step, recorded as every other step; this file computes it
+// from the forward pass's own tensors with the kernels the forward pass uses.
 #include "core/variants/latent_attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "core/kernels/attention_math.hpp"
 #include "core/kernels/batched_ops.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/model/masks.hpp"
-#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -15,111 +16,65 @@ const char* const kAbsorbedWhy =
     "W_UK joins the query and W_UV the output, so each decode step scores straight against the "
     "cached latent: nothing re-expands the cache into per-head K and V";
 
-namespace {
-
-// y (B, n, d_out) = x (B, n, d_in) @ w (d_in, d_out); x and w contiguous.
-Tensor times(const Tensor& x, const Tensor& w, const std::string& name) {
-  Tensor y = Tensor::empty(name, {x.size(0), x.size(1), w.size(1)});
-  linear(x.data(), x.size(0) * x.size(1), x.size(2), w.data(), w.size(1), nullptr, y.data());
-  return y;
-}
-
-// Columns [first, first + n) of a contiguous (rows, cols) matrix, as a new contiguous one.
-Tensor columns(const Tensor& w, int64_t first, int64_t n, bool transpose) {
-  const int64_t rows = w.size(0), cols = w.size(1);
-  Tensor out = Tensor::empty("block", transpose ? Shape{n, rows} : Shape{rows, n});
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < n; ++j)
-      out.data()[transpose ? j * rows + r : r * n + j] = w.data()[r * cols + first + j];
-  return out;
-}
-
-// Rows [first, first + n) of a contiguous (B, T, width) tensor's sequence b, columns
-// [col, col + width_part): a contiguous (n, width_part) matrix.
-Tensor block(const Tensor& t, int64_t b, int64_t col, int64_t width_part) {
-  const int64_t T = t.size(1), width = t.size(2);
-  Tensor out = Tensor::empty("block", {T, width_part});
-  const Scalar* src = t.data() + b * T * width;
-  for (int64_t i = 0; i < T; ++i)
-    for (int64_t j = 0; j < width_part; ++j)
-      out.data()[i * width_part + j] = src[i * width + col + j];
-  return out;
-}
-
-// y (rows, d_out) = x (rows, d_in) @ w (d_in, d_out), plain buffers.
-void matmul(const Tensor& x, const Tensor& w, Tensor& y) {
-  linear(x.data(), x.size(0), x.size(1), w.data(), w.size(1), nullptr, y.data());
-}
-
-}  // namespace
-
-TensorRecord absorbed_latent_attention(const Config& c, const Inputs& in) {
+Tensor absorbed_latent_attention(const Plan& p, const Inputs& in, TraceBuilder& builder) {
+  const Config& c = p.config;
   const int64_t B = c.batch, T = c.tokens(), h = c.n_heads, dk = c.head_dim_k(),
                 dv = c.head_dim_v(), dc = c.kv_latent, dr = c.rope_dim;
-  // The shared inputs, as the trace's path makes them.
-  const Tensor c_q = c.q_latent > 0 ? times(in.x, in.w_dq, "c_q") : in.x;  // (B, T, d_c' | d_in)
-  const Tensor q = times(c_q, in.w_q, "q");                                // (B, T, h*d_k)
-  const Tensor c_kv = times(in.x, in.w_dkv, "c_kv");                       // (B, T, d_c)
-  Tensor q_rope, k_rope;
+  // The forward pass's own q and latent, per head: (B, T, h*d_k) -> (B, h, T, d_k), and c_kv
+  // (B, T, d_c) read by every head through a stride of 0: (B, h, T, d_c).
+  const Tensor q = builder.recorded("q").view({B, T, h, dk}).transpose(1, 2);
+  const Tensor latent = builder.recorded("c_kv").unsqueeze(1).expand({B, h, T, dc});
+  const Tensor latent_t = latent.transpose(-2, -1);  // (B, h, d_c, T)
+  // Each head's W_UK_i^T (d_k, d_c) and W_UV_i (d_c, d_v): views of W_k, W_v (d_c, h*d).
+  const Tensor w_uk_t =
+      in.w_k.view({dc, h, dk}).transpose(0, 1).transpose(1, 2).unsqueeze(0).expand({B, h, dk, dc});
+  const Tensor w_uv = in.w_v.view({dc, h, dv}).transpose(0, 1).unsqueeze(0).expand({B, h, dc, dv});
+  // MLA's rotary parts, as the forward pass rotated them: q_rope (B, h, T, d_rope) and the one
+  // rotary key (B, h, d_rope, T).
+  Tensor q_rope, k_rope_t;
   if (dr > 0) {
-    q_rope = times(c_q, in.w_qr, "q_rope");   // (B, T, h*d_rope)
-    k_rope = times(in.x, in.w_kr, "k_rope");  // (B, T, d_rope)
-    rotate_by_position(q_rope, dr);
-    rotate_by_position(k_rope, dr);
+    q_rope = builder.recorded("q_rope").view({B, T, h, dr}).transpose(1, 2);
+    k_rope_t = builder.recorded("k_rope").unsqueeze(1).expand({B, h, T, dr}).transpose(-2, -1);
   }
-  const std::vector<uint8_t> visible = visibility(c.mask, B, T);
-  const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(c.score_dim())));
+  Tensor q_absorbed = Tensor::empty("q_absorbed", {B, h, T, dc});
+  Tensor scores = Tensor::empty("scores", {B, h, T, T});
+  Tensor rope_scores = Tensor::empty("rope_scores", {B, h, T, T});
+  Tensor weights = Tensor::empty("weights", {B, h, T, T});
+  Tensor latent_context = Tensor::empty("latent_context", {B, h, T, dc});
+  Tensor context = Tensor::zeros("context", {B, h, T, dv});  // ablated heads stay 0
+  const std::vector<uint8_t> visible =
+      p.mask_before_softmax ? visibility(c.mask, B, T) : std::vector<uint8_t>{};
+  const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(p.scale_by)));
   const int64_t map = T * T;
-  Tensor concat = Tensor::empty("concat", {B, T, h * dv});  // (B, T, h*d_v)
-  Tensor scores = Tensor::empty("scores", {T, T});
-  Tensor rope_scores = Tensor::empty("rope_scores", {T, T});
-  Tensor weights = Tensor::empty("weights", {T, T});
-  Tensor q_absorbed = Tensor::empty("q_absorbed", {T, dc});
-  Tensor latent_context = Tensor::empty("latent_context", {T, dc});
-  Tensor context = Tensor::empty("context", {T, dv});
-  for (int64_t hd = 0; hd < h; ++hd) {
-    const Tensor w_uk_t = columns(in.w_k, hd * dk, dk, true);  // W_UK_i^T (d_k, d_c)
-    const Tensor w_uv = columns(in.w_v, hd * dv, dv, false);   // W_UV_i (d_c, d_v)
-    const bool off = hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)];
-    for (int64_t b = 0; b < B; ++b) {
-      const Tensor latent = block(c_kv, b, 0, dc);           // c_kv of sequence b (T, d_c)
-      const Tensor latent_t = columns(latent, 0, dc, true);  // (d_c, T)
-      matmul(block(q, b, hd * dk, dk), w_uk_t, q_absorbed);  // q_i W_UK_i^T (T, d_c)
-      matmul(q_absorbed, latent_t, scores);                  // (T, d_c) @ (d_c, T)
-      if (dr > 0) {
-        const Tensor k_rope_t = columns(block(k_rope, b, 0, dr), 0, dr, true);  // (d_rope, T)
-        matmul(block(q_rope, b, hd * dr, dr), k_rope_t, rope_scores);
-        for (int64_t e = 0; e < map; ++e) scores.data()[e] += rope_scores.data()[e];
-      }
-      scale_values(scores.data(), factor, scores.data(), map);
-      mask_map(scores.data(), visible.data() + b * map, -std::numeric_limits<Scalar>::infinity(),
-               scores.data(), T, T);
-      softmax_rows(scores.data(), weights.data(), T, T);
-      if (c.dropout > 0) {
-        dropout_values(weights.data(), c.dropout, c.dropout_seed, (b * h + hd) * map,
-                       weights.data(), map);
-      }
-      matmul(weights, latent, latent_context);  // A_i c_kv (T, d_c)
-      matmul(latent_context, w_uv, context);    // (A_i c_kv) W_UV_i (T, d_v)
-      Scalar* dst = concat.data() + b * T * h * dv + hd * dv;
-      for (int64_t i = 0; i < T; ++i)
-        for (int64_t j = 0; j < dv; ++j) dst[i * h * dv + j] = off ? 0 : context.data()[i * dv + j];
+  for (int64_t pair = 0; pair < B * h; ++pair) {
+    Scalar* s = map_data(scores, pair);
+    matmul_map(q, w_uk_t, q_absorbed, pair);         // q_i W_UK_i^T: (T, d_k) @ (d_k, d_c)
+    matmul_map(q_absorbed, latent_t, scores, pair);  // (T, d_c) @ (d_c, T)
+    if (dr > 0) {
+      matmul_map(q_rope, k_rope_t, rope_scores, pair);  // (T, d_rope) @ (d_rope, T)
+      const Scalar* r = map_data(rope_scores, pair);
+      for (int64_t e = 0; e < map; ++e) s[e] += r[e];
     }
+    scale_values(s, factor, s, map);
+    if (!visible.empty())
+      mask_map(s, visible.data() + (pair / h) * map, -std::numeric_limits<Scalar>::infinity(), s, T,
+               T);
+    Scalar* w = map_data(weights, pair);
+    softmax_rows(s, w, T, T);
+    if (p.drop_weights) dropout_values(w, c.dropout, c.dropout_seed, pair * map, w, map);
+    if (std::find(p.ablated.begin(), p.ablated.end(), pair % h) != p.ablated.end()) continue;
+    matmul_map(weights, latent, latent_context, pair);  // A_i c_kv: (T, T) @ (T, d_c)
+    matmul_map(latent_context, w_uv, context, pair);    // (A_i c_kv) W_UV_i: (T, d_c) @ (d_c, d_v)
   }
-  Tensor out = c.output_proj ? times(concat, in.w_o, "out_absorbed") : concat;  // (B, T, out_dim)
-  TensorRecord r;
-  r.name = "out_absorbed";
-  r.stage = Stage::OutputProject;
-  r.tensor = out;
-  r.axes = {
-      {AxisKind::Batch, "B", B, 1},
-      {AxisKind::Token, "T", T, 1},
-      {AxisKind::Feature, c.output_proj ? "d_model" : "h*d_v", out.size(2), c.output_proj ? 1 : h}};
-  r.storage_owner = r.name;
-  r.bytes = out.numel() * int64_t(sizeof(Scalar));
-  r.formula = "Y = concat_i(softmax((q_i W_UK_i^T) c_kv^T + q_rope_i k_rope^T) c_kv W_UV_i) W_o";
-  r.pytorch = "out = absorbed(q @ W_uk.mT, c_kv, W_uv) @ self.W_o  # " + axes_label(r.axes);
-  return r;
+  // (B, h, T, d_v) -> (B, T, h*d_v) -> out (B, T, out_dim)
+  const Tensor concat = context.transpose(1, 2).contiguous("concat_absorbed").view({B, T, h * dv});
+  const Tensor out = c.output_proj ? linear(concat, in.w_o, in.b_o, "out_absorbed") : concat;
+  const double pairs = double(B * h);
+  const double flops =
+      pairs * (2.0 * T * dk * dc + 2.0 * map * dc + (dr > 0 ? map * (2.0 * dr + 1) : 0) +
+               7.0 * map + 2.0 * map * dc + 2.0 * T * dc * dv) +
+      (c.output_proj ? 2.0 * B * T * h * dv * c.d_model : 0);
+  return builder.add("out_absorbed", out, flops);
 }
 
 }  // namespace attnlab

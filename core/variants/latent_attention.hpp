@@ -7,17 +7,18 @@
 // up-project the whole cache back into keys and values.
 #pragma once
 
-#include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
-#include "core/trace/trace.hpp"
+#include "core/trace/trace_builder.hpp"
 
 namespace attnlab {
 
 // One line for the app and the CLI: why the absorbed form matters when decoding.
 extern const char* const kAbsorbedWhy;
 
-// The absorbed path's output (B, T, out_dim) from complete inputs of an MLA config (latent(),
-// values computed), recorded as "out_absorbed" with the same dropout and ablated heads.
-TensorRecord absorbed_latent_attention(const Config& config, const Inputs& inputs);
+// The plan's absorbed step (plan.absorbed): out_absorbed (B, T, out_dim) from the forward pass's
+// recorded q, c_kv (and q_rope, k_rope) and the weights in `inputs`, with the plan's scale, mask,
+// dropout and ablated heads, computed with the forward pass's kernels and recorded through
+// `builder`. Returns it.
+Tensor absorbed_latent_attention(const Plan& plan, const Inputs& inputs, TraceBuilder& builder);
 
 }  // namespace attnlab

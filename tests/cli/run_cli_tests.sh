@@ -94,6 +94,13 @@ expect 2 "use a padding mask" -- --sentence-kv "a b" --mask causal
 expect 2 "give a key/value sentence (--sentence-kv) or X_kv (--x-kv)" -- --d-in-kv 5
 expect 0 "parameters 96  attention memory 242 weights" -- --preset seed003 --compare-heads
 expect 0 "outputs differ by at most" -- --preset cat --compare-paths
+# Measurements on a cross-attention trace read the key/value sentence's X_kv too (issue 21).
+cross=(--sentence "the cat sat" --sentence-kv "le chat est assis")
+expect 0 "Head importance (||out - out with the head off||): h0=" -- "${cross[@]}" --importance
+expect 0 "single: h=1 d_k=4  parameters 64  attention memory 12 weights" -- "${cross[@]}" --compare-heads
+expect 0 "outputs differ by at most 0.00e+00" -- "${cross[@]}" --compare-paths
+# A measurement that cannot take the config: one line naming the flag, exit 2.
+expect 2 "--importance: the production path computes multi-head" -- --seq-len 6 --d-model 16 --heads 4 --mla 8 --importance
 # Measurements need values: a shape-only or over-the-cap config is refused in one line, exit 2.
 expect 2 "--importance needs computed values, and this configuration is shape-only" -- --preset gpt3 --importance
 expect 2 "--compare-heads needs computed values" -- --preset gpt3 --compare-heads

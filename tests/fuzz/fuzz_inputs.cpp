@@ -9,11 +9,12 @@
 #include "core/model/config.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/mha_loop.hpp"
+#include "core/model/preset.hpp"
+#include "core/tensor/npy.hpp"
 #include "core/trace/export.hpp"
 #include "core/trace/mha.hpp"
-#include "core/model/mha_loop.hpp"
-#include "core/tensor/npy.hpp"
-#include "core/model/preset.hpp"
+#include "core/trace/plan.hpp"
 
 namespace attnlab::fuzz {
 namespace {
@@ -75,22 +76,47 @@ bool moderate(const Tensor& tensor) {
   return true;
 }
 
-// run() (batched, strided views, BLAS) and run_loop() (one head at a time) must agree (mha.hpp).
-void check_paths_agree(const Config& config, const Inputs& inputs, const Trace& trace) {
-  for (const Tensor* given : {&inputs.x, &inputs.w_q, &inputs.w_k, &inputs.w_v, &inputs.w_o,
-                              &inputs.b_q, &inputs.b_k, &inputs.b_v, &inputs.b_o}) {
-    if (!moderate(*given)) return;
-  }
-  const std::vector<Scalar> batched = trace.find("out")->tensor.to_vector();
-  const std::vector<Scalar> looped = run_loop(config, inputs).out.to_vector();
-  require(batched.size() == looped.size(), "run() and run_loop() give outputs of different sizes");
+// max |a - b| over two outputs, relative to the larger of 1 and max |a| (dropout scales by
+// 1/(1-p)).
+double relative_difference(const std::vector<Scalar>& a, const std::vector<Scalar>& b) {
+  require(a.size() == b.size(), "two paths give outputs of different sizes");
   double scale = 1, difference = 0;
-  for (size_t i = 0; i < batched.size(); ++i) {
-    scale = std::max(scale, double(std::fabs(batched[i])));
-    difference = std::max(difference, double(std::fabs(batched[i] - looped[i])));
+  for (size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, double(std::fabs(a[i])));
+    difference = std::max(difference, double(std::fabs(a[i] - b[i])));
   }
-  require(difference <= kPathTolerance * scale,
-          "run() and run_loop() disagree: max |difference| " + std::to_string(difference));
+  return difference / scale;
+}
+
+// The second path of each config must give the same out: the per-head loop (mha.hpp) for MHA, GQA
+// and cross-attention, the absorbed form for MLA; and decoding one token at a time must give the
+// full run's rows. The loop computes neither mistakes nor ablation: those runs are not compared.
+void check_paths_agree(const Config& config, const Inputs& inputs, const Trace& trace) {
+  for (const InputTensor& given : kInputTensors) {
+    if (!moderate(inputs.*given.member)) return;
+  }
+  const Tensor& out = trace.find("out")->tensor;
+  const std::vector<Scalar> batched = out.to_vector();
+  const bool ablated = std::find(config.ablated_heads.begin(), config.ablated_heads.end(), true) !=
+                       config.ablated_heads.end();
+  if (config.latent()) {
+    const TensorRecord* absorbed = trace.find("out_absorbed");
+    require(absorbed != nullptr, "an MLA trace without its absorbed form");
+    require(relative_difference(batched, absorbed->tensor.to_vector()) <= kPathTolerance,
+            "run()'s out and MLA's absorbed form disagree");
+  } else if (config.mistake == Mistake::None && !ablated) {
+    require(
+        relative_difference(batched, run_loop(config, inputs).out.to_vector()) <= kPathTolerance,
+        "run() and run_loop() disagree");
+  }
+  for (size_t i = 0; i < trace.decode.steps.size(); ++i) {
+    const int64_t t = trace.decode.steps[i].position;
+    const TensorRecord* row = trace.find(decode_name(int64_t(i), "out"));
+    require(row != nullptr, "a decode step without its output");
+    const Tensor full_row = out.narrow(1, t, 1);
+    require(relative_difference(row->tensor.to_vector(), full_row.to_vector()) <= kPathTolerance,
+            "decoding with a cache disagrees with the full run's row " + std::to_string(t));
+  }
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/errors.hpp"
+#include "core/model/preset.hpp"
 #include "tests/fuzz/fuzz_inputs.hpp"
 
 namespace {
@@ -74,5 +76,43 @@ auto name_of = [](const testing::TestParamInfo<FuzzFile>& info) { return test_na
 
 INSTANTIATE_TEST_SUITE_P(Npy, FuzzReplay, testing::ValuesIn(files_of("npy")), name_of);
 INSTANTIATE_TEST_SUITE_P(Preset, FuzzReplay, testing::ValuesIn(files_of("preset")), name_of);
+
+// The fuzzer starts next to every variant: the seed presets include valid grouped-query,
+// multi-query, cross-attention (from a sentence and from X_kv), decoding and MLA configs, and a
+// mistake with switched-off heads, and its dictionary names their keys.
+TEST(FuzzCorpus, CoversEveryVariant) {
+  int grouped = 0, multi_query = 0, cross = 0, cross_from_x_kv = 0, decoding = 0, latent = 0,
+      mistake_and_ablation = 0;
+  for (const FuzzFile& file : files_of("preset")) {
+    attnlab::Preset preset;
+    try {
+      preset = attnlab::parse_preset(read_bytes(file.path), file.path.string());
+    } catch (const attnlab::UserError&) {
+      continue;  // a broken seed: its rule is exercised by the replay
+    }
+    const attnlab::Config& c = preset.config;
+    grouped += c.grouped() && c.kv_heads() > 1;
+    multi_query += c.kv_heads() == 1 && c.n_heads > 1;
+    cross += c.cross() && !c.sentence_kv.empty();
+    cross_from_x_kv += c.cross() && preset.inputs.x_kv.has_values();
+    decoding += c.decode_steps > 0;
+    latent += c.latent() && c.rope_dim > 0 && c.q_latent > 0;
+    mistake_and_ablation += c.mistake != attnlab::Mistake::None && !c.ablated_heads.empty();
+  }
+  for (const auto& [name, count] :
+       std::vector<std::pair<const char*, int>>{{"grouped-query", grouped},
+                                                {"multi-query", multi_query},
+                                                {"cross-attention", cross},
+                                                {"cross-attention from X_kv", cross_from_x_kv},
+                                                {"decoding", decoding},
+                                                {"MLA with rope and a query latent", latent},
+                                                {"a mistake with ablation", mistake_and_ablation}})
+    EXPECT_GT(count, 0) << "no valid seed preset with " << name;
+  const std::string dict = read_bytes(fs::path(ATTNLAB_FUZZ_DIR) / "preset.dict");
+  for (const char* key :
+       {"n_kv_heads", "sentence_kv", "kv_len", "d_in_kv", "decode_steps", "kv_latent", "rope_dim",
+        "q_latent", "mistake", "ablated_heads", "x_kv", "w_dkv", "w_dq", "w_qr", "w_kr"})
+    EXPECT_NE(dict.find(std::string("\\\"") + key + "\\\":"), std::string::npos) << key;
+}
 
 }  // namespace

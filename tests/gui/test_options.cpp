@@ -24,8 +24,8 @@ TEST(Options, ScreenshotRun) {
   EXPECT_EQ(o.preset, "seed003");
   EXPECT_EQ(o.stage, "attend:softmax");
   EXPECT_EQ(o.frames, 4);
-  EXPECT_EQ(*o.config.heads, 4);
-  EXPECT_EQ(*o.config.d_model, 8);
+  EXPECT_EQ(*o.config.value("n_heads").count, 4);
+  EXPECT_EQ(*o.config.value("d_model").count, 8);
   EXPECT_EQ(o.theme, "dark");
   EXPECT_TRUE(o.scripted());
 }

@@ -1,5 +1,6 @@
 #include "tests/soak/random_changes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -83,12 +84,91 @@ std::string RandomChanges::change_sentence(Config& config) {
   }
 }
 
+std::string RandomChanges::change_variant(Config& config) {
+  auto set = [](int64_t& field, int64_t value, const char* name) {
+    field = value;
+    return std::string(name) + "=" + std::to_string(value);
+  };
+  const int64_t h = std::max<int64_t>(config.n_heads, 1);
+  const int64_t T = config.seq_len > 0 ? config.seq_len : 8;
+  auto latent_off = [&] { config.kv_latent = config.rope_dim = config.q_latent = 0; };
+  auto cross_off = [&] {
+    config.sentence_kv.clear();
+    config.kv_len = config.d_in_kv = 0;
+  };
+  // Half the time a lesson is switched to as its control does it (the settings it cannot combine
+  // with turned off); otherwise one of its settings changes alone, often to a value refused.
+  const bool as_the_controls_do = chance(0.5);
+  switch (pick(0, 4)) {
+    case 0: {  // K/V heads: mostly a divisor of n_heads (MQA, GQA, MHA)
+      if (as_the_controls_do) latent_off();
+      if (chance(0.8)) {
+        int64_t kv = pick(1, h);
+        while (h % kv != 0) --kv;
+        return set(config.n_kv_heads, kv, "n_kv_heads");
+      }
+      return set(config.n_kv_heads, pick(-1, h + 2), "n_kv_heads");
+    }
+    case 1: {  // cross-attention
+      static const std::array<const char*, 4> kKeySentences = {"", "Le chat est assis sur le tapis",
+                                                               "猫 が 座った", "a"};
+      if (as_the_controls_do) {
+        latent_off();
+        config.decode_steps = 0;
+        config.mask.causal = false;
+        config.mask.window = config.mask.global_tokens = 0;
+      }
+      switch (pick(0, 2)) {
+        case 0:
+          config.sentence_kv =
+              kKeySentences[static_cast<size_t>(pick(0, kKeySentences.size() - 1))];
+          return "sentence_kv: " + std::to_string(config.sentence_kv.size()) + " bytes";
+        case 1:
+          return set(config.kv_len, chance(0.3) ? 0 : pick(-1, 12), "kv_len");
+        default:
+          return set(config.d_in_kv, chance(0.5) ? 0 : pick(-1, 24), "d_in_kv");
+      }
+    }
+    case 2:  // decoding with a KV cache: causal, no dropout, the last few tokens
+      if (as_the_controls_do) {
+        latent_off();
+        cross_off();
+        config.mask.causal = true;
+        config.dropout = 0;
+        return set(config.decode_steps, pick(1, std::max<int64_t>(T - 1, 1)), "decode_steps");
+      }
+      return set(config.decode_steps, chance(0.3) ? 0 : pick(-1, T + 1), "decode_steps");
+    case 3:  // MLA: its own way of sharing K and V, and no biases (DeepSeek-V2 has none)
+      if (as_the_controls_do) {
+        cross_off();
+        config.n_kv_heads = config.decode_steps = 0;
+        config.bias = false;
+        config.rope_dim = chance(0.5) ? 0 : 2 * pick(1, 4);
+        config.q_latent = chance(0.5) ? 0 : pick(1, 16);
+        return set(config.kv_latent, pick(1, 16), "MLA on, kv_latent");
+      }
+      switch (pick(0, 2)) {
+        case 0:
+          return set(config.kv_latent, chance(0.4) ? 0 : pick(-1, 16), "kv_latent");
+        case 1:
+          return set(config.rope_dim, chance(0.5) ? 0 : pick(-1, 8), "rope_dim");
+        default:
+          return set(config.q_latent, chance(0.5) ? 0 : pick(-1, 16), "q_latent");
+      }
+    default:  // back to plain multi-head attention
+      latent_off();
+      cross_off();
+      config.n_kv_heads = config.decode_steps = 0;
+      return "variants off";
+  }
+}
+
 std::string RandomChanges::apply(Config& config) {
   auto set = [](int64_t& field, int64_t value, const char* name) {
     field = value;
     return std::string(name) + "=" + std::to_string(value);
   };
-  switch (pick(0, 15)) {
+  switch (pick(0, 19)) {
     case 0:
       return set(config.d_model, chance(0.02) ? (1 << 21) : pick(-1, 96), "d_model");
     case 1:
@@ -132,8 +212,11 @@ std::string RandomChanges::apply(Config& config) {
       config.seed = rng_();
       config.dropout_seed = rng_();
       return "seeds";
-    default:
+    case 14:
+    case 15:
       return change_sentence(config);
+    default:
+      return change_variant(config);
   }
 }
 

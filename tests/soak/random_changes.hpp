@@ -1,7 +1,9 @@
 // Seeded random config changes, like a lecturer or a student dragging the GUI's controls: one
 // setting at a time, with values that are often invalid (h > d_model, d_k = 0 chosen by hand,
 // T = 0, padding past T, window < 1, dropout 1 or NaN) and sentences that are empty, very long,
-// non-ASCII or full of control characters.
+// non-ASCII or full of control characters. The next lessons' variants too: K/V heads (divisors of
+// h and not), a key/value sentence or T_k (cross-attention), decoding with a KV cache, and MLA's
+// latent, rotary and query-latent widths, alone and in combinations the rules refuse.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,7 @@ class RandomChanges {
   bool chance(double p);
   std::string change_mask(Config& config);
   std::string change_sentence(Config& config);
+  std::string change_variant(Config& config);
 
   std::mt19937_64 rng_;
 };

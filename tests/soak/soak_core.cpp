@@ -3,8 +3,10 @@
 //
 // Every invalid config must be refused with a message (by validate() and by run()); every valid
 // one must give a trace with no NaN/Inf, exactly-zero masked weights and the same output as the
-// per-head loop (run_loop). Peak and current RSS are
-// measured after a warm-up and at the end; growth above kMaxGrowthBytes fails (exit 1).
+// per-head loop (run_loop; MLA: its absorbed form), and decoding must give the full run's rows.
+// Every variant (GQA/MQA, cross-attention, decoding, MLA) must be computed at least once. Peak and
+// current RSS are measured after a warm-up and at the end; growth above kMaxGrowthBytes fails (exit
+// 1).
 
 #include <algorithm>
 #include <cmath>
@@ -17,8 +19,9 @@
 #include "core/model/config.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
-#include "core/trace/mha.hpp"
 #include "core/model/mha_loop.hpp"
+#include "core/trace/mha.hpp"
+#include "core/trace/plan.hpp"
 #include "tests/soak/process_memory.hpp"
 #include "tests/soak/random_changes.hpp"
 
@@ -44,7 +47,12 @@ constexpr int kRefusalsBeforeUndo = 3;
 
 struct Tally {
   int64_t refused = 0, computed = 0, shape_only = 0;
+  // Computed traces of each variant: a soak that never reaches one has not tested it.
+  int64_t grouped = 0, cross = 0, decoded = 0, latent = 0;
 };
+
+// A soak this long must have computed every variant at least once.
+constexpr int64_t kChangesThatReachEveryVariant = 500;
 
 bool all_finite(const Trace& trace, const char* name) {
   const attnlab::TensorRecord* record = trace.find(name);
@@ -60,7 +68,9 @@ bool all_finite(const Trace& trace, const char* name) {
 // Returns the largest difference relative to the output's magnitude.
 double max_path_difference(const Config& config, const Trace& trace) {
   const std::vector<float> batched = trace.find("out")->tensor.to_vector();
-  const std::vector<float> looped = attnlab::run_loop(config).out.to_vector();
+  // The loop computes MHA, GQA and cross-attention; MLA's second path is its absorbed form.
+  const std::vector<float> looped = config.latent() ? trace.find("out_absorbed")->tensor.to_vector()
+                                                    : attnlab::run_loop(config).out.to_vector();
   if (batched.size() != looped.size()) return INFINITY;
   double scale = 1, difference = 0;  // relative to the output's size (dropout scales by 1/(1-p))
   for (size_t i = 0; i < batched.size(); ++i) {
@@ -68,6 +78,25 @@ double max_path_difference(const Config& config, const Trace& trace) {
     difference = std::max(difference, double(std::fabs(batched[i] - looped[i])));
   }
   return difference / scale;
+}
+
+// Decoding one token at a time must give the forward pass's rows: decode{i}_out (B, 1, d_out) is
+// row t of out (B, T, d_out). Empty when it does.
+std::string check_decoding(const Trace& trace) {
+  const attnlab::Tensor& out = trace.find("out")->tensor;
+  for (size_t i = 0; i < trace.decode.steps.size(); ++i) {
+    const int64_t t = trace.decode.steps[i].position;
+    const attnlab::TensorRecord* row = trace.find(attnlab::decode_name(int64_t(i), "out"));
+    if (!row) return "decode step " + std::to_string(i) + " has no record";
+    for (int64_t b = 0; b < out.size(0); ++b)
+      for (int64_t o = 0; o < out.size(2); ++o) {
+        const double a = row->tensor.at({b, 0, o}), want = out.at({b, t, o});
+        if (!(std::fabs(a - want) <= kPathTolerance * std::max(1.0, std::fabs(want))))
+          return "decode step " + std::to_string(i) + " differs from the full run's row " +
+                 std::to_string(t);
+      }
+  }
+  return "";
 }
 
 // Empty when the core kept its promises for this config; else what it broke.
@@ -100,9 +129,15 @@ std::string check_config(const Config& config, Tally& tally) {
   if (!all_finite(trace, "weights") || !all_finite(trace, "out")) return "NaN/Inf in weights/out";
   const double difference = max_path_difference(config, trace);
   if (!(difference <= kPathTolerance)) {
-    return "run() and run_loop() disagree by " + std::to_string(difference);
+    return "run() and run_loop() (MLA: its absorbed form) disagree by " +
+           std::to_string(difference);
   }
+  if (const std::string decoding = check_decoding(trace); !decoding.empty()) return decoding;
   ++tally.computed;
+  tally.grouped += config.grouped();
+  tally.cross += config.cross();
+  tally.decoded += config.decode_steps > 0;
+  tally.latent += config.latent();
   return "";
 }
 
@@ -126,7 +161,10 @@ int main(int argc, char** argv) {
     const std::string broken = check_config(config, tally);
     if (!broken.empty()) {
       std::cerr << "soak: change " << i << " (" << change << ", seed " << seed << "): " << broken
-                << "\nconfig: " << attnlab::config_to_json(config).dump() << "\n";
+                << "\nconfig: "
+                << attnlab::config_to_json(config).dump(-1, ' ', false,
+                                                        nlohmann::json::error_handler_t::replace)
+                << "\n";
       return 1;
     }
     if (tally.refused == refused_before) {
@@ -139,6 +177,15 @@ int main(int argc, char** argv) {
     if (i + 1 == warm_up) after_warm_up = measure_memory();
   }
   const Memory at_end = measure_memory();
+  std::printf("soak: computed %lld grouped-query, %lld cross-attention, %lld decoding, %lld MLA\n",
+              static_cast<long long>(tally.grouped), static_cast<long long>(tally.cross),
+              static_cast<long long>(tally.decoded), static_cast<long long>(tally.latent));
+  if (changes >= kChangesThatReachEveryVariant &&
+      std::min({tally.grouped, tally.cross, tally.decoded, tally.latent}) == 0) {
+    std::fprintf(stderr, "soak: a variant was never computed in %lld changes\n",
+                 static_cast<long long>(changes));
+    return 1;
+  }
 
   std::printf("soak: %lld changes (%lld computed, %lld shape-only, %lld refused), seed %llu\n",
               static_cast<long long>(changes), static_cast<long long>(tally.computed),

@@ -15,17 +15,23 @@ namespace {
 constexpr const char* kPanelNames[kPanelCount] = {"controls", "pipeline", "tensors", "heads",
                                                   "info"};
 
-// The sizes a preset's explicit tensors (x, w_q, ...) depend on.
-bool same_shapes(const Config& a, const Config& b) {
-  return a.tokens() == b.tokens() && a.batch == b.batch && a.input_dim() == b.input_dim() &&
-         a.d_model == b.d_model && a.n_heads == b.n_heads && a.head_dim_k() == b.head_dim_k() &&
-         a.head_dim_v() == b.head_dim_v() && a.bias == b.bias && a.output_proj == b.output_proj;
+// Whether the preset's explicit tensors may stand in `config`: the preset's heads (the same W
+// split into other heads would be another model), and each tensor the preset gives (x, x_kv, the
+// weights and biases, MLA's latent ones) is one this config has, with the shape it needs. So
+// K/V heads, cross-attention's T_k and d_in_kv and MLA's widths count wherever a shape does.
+bool same_shapes(const Config& config, const Config& preset, const Inputs& given) {
+  if (config.n_heads != preset.n_heads) return false;
+  const Inputs needed = shape_only_inputs(config);
+  for (const InputTensor& tensor : kInputTensors) {
+    const Tensor &have = given.*tensor.member, &need = needed.*tensor.member;
+    if (have.storage() && (!need.storage() || have.shape() != need.shape())) return false;
+  }
+  return true;
 }
 
 bool has_explicit_inputs(const Inputs& in) {
-  for (const Tensor* t :
-       {&in.x, &in.w_q, &in.w_k, &in.w_v, &in.w_o, &in.b_q, &in.b_k, &in.b_v, &in.b_o})
-    if (t->storage()) return true;
+  for (const InputTensor& tensor : kInputTensors)
+    if ((in.*tensor.member).storage()) return true;
   return false;
 }
 
@@ -100,8 +106,8 @@ void set_config(AppState& state, const Config& config) {
     stop_background_run(state);  // nothing to run; keep showing the last valid trace
     return;
   }
-  const bool use_preset_inputs =
-      has_explicit_inputs(session.preset_inputs) && same_shapes(config, session.preset_config);
+  const bool use_preset_inputs = has_explicit_inputs(session.preset_inputs) &&
+                                 same_shapes(config, session.preset_config, session.preset_inputs);
   const Inputs inputs = use_preset_inputs ? session.preset_inputs : Inputs{};
   session.pending_inputs = inputs;
   if (has_explicit_inputs(session.preset_inputs) && !use_preset_inputs) {
@@ -298,8 +304,7 @@ bool open_tab(AppState& state, const std::string& name) {
 }
 
 Inputs shown_trace_inputs(const AppState& state) {
-  return complete_inputs(state.session.trace->config, state.session.trace->tokens,
-                         state.session.trace_inputs);
+  return trace_inputs(*state.session.trace, state.session.trace_inputs);
 }
 
 namespace {
@@ -310,11 +315,10 @@ template <typename Result, typename Work>
 void start_for_trace(AppState& state, BackgroundTask<Result>& task, const std::string& what,
                      Work work) {
   if (!state.session.trace || task.started_for(state.session.trace->config)) return;
-  const Config config = state.session.trace->config;
-  const std::vector<std::string> tokens = state.session.trace->tokens;
+  const std::shared_ptr<const Trace> trace = state.session.trace;
   const Inputs given = state.session.trace_inputs;
-  task.start(config, what, [config, tokens, given, work](const RunControl& control) {
-    return work(config, complete_inputs(config, tokens, given), control);
+  task.start(trace->config, what, [trace, given, work](const RunControl& control) {
+    return work(trace->config, trace_inputs(*trace, given), control);
   });
 }
 

@@ -1,6 +1,6 @@
-// The config's settings as the controls name them, one table for every place that talks about a
-// config field by field: the "out of date" banner (what the picture shows against what the
-// controls ask for) and restoring saved settings (which fields had to be dropped, and why).
+// The config's settings as the controls name them, field by field from the core's one table
+// (core/model/config_fields.hpp): the "out of date" banner (what the picture shows against what
+// the controls ask for) and restoring saved settings (which fields had to be dropped, and why).
 #pragma once
 
 #include <string>

@@ -62,9 +62,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::IsMember({"light", "dark"}));
   app.add_option("--heatmaps", o.heatmap_view, "what the heatmaps show")
       ->check(CLI::IsMember({"weights", "scores", "scaled", "masked"}));
+  // The default stated is the one a first start uses (UiSettings); later starts keep the last.
   app.add_option("--colour-scale", o.colour_scale,
                  "weight colours: " + colour_scale_names() + " (default " +
-                     colour_scale_name(UiSettings{}.colour_scale) + ")")
+                     colour_scale_name(UiSettings{}.colour_scale) + ", or the last session's)")
       ->check(CLI::Validator(check_colour_scale, "NAME"));
   app.add_option("--tab", o.tab, "open this tab: " + tab_names())
       ->check(CLI::Validator(check_tab, "NAME"));

@@ -15,15 +15,15 @@
 #include "app/gui/panels/tensor_drawing.hpp"
 #include "app/gui/variants/cache_memory_table.hpp"
 #include "app/gui/variants/variant_panels.hpp"
+#include "core/trace/plan.hpp"
 
 namespace attnlab::gui {
 
 namespace {
 
-const TensorRecord* step_record(const DecodeStep& step, const std::string& suffix) {
-  for (const TensorRecord& r : step.records)
-    if (r.name.ends_with(suffix)) return &r;
-  return nullptr;
+// The plan's record `part` of decode step `step` ("k_cache" of decode2_k_cache).
+const TensorRecord& step_record(const Trace& trace, int64_t step, const char* part) {
+  return *trace.find(decode_name(step, part));
 }
 
 // No decoding in this trace: what it is, and a button that turns it on.
@@ -152,8 +152,7 @@ void draw_growing_maps(AppState& state, int64_t shown_step, ImVec2 room) {
     list->AddRect(at, ImVec2(at.x + side, at.y + side), colours.block_border);
     for (int64_t i = 0; i <= last; ++i) {
       // Row i: the prompt's from the full run, a decoded token's from its own step.
-      const TensorRecord* decoded =
-          i >= P ? step_record(trace.decode.steps[size_t(i - P)], "_weights") : nullptr;
+      const TensorRecord* decoded = i >= P ? &step_record(trace, i - P, "weights") : nullptr;
       auto weight = [&](int64_t j) {
         return decoded ? decoded->tensor.at({b, hd, 0, j}) : full.at({b, hd, i, j});
       };
@@ -199,9 +198,9 @@ void draw_decode_tab(AppState& state) {
   ImGui::SliderInt("##decode_step", &state.decode.step, 0, last, format.c_str());
   tooltip("The decode step shown: \u2190/\u2192 (and Home/End) step while this tab is open.");
   ImGui::SameLine();
-  const TensorRecord* q = step_record(step, "_q");
-  const TensorRecord* cache = step_record(step, "_k_cache");
-  const TensorRecord* scores = step_record(step, "_scores");
+  const TensorRecord* q = &step_record(trace, state.decode.step, "q");
+  const TensorRecord* cache = &step_record(trace, state.decode.step, "k_cache");
+  const TensorRecord* scores = &step_record(trace, state.decode.step, "scores");
   const std::string shapes = "token " + std::to_string(t) + " \"" + token + "\": q " +
                              shape_to_string(q->tensor.shape()) + " attends over the cache " +
                              shape_to_string(cache->tensor.shape()) + ", a score row " +

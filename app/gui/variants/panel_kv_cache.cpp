@@ -109,7 +109,7 @@ void latent_section(AppState& state) {
   heading(state, "DeepSeek-V2's layer: 128 heads of 128, d_c 512, d_rope 64");
   static const std::vector<CacheRow> deepseek = deepseek_v2_cache_rows();  // never changes
   comparison_rows(deepseek, kDeepSeekV2Layers);
-  if (!trace.absorbed.records.empty()) {
+  if (!trace.pass_records(Pass::Absorbed).empty()) {
     text_wrapped_format(
         "Absorbed form (W_UK folded into the queries, W_UV after the weights): out_absorbed "
         "differs from out by at most %.2g.",

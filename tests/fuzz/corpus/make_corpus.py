@@ -122,11 +122,38 @@ BROKEN_PRESETS = {
                        "d_v": 5},
 }
 
+# The next lessons' variants (and mistakes, ablation): valid presets of each, and ones their rules
+# refuse.
+VARIANT_PRESETS = {
+    "variant_mqa": {"d_model": 16, "n_heads": 4, "n_kv_heads": 1, "seq_len": 6, "bias": True},
+    "variant_gqa_causal": {"d_model": 16, "n_heads": 8, "n_kv_heads": 2, "seq_len": 7, "batch": 2,
+                           "d_k": 4, "mask": {"causal": True}},
+    "variant_kv_heads_not_divisor": {"d_model": 16, "n_heads": 4, "n_kv_heads": 3},
+    "variant_cross": {"sentence": "the cat sat", "sentence_kv": "le chat est assis", "d_model": 8,
+                      "n_heads": 2, "mask": {"padding": [3]}},
+    "variant_cross_x_kv": {"d_model": 4, "n_heads": 2, "seq_len": 2, "d_in_kv": 3,
+                           "inputs": {"x_kv": [[1, 0, 2], [0.5, -1, 0], [2, 2, 2]]}},
+    "variant_cross_causal": {"sentence_kv": "a b", "mask": {"causal": True}},
+    "variant_decode": {"d_model": 16, "n_heads": 4, "n_kv_heads": 2, "seq_len": 8,
+                       "decode_steps": 3, "mask": {"causal": True, "padding": [6]}, "bias": True},
+    "variant_decode_all": {"seq_len": 4, "decode_steps": 4, "mask": {"causal": True}},
+    "variant_decode_cross": {"sentence_kv": "x y", "decode_steps": 1},
+    "variant_mla": {"d_model": 16, "n_heads": 4, "seq_len": 7, "kv_latent": 6, "rope_dim": 4,
+                    "q_latent": 5, "mask": {"causal": True}, "dropout": 0.2},
+    "variant_mla_odd_rope": {"d_model": 16, "n_heads": 4, "kv_latent": 8, "rope_dim": 3},
+    "variant_mla_gqa": {"d_model": 16, "n_heads": 4, "kv_latent": 8, "n_kv_heads": 2},
+    "variant_rope_without_latent": {"rope_dim": 2},
+    "variant_mistake_ablated": {"d_model": 8, "n_heads": 2, "seq_len": 5,
+                                "mistake": "mask-after-softmax", "mask": {"causal": True},
+                                "ablated_heads": [False, True]},
+    "variant_mistake_unknown": {"mistake": "sideways"},
+}
+
 
 def make_preset():
     for path in glob.glob(os.path.join(REPO, "assets", "presets", "*.json")):
         shutil.copy(path, PRESET_DIR)
-    for name, content in BROKEN_PRESETS.items():
+    for name, content in {**BROKEN_PRESETS, **VARIANT_PRESETS}.items():
         text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
         write(PRESET_DIR, name + ".json", text)
 
