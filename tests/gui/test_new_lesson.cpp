@@ -162,12 +162,5 @@ TEST(NewLesson, TheWindowSizeComesBackUnlessGiven) {
   EXPECT_EQ(loaded.window_height, 720);
 }
 
-TEST(NewLesson, HelpStatesTheRealDefaultColourScale) {
-  StartOptions o;
-  const char* args[] = {"attnlab", "--help"};
-  const ParseOutcome outcome = parse_options(2, args, o);
-  EXPECT_NE(outcome.message.find("(default per-row)"), std::string::npos) << outcome.message;
-}
-
 }  // namespace
 }  // namespace attnlab::gui

@@ -76,11 +76,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--zoom", o.zoom, "with --focus-head: magnify the maps about their centre")
       ->check(CLI::Range(1.0, 4096.0));
-  const size_t options_before = app.get_options().size();
   add_config_flags(app, o.config);
-  std::vector<CLI::Option*> config_options = app.get_options();
-  config_options.erase(config_options.begin(),
-                       config_options.begin() + std::ptrdiff_t(options_before));
   app.add_option("--width", o.width, "window width (default: the last one, or 1600)")
       ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));
   app.add_option("--height", o.height, "window height (default: the last one, or 1000)")
@@ -94,8 +90,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   } catch (const CLI::ParseError& error) {
     return {2, std::string("attnlab: ") + error.what() + " (see attnlab --help)"};
   }
-  o.config_flags_given = std::any_of(config_options.begin(), config_options.end(),
-                                     [](const CLI::Option* option) { return option->count() > 0; });
+  o.config_flags_given = o.config.any_given();
   o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
   if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
     return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
