@@ -1,6 +1,7 @@
 #include "core/model/config_fields.hpp"
 
 #include "core/model/masks.hpp"
+#include "core/model/overloaded.hpp"
 #include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
@@ -128,11 +129,6 @@ std::string heads_off_text(const std::vector<bool>& off) {
     if (off[h]) text += (text.empty() ? "" : ",") + std::to_string(h);
   return text.empty() ? "none" : text;
 }
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 }  // namespace
 

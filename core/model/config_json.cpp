@@ -5,6 +5,7 @@
 
 #include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/overloaded.hpp"
 #include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
@@ -144,11 +145,6 @@ std::vector<bool> read_heads(const json& v, const std::string& source, const std
   for (const json& head : v) off.push_back(read_bool(head, source, key));
   return off;
 }
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 // One field of `c` from its JSON value, as the field's type reads it.
 void read_field(const ConfigField& field, const json& v, const std::string& source, Config& c,
