@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/gui/state/app_state.hpp"
 
@@ -42,6 +43,14 @@ std::string field_label(const AppState& state, const char* label);
 // An int64 slider over a config field (validate()'s name for it), with its tooltip.
 bool slider(AppState& state, const char* field, const char* label, int64_t& value, int64_t low,
             int64_t high, const char* format, const char* help, ImGuiSliderFlags flags = 0);
+
+// The head counts this config allows (validate() raises nothing about n_heads, d_model, d_k or
+// the K/V heads with h in place), ascending, up to `most`.
+std::vector<int64_t> valid_head_counts(const Config& config, int64_t most = 128);
+
+// n_heads as − / + buttons around a slider that stops only on valid_head_counts() (the presenter
+// bar: a short drag never jumps past a valid count). `width` covers all three.
+bool head_count_stepper(AppState& state, Config& config, float width);
 
 // The preset combo; picking one applies it. ("##..." hides the label, as in presenter mode.)
 void preset_picker(AppState& state, const char* label = "preset");

@@ -50,7 +50,8 @@ void note_item(const char* label) {
 
 void tooltip(const char* text) {
   note_item(text);
-  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  // Not while the control is dragged: the tooltip would hide the value that is changing.
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) || ImGui::IsItemActive()) return;
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
   ImGui::TextUnformatted(text);

@@ -28,9 +28,7 @@ void draw_presenter_bar(AppState& state) {
     ImGui::SetNextItemWidth(field_w);
     preset_picker(state, "##bar_preset");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_w * 0.8f);
-    changed |= slider(state, "n_heads", "##bar_heads", config.n_heads, 1, 32, "h = %d",
-                      "Number of heads h: each gets its own Q, K, V slice and its own map.");
+    changed |= head_count_stepper(state, config, field_w * 0.8f);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_w * 0.9f);
     changed |= slider(state, "d_model", "##bar_d_model", config.d_model, 1, 1024, "d_model = %d",
