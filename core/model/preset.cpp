@@ -32,7 +32,10 @@ Tensor as_batched(Tensor x) {
 void read_inputs(const json& inputs, const std::string& source, Preset& preset) {
   if (!inputs.is_object()) throw UserError(source + ": key \"inputs\" must be an object");
   Inputs& in = preset.inputs;
-  for (const auto& [key, value] : inputs.items()) {
+  for (const auto& item : inputs.items()) {
+    // Named, not a structured binding: lambdas cannot capture those in clang 14 (the page's).
+    const std::string& key = item.key();
+    const json& value = item.value();
     const auto* known = std::find_if(std::begin(kInputTensors), std::end(kInputTensors),
                                      [&](const InputTensor& t) { return key == t.name; });
     if (known == std::end(kInputTensors)) {
