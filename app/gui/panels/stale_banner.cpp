@@ -17,15 +17,18 @@ std::string stale_message(const AppState& state) {
       state.session.run_error.empty())
     return "";
   const std::string showing = join_fields(differing_fields(shown, state.session.config));
+  // Presenter mode hides the controls: the reason is said here, where the lecturer looks.
+  const bool controls_hidden = state.ui.presenter;
   const std::string picture = "showing " + (showing.empty() ? "the last valid trace" : showing);
   if (!state.session.issues.empty())
     return "Out of date: " + picture + "; " + (wanted.empty() ? "the settings" : wanted) +
            (state.session.issues.size() == 1 && wanted.find(',') == std::string::npos ? " is"
                                                                                       : " are") +
-           " invalid, see Controls";
+           " invalid" +
+           (controls_hidden ? ": " + state.session.issues.front().message : ", see Controls");
   if (!state.session.run_error.empty())
     return "Out of date: " + picture + "; " + (wanted.empty() ? "the new run" : wanted) +
-           " failed, see Controls";
+           " failed" + (controls_hidden ? ": " + state.session.run_error : ", see Controls");
   if (state.session.computing) {
     char percent[16];
     std::snprintf(percent, sizeof percent, "%.0f%%", 100 * state.session.worker->progress());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "app/gui/state/gui_words.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/ablation.hpp"
 #include "core/trace/mha.hpp"
@@ -102,6 +103,7 @@ void set_config(AppState& state, const Config& config) {
   Session& session = state.session;
   session.config = config;
   session.issues = validate(config);
+  for (ConfigIssue& issue : session.issues) issue.message = in_gui_words(issue.message);
   if (!session.issues.empty()) {
     stop_background_run(state);  // nothing to run; keep showing the last valid trace
     return;
@@ -119,7 +121,7 @@ void set_config(AppState& state, const Config& config) {
     try {
       adopt_trace(state, compute_bundle(config, inputs));
     } catch (const std::exception& error) {
-      session.run_error = error.what();
+      session.run_error = in_gui_words(error.what());
     }
     return;
   }
@@ -191,7 +193,7 @@ void poll_trace(AppState& state) {
   } else if (result->cancelled) {
     state.status = "Computation cancelled: still showing the previous trace.";
   } else {
-    state.session.run_error = result->error;
+    state.session.run_error = in_gui_words(result->error);
   }
 }
 
