@@ -85,6 +85,35 @@ TEST(TrainRun, PauseStopsTheStepsAndStepDoesOne) {
   EXPECT_EQ(run.steps_done(), paused_at + 1);
 }
 
+TEST(TrainRun, APaceSlowsTheStepsToBeWatchedAndSnapshotsEachOne) {
+  TrainRun run;
+  ASSERT_EQ(run.reset(previous_and_first(1000000)), "");
+  run.set_pace(20);  // steps per second
+  const auto began = std::chrono::steady_clock::now();
+  run.start();
+  ASSERT_TRUE(wait_until([&] { return run.steps_done() >= 3; }, 30));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int64_t done = run.steps_done();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  // At most one step per 1/20 s since Start (and the first at once): never faster, however
+  // slow the machine (the bound is measured, not assumed).
+  EXPECT_LE(double(done), elapsed * 20 + 1) << done << " steps in " << elapsed << " s";
+  run.pause();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Every step at a pace is snapshotted: the maps move step by step in class.
+  const auto shots = run.snapshots();
+  ASSERT_GE(shots.size(), 2u);
+  for (size_t i = 1; i < shots.size(); ++i) EXPECT_EQ(shots[i]->step, shots[i - 1]->step + 1);
+  // Back to full speed: far more than 20 steps a second.
+  run.set_pace(0);
+  const int64_t before = run.steps_done();
+  run.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  run.pause();
+  EXPECT_GT(run.steps_done() - before, 20) << "the pace stayed on after it was set to 0";
+}
+
 class TrainTabFrames : public HeadlessImGui {};
 
 TEST_F(TrainTabFrames, SettingsThatCannotTrainAreExplainedBesideThem) {

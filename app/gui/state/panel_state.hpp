@@ -118,6 +118,7 @@ struct KVCacheTab {
 struct TrainTab {
   training::TrainSettings settings;  // as edited; a Reset (or Start) builds the model from them
   std::unique_ptr<TrainRun> run;     // made on first use (its thread waits until then)
+  float pace = 0;                    // steps per second to watch it learn; 0: as fast as it goes
   std::string error;                 // why the settings cannot train, shown beside them
   int scrub = -1;                    // the snapshot shown; -1 = the latest (live)
   std::optional<training::HeadPruning> pruning;  // measured on the model at pruned_at steps

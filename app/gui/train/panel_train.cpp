@@ -104,6 +104,7 @@ void run_buttons(TrainTab& tab) {
   const auto reset = [&] {
     if (!tab.run) tab.run = std::make_unique<TrainRun>();
     tab.error = tab.run->reset(tab.settings);
+    tab.run->set_pace(tab.pace);
     tab.scrub = -1;
     return tab.error.empty();
   };
@@ -121,6 +122,17 @@ void run_buttons(TrainTab& tab) {
     }
     tooltip("Train on the worker thread until the last step (the window stays live).");
   }
+  ImGui::SameLine();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::SliderFloat("##pace", &tab.pace, 0, 30,
+                     tab.pace < 0.5f ? "speed: fastest" : "%.0f steps/s",
+                     ImGuiSliderFlags_AlwaysClamp);
+  tooltip(
+      "How fast it trains: slow it down (1-30 steps per second, the maps redrawn after "
+      "every step) to watch the heads learn in class; left end: as fast as it goes.");
+  if (tab.pace < 0.5f) tab.pace = 0;
+  if (run && run->pace() != double(tab.pace)) run->set_pace(tab.pace);
   ImGui::SameLine();
   if (ImGui::Button("Step") && !running) {
     if (!tab.run || !tab.run->has_model()) reset();

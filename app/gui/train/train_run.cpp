@@ -1,5 +1,8 @@
 #include "app/gui/train/train_run.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include "core/model/errors.hpp"
 #include "core/training/tasks.hpp"
 
@@ -117,15 +120,34 @@ std::vector<std::shared_ptr<const TrainSnapshot>> TrainRun::snapshots() const {
   return snapshots_;
 }
 
+void TrainRun::set_pace(double steps_per_second) {
+  pace_ = std::max(0.0, steps_per_second);
+  wake_.notify_all();  // a slow pace's wait ends at once when it changes
+}
+
 void TrainRun::loop() {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_step{};
   while (true) {
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock,
                  [&] { return stopping_ || (has_model_ && (running_ || pending_steps_ > 0)); });
       if (stopping_) return;
-      if (pending_steps_ > 0) --pending_steps_;
+      if (pending_steps_ > 0) {
+        --pending_steps_;
+      } else if (const double pace = pace_.load(); pace > 0) {
+        // Running at a pace: not before 1/pace after the last step (Pause, Step, a new pace or
+        // the end wake the wait early, and it looks again).
+        const auto due = last_step + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(1.0 / pace));
+        if (wake_.wait_until(lock, due,
+                             [&] { return stopping_ || !running_ || pace_.load() != pace; }) ||
+            Clock::now() < due || !running_)
+          continue;
+      }
     }
+    last_step = Clock::now();
     std::shared_ptr<const TrainSnapshot> shot;
     {
       std::lock_guard train(train_mutex_);
@@ -137,7 +159,8 @@ void TrainRun::loop() {
       trainer.step();
       steps_done_ = trainer.steps_done();
       const bool last = trainer.steps_done() >= settings_.steps;
-      if (last || trainer.steps_done() % snapshot_every(settings_.steps) == 0 || !running_)
+      if (last || pace_.load() > 0 || !running_ ||
+          trainer.steps_done() % snapshot_every(settings_.steps) == 0)
         shot = snapshot(trainer);
       if (last) running_ = false;
     }

@@ -37,6 +37,10 @@ class TrainRun {
   void start();  // steps until settings.steps (or Pause)
   void pause();
   void step_once();  // one step while paused
+  // Steps per second while running, to be watched in class (a snapshot after every step); 0: as
+  // fast as the machine goes (a snapshot about every 1/60 of the run).
+  void set_pace(double steps_per_second);
+  double pace() const { return pace_.load(); }
 
   bool has_model() const;
   bool running() const { return running_.load(); }
@@ -73,6 +77,7 @@ class TrainRun {
   std::atomic<bool> has_model_{false};
   std::atomic<bool> running_{false};
   std::atomic<int64_t> steps_done_{0};
+  std::atomic<double> pace_{0};
   std::thread thread_;  // last: starts after every member above exists
 };
 
