@@ -14,11 +14,11 @@ namespace attnlab::gui {
 
 namespace {
 
-// The shape a stage ends with, as numbers: "(1, 11, 2, 2)".
+// The shape a stage makes for the queries, as numbers: "(1, 11, 2, 2)" (q's, not
+// cross-attention's keys or MLA's rotary key, which the stage may make after it).
 std::string stage_output_shape(const Trace& trace, Stage stage) {
-  const std::vector<const TensorRecord*> records = trace.stage_records(stage);
-  if (records.empty()) return "";
-  return shape_to_string(records.back()->tensor.shape());
+  const TensorRecord* record = query_record(trace, stage);
+  return record ? shape_to_string(record->tensor.shape()) : "";
 }
 
 bool strip_button(const char* label, bool current, ImVec2 size, const Palette& colours) {
