@@ -6,6 +6,19 @@
 
 namespace attnlab::gui {
 
+namespace {
+
+// Presenter mode gives the stage view the whole width where the heads' maps are not the lesson:
+// the Decode and KV cache tabs (which draw their own maps or none) and GQA's expand step, whose
+// strides (the zero on the group axis) are.
+bool stage_view_alone(const AppState& state) {
+  if (state.tabs.tool == ToolTab::Decode || state.tabs.tool == ToolTab::KVCache) return true;
+  const PipelineStep* step = current_step(state);
+  return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
+}
+
+}  // namespace
+
 void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   ImGuiIO& io = ImGui::GetIO();
   state.frame = FrameOutput{};  // nothing recorded by the last frame is left over
@@ -15,7 +28,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   poll_measurements(state);
   handle_shortcuts(state);
 
-  const PanelLayout layout = frame_layout(state, io.DisplaySize);
+  const PanelLayout layout =
+      frame_layout(state, io.DisplaySize, state.ui.presenter && stage_view_alone(state));
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
     draw_presenter_bar(state);

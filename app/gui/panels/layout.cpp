@@ -25,7 +25,9 @@ float pipeline_strip_height(float wanted, float font, float H) {
   return std::round(std::clamp(wanted > 0 ? wanted : 5.6f * font, 80.0f, 0.36f * H));
 }
 
-float presenter_bar_height(float font) { return std::round(2.4f * font); }
+float presenter_bar_height(float font) {
+  return std::round(2.4f * font);
+}
 
 }  // namespace
 
@@ -65,23 +67,10 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   return layout;
 }
 
-namespace {
-
-// Presenter mode gives the stage view the whole width where the heads' maps are not the lesson:
-// the Decode and KV cache tabs (which draw their own maps or none) and GQA's expand step, whose
-// strides (the zero on the group axis) are.
-bool stage_view_alone(const AppState& state) {
-  if (state.tabs.tool == ToolTab::Decode || state.tabs.tool == ToolTab::KVCache) return true;
-  const PipelineStep* step = current_step(state);
-  return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
-}
-
-}  // namespace
-
-PanelLayout frame_layout(const AppState& state, ImVec2 display) {
+PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone) {
   const float font = ImGui::GetFontSize();
   const UiSettings& ui = state.ui;
-  const bool alone = ui.presenter && stage_view_alone(state);
+  const bool alone = ui.presenter && stage_alone;
   float stage_width = 0;
   if (ui.presenter && !alone) {
     const float below = display.y - presenter_bar_height(font) -

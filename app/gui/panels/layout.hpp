@@ -29,9 +29,9 @@ PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& 
 constexpr float kMinHeadsFraction = 0.35f;
 
 // This frame's layout: the window, the font and the user's splits; in presenter mode, the width
-// the current step's text needs, and whether the tab shown takes the whole width (Decode, KV
-// cache, Mistakes, Counters, Train; GQA's expand step). Call inside a frame.
-PanelLayout frame_layout(const AppState& state, ImVec2 display);
+// the current step's text needs (`stage_alone`: the tab shown takes the whole width, as
+// compute_layout's). Call inside a frame.
+PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

@@ -83,6 +83,8 @@ void stage_row(AppState& state) {
     const bool failed = trace.failure.failed && trace.failure.stage == stage;
     const std::string shape =
         failed ? "failed: " + stage_output_shape(trace, stage) : stage_output_shape(trace, stage);
+    if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
+      frame->stage_box_shapes.push_back(shape);
     if (stage_box(i, stage_name(stage), shape, step && step->stage == stage, failed, box, colours))
       go_to_stage(state, stage);
     if (failed) {

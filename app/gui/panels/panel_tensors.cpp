@@ -225,7 +225,8 @@ ImVec2 scene_extent(const std::vector<SceneItem>& scene, const SceneMetrics& m, 
     float width = m.tokens_w, height = 0;
     for (size_t i = row * columns; i < std::min(scene.size(), (row + 1) * columns); ++i) {
       const ImVec2 slot = m.slot(i, settled_extent(scene[i], cell, gap));
-      width += slot.x + (i > row * columns ? m.item_gap : 0) + (arrow_before(scene, i) ? m.arrow_w : 0);
+      width +=
+          slot.x + (i > row * columns ? m.item_gap : 0) + (arrow_before(scene, i) ? m.arrow_w : 0);
       height = std::max(height, slot.y);
     }
     total.x = std::max(total.x, width);
@@ -276,8 +277,7 @@ float draw_captions(ImVec2 at, float width, const std::vector<CaptionLine>& line
       y += m.line_h;
     }
     if (frame)
-      frame->captions.push_back(
-          {lines[i].joined(), first, ImVec2(at.x + drawn_w, y), cut});
+      frame->captions.push_back({lines[i].joined(), first, ImVec2(at.x + drawn_w, y), cut});
   }
   return y - at.y;
 }
@@ -359,8 +359,8 @@ SceneFit best_fit(const std::vector<SceneItem>& scene, const std::vector<std::st
     for (const bool beside : {false, true}) {
       for (size_t columns = scene.size(); columns >= 1; --columns) {
         // Only as many columns as make a different number of rows.
-        if (columns < scene.size() && (scene.size() + columns - 1) / columns ==
-                                          (scene.size() + columns) / (columns + 1))
+        if (columns < scene.size() &&
+            (scene.size() + columns - 1) / columns == (scene.size() + columns) / (columns + 1))
           continue;
         const SceneFit fit = fit_scene(scene, tokens, gap, room, {columns, beside, compact});
         if (fit.values && !best.values) return fit;
@@ -387,7 +387,9 @@ std::vector<std::string> row_tokens(const Trace& trace, const SceneItem& front) 
 }
 
 // The smallest cell worth drawing: below it a tensor is a squiggle, not a grid.
-float min_cell(float font) { return std::max(6.0f, std::round(font * 0.3f)); }
+float min_cell(float font) {
+  return std::max(6.0f, std::round(font * 0.3f));
+}
 
 // The scene of the current step fitted into `room`. Where the step's inputs would shrink its
 // outputs below readable cells, only the outputs are drawn (the inputs are listed by name and
@@ -474,7 +476,8 @@ void draw_scene(AppState& state, const StagePlan& plan) {
       const ImVec2 slot = m.slot(i, extent);
       if (m.arrangement.beside) {
         const float caption_x = x + extent.x + m.caption_gap, width = m.caption_w[i];
-        const float above = draw_captions(ImVec2(caption_x, block_y), width, c.above, m, name_ink, ink);
+        const float above =
+            draw_captions(ImVec2(caption_x, block_y), width, c.above, m, name_ink, ink);
         draw_captions(ImVec2(caption_x, block_y + above + m.pad), width, c.below, m, ink, ink);
       } else {
         draw_captions(ImVec2(x, row_y), slot.x, c.above, m, name_ink, ink);
@@ -550,8 +553,8 @@ void draw_headline(const AppState& state, const Headline& h, float width) {
     draw_cut_text(at, width, h.size, ink, line.c_str());
     const float full = text_width(line, h.size);
     if (frame)
-      frame->headline.push_back({line, at, ImVec2(at.x + std::min(full, width), at.y + h.size),
-                                 full > width});
+      frame->headline.push_back(
+          {line, at, ImVec2(at.x + std::min(full, width), at.y + h.size), full > width});
     at.y += h.size * 1.15f;
   }
   ImGui::Dummy(ImVec2(width, h.height() + ImGui::GetStyle().ItemSpacing.y));
@@ -630,7 +633,8 @@ void draw_tensors_tab(AppState& state) {
   if (state.ui.presenter && named) {
     // Two passes: the text's height depends on whether the inputs are listed.
     ImVec2 room(width, ImGui::GetContentRegionAvail().y);
-    StagePlan first = plan_scene(trace, *step, a, gap, ImVec2(room.x, room.y - presenter_text_height(*named, {}, width)));
+    StagePlan first = plan_scene(trace, *step, a, gap,
+                                 ImVec2(room.x, room.y - presenter_text_height(*named, {}, width)));
     const float text_h = presenter_text_height(*named, first, width);
     plan = plan_scene(trace, *step, a, gap, ImVec2(room.x, room.y - text_h));
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
