@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -391,30 +392,46 @@ float min_cell(float font) {
   return std::max(6.0f, std::round(font * 0.3f));
 }
 
-// The scene of the current step fitted into `room`. Where the step's inputs would shrink its
-// outputs below readable cells, only the outputs are drawn (the inputs are listed by name and
-// shape above them).
+// The scene of the current step fitted into `room`, less the text above it (`text_height`, which
+// depends on what is listed). Where the step's inputs would shrink its outputs below readable
+// cells, only the outputs are drawn (the inputs are listed by name and shape above them); in
+// presenter mode (`list_outputs`), where the outputs still are specks, the last ones are listed
+// too until the rest are readable (never `keep`, the one the headline names).
 struct StagePlan {
   std::vector<SceneItem> scene;
-  std::vector<const TensorRecord*> dropped_inputs;
+  std::vector<const TensorRecord*> dropped_inputs, listed_outputs;
   std::vector<std::string> tokens;
   SceneFit fit;
 };
 
-StagePlan plan_scene(const Trace& trace, const PipelineStep& step, float a, float gap,
-                     ImVec2 room) {
+using TextHeight = std::function<float(const StagePlan&)>;
+
+StagePlan plan_scene(const Trace& trace, const PipelineStep& step, float a, float gap, ImVec2 room,
+                     const TensorRecord* keep = nullptr, bool list_outputs = false,
+                     const TextHeight& text_height = {}) {
   StagePlan plan;
   plan.scene = build_scene(trace, step, a, gap);
   if (plan.scene.empty()) return plan;
-  plan.tokens = row_tokens(trace, plan.scene.front());
-  plan.fit = best_fit(plan.scene, plan.tokens, gap, room);
+  const auto refit = [&] {
+    plan.tokens = row_tokens(trace, plan.scene.front());
+    const float text_h = text_height ? text_height(plan) : 0;
+    plan.fit = best_fit(plan.scene, plan.tokens, gap, ImVec2(room.x, room.y - text_h));
+  };
+  refit();
   const float font = ImGui::GetFontSize();
   if (plan.scene.front().input && plan.fit.cell.h < font * 0.6f && !plan.scene.back().input) {
     for (const SceneItem& item : plan.scene)
       if (item.input) plan.dropped_inputs.push_back(item.record);
     std::erase_if(plan.scene, [](const SceneItem& item) { return item.input; });
-    plan.tokens = row_tokens(trace, plan.scene.front());
-    plan.fit = best_fit(plan.scene, plan.tokens, gap, room);
+    refit();
+  }
+  while (list_outputs && plan.fit.cell.h < min_cell(font) && plan.scene.size() > 1) {
+    auto last = std::find_if(plan.scene.rbegin(), plan.scene.rend(),
+                             [&](const SceneItem& item) { return item.record != keep; });
+    if (last == plan.scene.rend()) break;
+    plan.listed_outputs.insert(plan.listed_outputs.begin(), last->record);
+    plan.scene.erase(std::next(last).base());
+    refit();
   }
   return plan;
 }
@@ -517,12 +534,21 @@ struct Headline {
   float height() const { return size * (1.15f * float(lines.size()) - 0.15f); }
 };
 
+// The code's words (wrap_at_spaces breaks only between them).
+std::vector<std::string> words_of(const std::string& code) {
+  const auto measure = [](const std::string& s) { return text_width(s, 1); };
+  return wrap_at_spaces(code, 0, measure);
+}
+
 Headline headline_of(const TensorRecord& record, float width) {
   Headline h;
   h.code = record.pytorch.substr(0, record.pytorch.find("  #"));
   h.shape = "\u2192  " + shape_to_string(record.tensor.shape());
   const float font = ImGui::GetFontSize();
-  h.size = font * std::clamp(width / std::max(text_width(h.shape, font), 1.0f), 0.8f, 1.3f);
+  // 1.3 times the font, smaller (down to 0.8 of it) where the shape or a word would not fit.
+  float widest_w = text_width(h.shape, font);
+  for (const std::string& word : words_of(h.code)) widest_w = std::max(widest_w, text_width(word, font));
+  h.size = font * std::clamp(0.999f * width / std::max(widest_w, 1.0f), 0.8f, 1.3f);
   const std::string line = h.code + "  " + h.shape;
   if (text_width(line, h.size) <= width) {
     h.lines = {line};
@@ -539,9 +565,7 @@ float headline_min_width(const TensorRecord& record) {
   const Headline h = headline_of(record, 0);
   const float size = ImGui::GetFontSize() * 0.8f;
   float w = text_width(h.shape, size);
-  const auto measure = [&](const std::string& s) { return text_width(s, size); };
-  for (const std::string& word : wrap_at_spaces(h.code, 0, measure))
-    w = std::max(w, text_width(word, size));
+  for (const std::string& word : words_of(h.code)) w = std::max(w, text_width(word, size));
   return std::ceil(w) + 1;
 }
 
@@ -568,11 +592,24 @@ std::vector<std::string> wrapped(const std::string& text, float width) {
   return wrap_at_spaces(text, width, measure);
 }
 
-std::string inputs_line(const std::vector<const TensorRecord*>& inputs) {
-  std::string text = "from";
-  for (size_t i = 0; i < inputs.size(); ++i)
-    text += (i ? ", " : " ") + inputs[i]->name + " " + shape_to_string(inputs[i]->tensor.shape());
+// "from x (1, 7, 16)", "also made: k (1, 7, 16), v (1, 7, 16)".
+std::string records_line(const std::string& lead, const std::vector<const TensorRecord*>& records) {
+  std::string text = lead;
+  for (size_t i = 0; i < records.size(); ++i)
+    text += (i ? ", " : " ") + records[i]->name + " " + shape_to_string(records[i]->tensor.shape());
   return text;
+}
+
+// The lines listing what the scene leaves out, each wrapped whole at `width`.
+std::vector<std::string> listed_lines(const StagePlan& plan, float width) {
+  std::vector<std::string> lines;
+  if (!plan.dropped_inputs.empty())
+    for (std::string& line : wrapped(records_line("from", plan.dropped_inputs), width))
+      lines.push_back(std::move(line));
+  if (!plan.listed_outputs.empty())
+    for (std::string& line : wrapped(records_line("also made:", plan.listed_outputs), width))
+      lines.push_back(std::move(line));
+  return lines;
 }
 
 // The stage and sub-step (which presenter mode's pipeline strip already shows, so it is left
@@ -610,9 +647,7 @@ float presenter_text_height(const TensorRecord& named, const StagePlan& plan, fl
   const float line = ImGui::GetTextLineHeightWithSpacing();
   float h = headline_of(named, width).height() + ImGui::GetStyle().ItemSpacing.y * 2;
   h += line * float(wrapped(named.formula, width).size());
-  if (!plan.dropped_inputs.empty())
-    h += line * float(wrapped(inputs_line(plan.dropped_inputs), width).size());
-  return h;
+  return h + line * float(listed_lines(plan, width).size());
 }
 
 }  // namespace
@@ -631,21 +666,17 @@ void draw_tensors_tab(AppState& state) {
   const TensorRecord* named = named_record(trace, *step, scene);
   StagePlan plan;
   if (state.ui.presenter && named) {
-    // Two passes: the text's height depends on whether the inputs are listed.
-    ImVec2 room(width, ImGui::GetContentRegionAvail().y);
-    StagePlan first = plan_scene(trace, *step, a, gap,
-                                 ImVec2(room.x, room.y - presenter_text_height(*named, {}, width)));
-    const float text_h = presenter_text_height(*named, first, width);
-    plan = plan_scene(trace, *step, a, gap, ImVec2(room.x, room.y - text_h));
+    const TextHeight text_h = [&](const StagePlan& p) {
+      return presenter_text_height(*named, p, width);
+    };
+    plan = plan_scene(trace, *step, a, gap, ImVec2(width, ImGui::GetContentRegionAvail().y), named,
+                      true, text_h);
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
       frame->headline_record = named->name;
     draw_headline(state, headline_of(*named, width), width);
   }
   where_line(state, *step, named);
-  if (!plan.dropped_inputs.empty()) {
-    for (const std::string& line : wrapped(inputs_line(plan.dropped_inputs), width))
-      ImGui::TextDisabled("%s", line.c_str());
-  }
+  for (const std::string& line : listed_lines(plan, width)) ImGui::TextDisabled("%s", line.c_str());
   if (trace.shape_only) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
@@ -669,11 +700,11 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   const auto readable = [&](float width) {
     const float inner = width - 2 * padding.x;
     if (inner < text_min) return false;
-    const float height = panel.y - 2 * padding.y;
-    StagePlan plan = plan_scene(trace, *step, 1, gap,
-                                ImVec2(inner, height - presenter_text_height(*named, {}, inner)));
-    plan = plan_scene(trace, *step, 1, gap,
-                      ImVec2(inner, height - presenter_text_height(*named, plan, inner)));
+    const TextHeight text_h = [&](const StagePlan& p) {
+      return presenter_text_height(*named, p, inner);
+    };
+    const StagePlan plan = plan_scene(trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y),
+                                      named, true, text_h);
     return plan.fit.cell.h >= min_cell(font);
   };
   if (!readable(panel.x)) return panel.x;
