@@ -540,15 +540,16 @@ std::vector<std::string> words_of(const std::string& code) {
   return wrap_at_spaces(code, 0, measure);
 }
 
-Headline headline_of(const TensorRecord& record, float width) {
+Headline headline_of(const TensorRecord& record, float width, float largest = 1.3f) {
   Headline h;
   h.code = record.pytorch.substr(0, record.pytorch.find("  #"));
   h.shape = "\u2192  " + shape_to_string(record.tensor.shape());
   const float font = ImGui::GetFontSize();
-  // 1.3 times the font, smaller (down to 0.8 of it) where the shape or a word would not fit.
+  // `largest` times the font (1.3; 0.8 where the scene needs the height), smaller (down to 0.8
+  // of it) where the shape or a word would not fit.
   float widest_w = text_width(h.shape, font);
   for (const std::string& word : words_of(h.code)) widest_w = std::max(widest_w, text_width(word, font));
-  h.size = font * std::clamp(0.999f * width / std::max(widest_w, 1.0f), 0.8f, 1.3f);
+  h.size = font * std::clamp(0.999f * width / std::max(widest_w, 1.0f), 0.8f, largest);
   const std::string line = h.code + "  " + h.shape;
   if (text_width(line, h.size) <= width) {
     h.lines = {line};
@@ -643,11 +644,28 @@ void where_line(const AppState& state, const PipelineStep& step, const TensorRec
 }
 
 // The height of the presenter text above the scene at this width.
-float presenter_text_height(const TensorRecord& named, const StagePlan& plan, float width) {
+float presenter_text_height(const TensorRecord& named, const StagePlan& plan, float width,
+                            float largest) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  float h = headline_of(named, width).height() + ImGui::GetStyle().ItemSpacing.y * 2;
+  float h = headline_of(named, width, largest).height() + ImGui::GetStyle().ItemSpacing.y * 2;
   h += line * float(wrapped(named.formula, width).size());
   return h + line * float(listed_lines(plan, width).size());
+}
+
+// Presenter mode's plan: the headline at 1.3 times the font, or where that leaves the tensors
+// specks, at 0.8 of it (`largest`: the size chosen).
+StagePlan presenter_plan(const Trace& trace, const PipelineStep& step, float a, float gap,
+                         ImVec2 room, const TensorRecord& named, float& largest) {
+  StagePlan plan;
+  for (const float size : {1.3f, 0.8f}) {
+    largest = size;
+    const TextHeight text_h = [&](const StagePlan& p) {
+      return presenter_text_height(named, p, room.x, size);
+    };
+    plan = plan_scene(trace, step, a, gap, room, &named, true, text_h);
+    if (plan.fit.cell.h >= min_cell(ImGui::GetFontSize())) break;
+  }
+  return plan;
 }
 
 }  // namespace
@@ -666,14 +684,12 @@ void draw_tensors_tab(AppState& state) {
   const TensorRecord* named = named_record(trace, *step, scene);
   StagePlan plan;
   if (state.ui.presenter && named) {
-    const TextHeight text_h = [&](const StagePlan& p) {
-      return presenter_text_height(*named, p, width);
-    };
-    plan = plan_scene(trace, *step, a, gap, ImVec2(width, ImGui::GetContentRegionAvail().y), named,
-                      true, text_h);
+    float largest = 1.3f;
+    plan = presenter_plan(trace, *step, a, gap, ImVec2(width, ImGui::GetContentRegionAvail().y),
+                          *named, largest);
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
       frame->headline_record = named->name;
-    draw_headline(state, headline_of(*named, width), width);
+    draw_headline(state, headline_of(*named, width, largest), width);
   }
   where_line(state, *step, named);
   for (const std::string& line : listed_lines(plan, width)) ImGui::TextDisabled("%s", line.c_str());
@@ -700,11 +716,9 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   const auto readable = [&](float width) {
     const float inner = width - 2 * padding.x;
     if (inner < text_min) return false;
-    const TextHeight text_h = [&](const StagePlan& p) {
-      return presenter_text_height(*named, p, inner);
-    };
-    const StagePlan plan = plan_scene(trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y),
-                                      named, true, text_h);
+    float largest = 1.3f;
+    const StagePlan plan = presenter_plan(trace, *step, 1, gap,
+                                          ImVec2(inner, panel.y - 2 * padding.y), *named, largest);
     return plan.fit.cell.h >= min_cell(font);
   };
   if (!readable(panel.x)) return panel.x;
