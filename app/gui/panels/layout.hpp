@@ -26,7 +26,9 @@ PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& 
                            float pipeline_height = 0, bool stage_alone = false,
                            float stage_width = 0);
 
-constexpr float kMinHeadsFraction = 0.35f;
+// The heads' least share of the window beside the stage view: less would shrink a short
+// sentence's cells under 24 px at font scale 2 (1280x720), so the stage view takes it all.
+constexpr float kMinHeadsFraction = 0.5f;
 
 // This frame's layout: the window, the font and the user's splits; in presenter mode, the width
 // the current step's text needs (`stage_alone`: the tab shown takes the whole width, as

@@ -548,7 +548,8 @@ Headline headline_of(const TensorRecord& record, float width, float largest = 1.
   // `largest` times the font (1.3; 0.8 where the scene needs the height), smaller (down to 0.8
   // of it) where the shape or a word would not fit.
   float widest_w = text_width(h.shape, font);
-  for (const std::string& word : words_of(h.code)) widest_w = std::max(widest_w, text_width(word, font));
+  for (const std::string& word : words_of(h.code))
+    widest_w = std::max(widest_w, text_width(word, font));
   h.size = font * std::clamp(0.999f * width / std::max(widest_w, 1.0f), 0.8f, largest);
   const std::string line = h.code + "  " + h.shape;
   if (text_width(line, h.size) <= width) {
