@@ -194,3 +194,38 @@ TEST_F(StageViewWhole, TheProjectBoxShowsTheQueriesShape) {
 
 }  // namespace
 }  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// GQA's expand step draws k's grouping (its zero stride), not v's: the headline shows the code of
+// a block drawn, not "v = v.reshape".
+TEST_F(StageViewWhole, TheExpandStepsHeadlineNamesABlockItDraws) {
+  start_on("seed003");
+  Config c = state.session.config;
+  c.d_model = 16;
+  c.n_heads = 8;
+  c.n_kv_heads = 2;
+  run(c);
+  if (HasFatalFailure()) return;
+  state.ui.presenter = true;
+  state.ui.animation_seconds = 0;
+  ASSERT_TRUE(go_to_named_step(state, "transpose:expand"));
+  use_font_scale(1.5f);
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  frame();
+  frame();
+  const FrameOutput& out = state.frame;
+  ASSERT_FALSE(out.scene_records.empty());
+  EXPECT_NE(std::find(out.scene_records.begin(), out.scene_records.end(), out.headline_record),
+            out.scene_records.end())
+      << out.headline_record;
+  const TensorRecord* named = state.session.trace->find(out.headline_record);
+  ASSERT_NE(named, nullptr);
+  ASSERT_FALSE(out.headline.empty());
+  EXPECT_EQ(out.headline.front().text.substr(0, 4), named->pytorch.substr(0, 4));
+  EXPECT_EQ(named->pytorch.substr(0, 4), "k = ");
+}
+
+}  // namespace
+}  // namespace attnlab::gui
