@@ -14,6 +14,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/layout.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stage_view.hpp"
 #include "app/gui/panels/stale_banner.hpp"
@@ -587,29 +588,38 @@ void draw_headline(const AppState& state, const Headline& h, float width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  %s", h.code.c_str(), h.shape.c_str());
 }
 
-// Lines of text wrapped at spaces in presenter mode (never cut), the formula and the inputs left
-// out of the scene: "from x (1, 7, 16)".
+// The formula's lines in presenter mode, wrapped at spaces (never cut).
 std::vector<std::string> wrapped(const std::string& text, float width) {
   const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
   return wrap_at_spaces(text, width, measure);
 }
 
-// "from x (1, 7, 16)", "also made: k (1, 7, 16), v (1, 7, 16)".
-std::string records_line(const std::string& lead, const std::vector<const TensorRecord*>& records) {
-  std::string text = lead;
-  for (size_t i = 0; i < records.size(); ++i)
-    text += (i ? ", " : " ") + records[i]->name + " " + shape_to_string(records[i]->tensor.shape());
-  return text;
+// "from x (1, 7, 16)", "also made: k (1, 7, 16), v (1, 7, 16)": wrapped between records, never
+// inside a shape.
+std::vector<std::string> records_lines(const std::string& lead,
+                                       const std::vector<const TensorRecord*>& records,
+                                       float width) {
+  std::vector<std::string> lines{lead};
+  for (size_t i = 0; i < records.size(); ++i) {
+    const std::string item = records[i]->name + " " + shape_to_string(records[i]->tensor.shape()) +
+                             (i + 1 < records.size() ? "," : "");
+    const std::string joined = lines.back() + " " + item;
+    if (ImGui::CalcTextSize(joined.c_str()).x <= width || lines.back() == lead)
+      lines.back() = joined;
+    else
+      lines.push_back(item);
+  }
+  return lines;
 }
 
 // The lines listing what the scene leaves out, each wrapped whole at `width`.
 std::vector<std::string> listed_lines(const StagePlan& plan, float width) {
   std::vector<std::string> lines;
   if (!plan.dropped_inputs.empty())
-    for (std::string& line : wrapped(records_line("from", plan.dropped_inputs), width))
+    for (std::string& line : records_lines("from", plan.dropped_inputs, width))
       lines.push_back(std::move(line));
   if (!plan.listed_outputs.empty())
-    for (std::string& line : wrapped(records_line("also made:", plan.listed_outputs), width))
+    for (std::string& line : records_lines("also made:", plan.listed_outputs, width))
       lines.push_back(std::move(line));
   return lines;
 }
@@ -656,14 +666,15 @@ float presenter_text_height(const TensorRecord& named, const StagePlan& plan, fl
 // Presenter mode's plan: the headline at 1.3 times the font, or where that leaves the tensors
 // specks, at 0.8 of it (`largest`: the size chosen).
 StagePlan presenter_plan(const Trace& trace, const PipelineStep& step, float a, float gap,
-                         ImVec2 room, const TensorRecord& named, float& largest) {
+                         ImVec2 room, const TensorRecord& named, float& largest,
+                         bool list_outputs = true) {
   StagePlan plan;
   for (const float size : {1.3f, 0.8f}) {
     largest = size;
     const TextHeight text_h = [&](const StagePlan& p) {
       return presenter_text_height(named, p, room.x, size);
     };
-    plan = plan_scene(trace, step, a, gap, room, &named, true, text_h);
+    plan = plan_scene(trace, step, a, gap, room, &named, list_outputs, text_h);
     if (plan.fit.cell.h >= min_cell(ImGui::GetFontSize())) break;
   }
   return plan;
@@ -714,19 +725,23 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   const TensorRecord* named = named_record(trace, *step, scene);
   if (!named || scene.empty()) return 0;
   const float text_min = headline_min_width(*named);
-  const auto readable = [&](float width) {
+  // Readable at this width, with (`list`) or without the outputs that would be specks listed.
+  const auto readable = [&](float width, bool list) {
     const float inner = width - 2 * padding.x;
     if (inner < text_min) return false;
     float largest = 1.3f;
-    const StagePlan plan = presenter_plan(trace, *step, 1, gap,
-                                          ImVec2(inner, panel.y - 2 * padding.y), *named, largest);
+    const StagePlan plan = presenter_plan(
+        trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, largest, list);
     return plan.fit.cell.h >= min_cell(font);
   };
-  if (!readable(panel.x)) return panel.x;
-  float low = 0, high = panel.x;
+  // Every tensor drawn where the heads keep their share, else the tensors that fit drawn.
+  const float most = std::floor(panel.x * (1 - kMinHeadsFraction)) - 1;
+  const bool list = !readable(most, false);
+  if (list && !readable(panel.x, true)) return panel.x;
+  float low = 0, high = list ? panel.x : most;
   for (int i = 0; i < 14; ++i) {
     const float mid = 0.5f * (low + high);
-    (readable(mid) ? high : low) = mid;
+    (readable(mid, list) ? high : low) = mid;
   }
   return std::ceil(high);
 }
