@@ -734,14 +734,14 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
         trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, largest, list);
     return plan.fit.cell.h >= min_cell(font);
   };
-  // Every tensor drawn where the heads keep their share, else the tensors that fit drawn.
+  // Every tensor drawn where the heads keep their share; else that share, with as many tensors
+  // as it draws readable (the rest listed); else the whole width.
   const float most = std::floor(panel.x * (1 - kMinHeadsFraction)) - 1;
-  const bool list = !readable(most, false);
-  if (list && !readable(panel.x, true)) return panel.x;
-  float low = 0, high = list ? panel.x : most;
+  if (!readable(most, false)) return readable(most, true) ? most : panel.x;
+  float low = 0, high = most;
   for (int i = 0; i < 14; ++i) {
     const float mid = 0.5f * (low + high);
-    (readable(mid, list) ? high : low) = mid;
+    (readable(mid, false) ? high : low) = mid;
   }
   return std::ceil(high);
 }
