@@ -77,6 +77,7 @@ class StageViewWhole : public HeadlessImGui {
         for (const CaptionPlacement& line : out.headline) expect_whole(line, where);
         ASSERT_FALSE(out.scene_records.empty()) << where << ": no tensor drawn";
         for (const CaptionPlacement& line : out.captions) expect_whole(line, where);
+        for (const CaptionPlacement& line : out.listed) expect_whole(line, where);
         // Each block drawn has its shape and strides among the captions (the core's numbers).
         for (const std::string& name : out.scene_records) {
           const TensorRecord* record = state.session.trace->find(name);

@@ -594,17 +594,16 @@ std::vector<std::string> wrapped(const std::string& text, float width) {
   return wrap_at_spaces(text, width, measure);
 }
 
-// "from x (1, 7, 16)", "also made: k (1, 7, 16), v (1, 7, 16)": wrapped between records, never
+// "from x (1, 7, 16)", "also made: k (1, 7, 16) · v (1, 7, 16)": wrapped between records, never
 // inside a shape.
 std::vector<std::string> records_lines(const std::string& lead,
                                        const std::vector<const TensorRecord*>& records,
                                        float width) {
   std::vector<std::string> lines{lead};
-  for (size_t i = 0; i < records.size(); ++i) {
-    const std::string item = records[i]->name + " " + shape_to_string(records[i]->tensor.shape()) +
-                             (i + 1 < records.size() ? "," : "");
-    const std::string joined = lines.back() + " " + item;
-    if (ImGui::CalcTextSize(joined.c_str()).x <= width || lines.back() == lead)
+  for (const TensorRecord* record : records) {
+    const std::string item = record->name + " " + shape_to_string(record->tensor.shape());
+    const std::string joined = lines.back() + (lines.back() == lead ? " " : " \u00B7 ") + item;
+    if (ImGui::CalcTextSize(joined.c_str()).x <= width)
       lines.back() = joined;
     else
       lines.push_back(item);
@@ -704,7 +703,13 @@ void draw_tensors_tab(AppState& state) {
     draw_headline(state, headline_of(*named, width, largest), width);
   }
   where_line(state, *step, named);
-  for (const std::string& line : listed_lines(plan, width)) ImGui::TextDisabled("%s", line.c_str());
+  auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
+  for (const std::string& line : listed_lines(plan, width)) {
+    const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(line.c_str());
+    ImGui::TextDisabled("%s", line.c_str());
+    if (frame)
+      frame->listed.push_back({line, at, ImVec2(at.x + size.x, at.y + size.y), size.x > width});
+  }
   if (trace.shape_only) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
@@ -732,6 +737,8 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
     float largest = 1.3f;
     const StagePlan plan = presenter_plan(
         trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, largest, list);
+    for (const std::string& line : listed_lines(plan, inner))  // a record wider than the width
+      if (ImGui::CalcTextSize(line.c_str()).x > inner) return false;
     return plan.fit.cell.h >= min_cell(font);
   };
   // Every tensor drawn where the heads keep their share; else that share, with as many tensors

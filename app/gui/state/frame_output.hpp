@@ -57,6 +57,7 @@ struct FrameOutput {
   std::vector<CaptionPlacement> headline;     // presenter mode's code line and shape, line by line
   std::string headline_record;                // the record the headline shows the code of
   std::string formula_record;                 // ... and the formula line the formula of
+  std::vector<CaptionPlacement> listed;       // presenter mode: the records listed, not drawn
   std::vector<std::string> stage_box_shapes;  // the pipeline strip's boxes' shapes, stage by stage
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
