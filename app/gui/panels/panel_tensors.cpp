@@ -730,8 +730,9 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   const TensorRecord* named = named_record(trace, *step, scene);
   if (!named || scene.empty()) return 0;
   const float text_min = headline_min_width(*named);
-  // Readable at this width, with (`list`) or without the outputs that would be specks listed.
-  const auto readable = [&](float width, bool list) {
+  // Whole at this width, with (`list`) or without the outputs that would be specks listed, and
+  // cells of at least `least` px.
+  const auto whole = [&](float width, bool list, float least) {
     const float inner = width - 2 * padding.x;
     if (inner < text_min) return false;
     float largest = 1.3f;
@@ -739,18 +740,27 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
         trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, largest, list);
     for (const std::string& line : listed_lines(plan, inner))  // a record wider than the width
       if (ImGui::CalcTextSize(line.c_str()).x > inner) return false;
-    return plan.fit.cell.h >= min_cell(font);
+    return plan.fit.cell.h >= least;
   };
-  // Every tensor drawn where the heads keep their share; else that share, with as many tensors
-  // as it draws readable (the rest listed); else the whole width.
+  // The narrowest width at which `fits`, up to `top`.
+  const auto narrowest = [&](float top, const auto& fits) {
+    float low = 0, high = top;
+    for (int i = 0; i < 14; ++i) {
+      const float mid = 0.5f * (low + high);
+      (fits(mid) ? high : low) = mid;
+    }
+    return std::ceil(high);
+  };
+  // Every tensor readable where the heads keep their share; else that share, with as many
+  // tensors as it draws readable (the rest listed); else (T = 128, or font scale 2 on 720 rows)
+  // the narrowest at which the text is whole; else the user's split: the heads stay in view.
   const float most = std::floor(panel.x * (1 - kMinHeadsFraction)) - 1;
-  if (!readable(most, false)) return readable(most, true) ? most : panel.x;
-  float low = 0, high = most;
-  for (int i = 0; i < 14; ++i) {
-    const float mid = 0.5f * (low + high);
-    (readable(mid, false) ? high : low) = mid;
-  }
-  return std::ceil(high);
+  const float least = min_cell(font), any = 0.01f;
+  if (whole(most, false, least))
+    return narrowest(most, [&](float w) { return whole(w, false, least); });
+  if (whole(most, true, least)) return most;
+  if (whole(most, true, any)) return narrowest(most, [&](float w) { return whole(w, true, any); });
+  return 0;  // the user's split, as before
 }
 
 }  // namespace attnlab::gui
