@@ -29,8 +29,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   handle_shortcuts(state);
 
   const PanelLayout layout =
-      compute_layout(io.DisplaySize, ImGui::GetFontSize(), state.ui, state.pipeline.content_height,
-                     state.ui.presenter && stage_view_alone(state));
+      frame_layout(state, io.DisplaySize, state.ui.presenter && stage_view_alone(state));
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
     draw_presenter_bar(state);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "app/gui/panels/stage_view.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -16,23 +18,31 @@ float clamp_split(float fraction) {
   return std::clamp(fraction, kMinFraction, kMaxFraction);
 }
 
+// The strip: a row of stage boxes (two lines each), a row of sub-steps and the step counter.
+// The strip takes what its rows need (the step counter wraps under the sub-steps when the
+// window is narrow); before it was first drawn, an estimate.
+float pipeline_strip_height(float wanted, float font, float H) {
+  return std::round(std::clamp(wanted > 0 ? wanted : 5.6f * font, 80.0f, 0.36f * H));
+}
+
+float presenter_bar_height(float font) {
+  return std::round(2.4f * font);
+}
+
 }  // namespace
 
 PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, float pipeline_height,
-                           bool stage_alone) {
+                           bool stage_alone, float stage_width) {
   const float W = display.x, H = display.y;
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
     layout.rects[int(id)] = ImVec4(std::round(x0), std::round(y0), std::round(x1), std::round(y1));
   };
-  // The strip: a row of stage boxes (two lines each), a row of sub-steps and the step counter.
-  // The strip takes what its rows need (the step counter wraps under the sub-steps when the
-  // window is narrow); before it was first drawn, an estimate.
-  const float wanted = pipeline_height > 0 ? pipeline_height : 5.6f * font;
-  const float pipeline_h = std::round(std::clamp(wanted, 80.0f, 0.36f * H));
+  const float pipeline_h = pipeline_strip_height(pipeline_height, font, H);
   if (ui.presenter) {
-    const float bar_h = std::round(2.4f * font);
-    const float stage_w = W * clamp_split(ui.splits.presenter);
+    const float bar_h = presenter_bar_height(font);
+    const float stage_w = std::max(W * clamp_split(ui.splits.presenter), stage_width);
+    stage_alone |= W - stage_w < kMinHeadsFraction * W;
     set(PanelId::Controls, 0, 0, W, bar_h);
     set(PanelId::Pipeline, 0, bar_h, W, bar_h + pipeline_h);
     if (stage_alone) {
@@ -55,6 +65,19 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   set(PanelId::Heads, controls_w, pipeline_h + tensors_h, controls_w + heads_w, H);
   set(PanelId::Info, controls_w + heads_w, pipeline_h + tensors_h, W, H);
   return layout;
+}
+
+PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone) {
+  const float font = ImGui::GetFontSize();
+  const UiSettings& ui = state.ui;
+  const bool alone = ui.presenter && stage_alone;
+  float stage_width = 0;
+  if (ui.presenter && !alone) {
+    const float below = display.y - presenter_bar_height(font) -
+                        pipeline_strip_height(state.pipeline.content_height, font, display.y);
+    stage_width = presenter_stage_width(state, ImVec2(display.x, below));
+  }
+  return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width);
 }
 
 void drag_borders(const PanelLayout& layout, UiSettings& ui) {

@@ -19,8 +19,21 @@ struct PanelLayout {
 // `pipeline_height`: what the strip's content needed last frame (0: not known yet).
 // `stage_alone`: presenter mode's middle panel takes the heads panel's room too (the Decode and
 // KV cache tabs, which draw their own maps or none; GQA's expand step).
+// `stage_width`: the width presenter mode's stage view needs to draw its text whole
+// (presenter_stage_width): the user's split widens to it, and where it would leave the heads
+// less than kMinHeadsFraction of the window, the stage view takes the whole width.
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
-                           float pipeline_height = 0, bool stage_alone = false);
+                           float pipeline_height = 0, bool stage_alone = false,
+                           float stage_width = 0);
+
+// The heads' least share of the window beside the stage view: less would shrink a short
+// sentence's cells under 24 px at font scale 2 (1280x720), so the stage view takes it all.
+constexpr float kMinHeadsFraction = 0.5f;
+
+// This frame's layout: the window, the font and the user's splits; in presenter mode, the width
+// the current step's text needs (`stage_alone`: the tab shown takes the whole width, as
+// compute_layout's). Call inside a frame.
+PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

@@ -14,11 +14,11 @@ namespace attnlab::gui {
 
 namespace {
 
-// The shape a stage ends with, as numbers: "(1, 11, 2, 2)".
+// The shape a stage makes for the queries, as numbers: "(1, 11, 2, 2)" (q's, not
+// cross-attention's keys or MLA's rotary key, which the stage may make after it).
 std::string stage_output_shape(const Trace& trace, Stage stage) {
-  const std::vector<const TensorRecord*> records = trace.stage_records(stage);
-  if (records.empty()) return "";
-  return shape_to_string(records.back()->tensor.shape());
+  const TensorRecord* record = query_record(trace, stage);
+  return record ? shape_to_string(record->tensor.shape()) : "";
 }
 
 bool strip_button(const char* label, bool current, ImVec2 size, const Palette& colours) {
@@ -83,6 +83,8 @@ void stage_row(AppState& state) {
     const bool failed = trace.failure.failed && trace.failure.stage == stage;
     const std::string shape =
         failed ? "failed: " + stage_output_shape(trace, stage) : stage_output_shape(trace, stage);
+    if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
+      frame->stage_box_shapes.push_back(shape);
     if (stage_box(i, stage_name(stage), shape, step && step->stage == stage, failed, box, colours))
       go_to_stage(state, stage);
     if (failed) {

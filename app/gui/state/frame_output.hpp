@@ -52,7 +52,13 @@ struct CaptionPlacement {
 struct FrameOutput {
   std::vector<PlacedItem> items;
   std::vector<CaptionPlacement> captions;
-  float scene_cell_px = 0;  // the height of a cell of the stage view's tensors
+  float scene_cell_px = 0;                    // the height of a cell of the stage view's tensors
+  std::vector<std::string> scene_records;     // the records the stage view drew as blocks, in order
+  std::vector<CaptionPlacement> headline;     // presenter mode's code line and shape, line by line
+  std::string headline_record;                // the record the headline shows the code of
+  std::string formula_record;                 // ... and the formula line the formula of
+  std::vector<CaptionPlacement> listed;       // presenter mode: the records listed, not drawn
+  std::vector<std::string> stage_box_shapes;  // the pipeline strip's boxes' shapes, stage by stage
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
   HoverCell hover;                                   // the heatmap cell under the mouse

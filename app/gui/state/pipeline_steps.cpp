@@ -55,6 +55,37 @@ std::vector<const TensorRecord*> step_records(const Trace& trace, const Pipeline
   return out;
 }
 
+bool on_query_line(const Trace& trace, const TensorRecord& record) {
+  const TensorRecord* at = trace.records.empty() ? nullptr : &trace.records.back();
+  while (at && at != &record) {
+    const TensorRecord* next = nullptr;
+    if (!at->inputs.empty())
+      for (const TensorRecord& r : trace.records)
+        if (r.name == at->inputs.front() && &r < at) next = &r;  // the latest of that name
+    at = next;
+  }
+  return at == &record;
+}
+
+namespace {
+
+const TensorRecord* last_on_query_line(const Trace& trace,
+                                       const std::vector<const TensorRecord*>& records) {
+  for (auto it = records.rbegin(); it != records.rend(); ++it)
+    if (on_query_line(trace, **it)) return *it;
+  return records.empty() ? nullptr : records.back();
+}
+
+}  // namespace
+
+const TensorRecord* query_record(const Trace& trace, Stage stage) {
+  return last_on_query_line(trace, trace.stage_records(stage));
+}
+
+const TensorRecord* query_record(const Trace& trace, const PipelineStep& step) {
+  return last_on_query_line(trace, step_records(trace, step));
+}
+
 std::vector<const TensorRecord*> step_inputs(const Trace& trace, const PipelineStep& step) {
   const std::vector<const TensorRecord*> made = step_records(trace, step);
   std::vector<const TensorRecord*> inputs;

@@ -26,6 +26,17 @@ int first_step_of(const std::vector<PipelineStep>& steps, Stage stage);
 // The records a step shows, in trace order.
 std::vector<const TensorRecord*> step_records(const Trace& trace, const PipelineStep& step);
 
+// The query's line through the trace: from the last record back through each record's first
+// input (out <- concat <- ... <- context <- weights <- ... <- scores <- q <- x), the path every
+// variant shares; the key/value side, MLA's latents and rotary parts branch off it.
+bool on_query_line(const Trace& trace, const TensorRecord& record);
+
+// What a stage or step makes for the queries: its last record on the query's line (q for
+// project, even where cross-attention's k, v or MLA's k_rope come after it), else its last
+// record; null when it has none.
+const TensorRecord* query_record(const Trace& trace, Stage stage);
+const TensorRecord* query_record(const Trace& trace, const PipelineStep& step);
+
 // The records the step's records were computed from (their `inputs`; parameters left out), each
 // once, in the order they are named.
 std::vector<const TensorRecord*> step_inputs(const Trace& trace, const PipelineStep& step);
