@@ -7,16 +7,12 @@
 
 #include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/overloaded.hpp"
 #include "core/teaching/mistakes.hpp"
 
 namespace attnlab {
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 int64_t parse_count(const std::string& text, const std::string& what) {
   int64_t value = 0;

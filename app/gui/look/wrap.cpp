@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // RenderTextEllipsis, the window's font scale
 
+#include <cfloat>
 #include <cstdarg>
 #include <cstdio>
 #include <sstream>
@@ -56,6 +57,21 @@ void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char*
                             right, text, nullptr, nullptr);
   ImGui::PopStyleColor();
   ImGui::SetWindowFontScale(scale);
+}
+
+std::vector<std::string> large_text(const std::string& text, float size, ImU32 colour) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  const auto measure = [&](const std::string& s) {
+    return ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, s.c_str()).x;
+  };
+  const std::vector<std::string> lines = wrap_at_spaces(text, width, measure);
+  ImVec2 at = ImGui::GetCursorScreenPos();
+  for (const std::string& line : lines) {
+    draw_cut_text(at, width, size, colour, line.c_str());
+    at.y += size * 1.15f;
+  }
+  ImGui::Dummy(ImVec2(width, size * 1.15f * float(lines.size())));
+  return lines;
 }
 
 float room_beside_last_item(float spacing) {

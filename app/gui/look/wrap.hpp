@@ -26,6 +26,10 @@ void text_wrapped_format(const char* format, ...) IM_FMTARGS(1);
 // (ImGui's own ellipsis, at that size).
 void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text);
 
+// `text` at `size` pixels, wrapped at spaces to the region's width, from the cursor (which moves
+// below it); returns the lines as drawn.
+std::vector<std::string> large_text(const std::string& text, float size, ImU32 colour);
+
 // Pixels left on the current line after the last item and `spacing`, to the window's right edge.
 float room_beside_last_item(float spacing);
 

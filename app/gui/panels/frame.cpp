@@ -9,10 +9,19 @@ namespace attnlab::gui {
 namespace {
 
 // Presenter mode gives the stage view the whole width where the heads' maps are not the lesson:
-// the Decode and KV cache tabs (which draw their own maps or none) and GQA's expand step, whose
-// strides (the zero on the group axis) are.
+// the tabs that draw their own maps or tables (Mistakes, Counters with the model table, Train,
+// Decode, KV cache) and GQA's expand step, whose strides (the zero on the group axis) are.
 bool stage_view_alone(const AppState& state) {
-  if (state.tabs.tool == ToolTab::Decode || state.tabs.tool == ToolTab::KVCache) return true;
+  switch (state.tabs.tool) {
+    case ToolTab::Mistakes:
+    case ToolTab::Counters:
+    case ToolTab::Train:
+    case ToolTab::Decode:
+    case ToolTab::KVCache:
+      return true;
+    default:
+      break;
+  }
   const PipelineStep* step = current_step(state);
   return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
 }

@@ -230,6 +230,12 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
         "tab shows the changed line, the symptom and the tensor where it lands side by side.");
     return;
   }
+  if (state.ui.presenter) {  // the lesson's point, readable from the back row
+    const MistakeInfo& info = mistake_info(trace.config.mistake);
+    const std::string line = std::string(info.name) + ": " + info.symptom;
+    state.frame.mistake_headline =
+        large_text(line, 1.3f * ImGui::GetFontSize(), palette(state.ui.theme).error);
+  }
   const HeatmapSet& buggy = current_mistake_maps(state)[1];
   const TensorRecord* compared =
       state.session.mistake_report && state.session.correct_trace

@@ -20,15 +20,18 @@ void draw_presenter_bar(AppState& state) {
     const float exit_w =
         ImGui::CalcTextSize("controls (P)").x + 2 * ImGui::GetStyle().FramePadding.x;
     const float causal_w = ImGui::GetFrameHeight() + spacing + ImGui::CalcTextSize("causal").x;
-    // preset, h, d_model and T take 1 + 0.8 + 0.9 + 0.8 shares of what is left.
+    // h's − and + buttons take their width; preset, h's slider, d_model and T take 1 + 0.8 +
+    // 0.9 + 0.8 shares of what is left.
+    const float buttons_w = 2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
     const float field_w = std::max(
-        2.0f * font, (ImGui::GetContentRegionAvail().x - exit_w - causal_w - 6 * spacing) / 3.5f);
+        2.0f * font,
+        (ImGui::GetContentRegionAvail().x - exit_w - causal_w - buttons_w - 6 * spacing) / 3.5f);
     Config config = state.session.config;
     bool changed = false;
     ImGui::SetNextItemWidth(field_w);
     preset_picker(state, "##bar_preset");
     ImGui::SameLine();
-    changed |= head_count_stepper(state, config, field_w * 0.8f);
+    changed |= head_count_stepper(state, config, field_w * 0.8f + buttons_w);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_w * 0.9f);
     changed |= slider(state, "d_model", "##bar_d_model", config.d_model, 1, 1024, "d_model = %d",

@@ -63,16 +63,21 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   const bool open_panel = begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags);
   if (open_panel && state.session.trace && state.ui.presenter) {
-    // Presenter mode: the stage view alone, no tabs; keys 8 and 9 show the next lessons' Decode
-    // and KV cache tabs in its place, 1 (or any other) the stage view again.
+    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8 and 9 show Mistakes,
+    // Counters (the model table), Train, Decode and KV cache across the width in its place, 1 (or
+    // any other) the stage view again.
     if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
     state.tabs.requested_tool.reset();
-    if (state.tabs.tool == ToolTab::Decode) {
-      draw_decode_tab(state);
-    } else if (state.tabs.tool == ToolTab::KVCache) {
-      draw_kv_cache_tab(state);
-    } else {
-      draw_tensors_tab(state);
+    switch (state.tabs.tool) {
+      case ToolTab::Mistakes:
+      case ToolTab::Counters:
+      case ToolTab::Train:
+      case ToolTab::Decode:
+      case ToolTab::KVCache:
+        draw_tab(state, state.tabs.tool, drawer);
+        break;
+      default:
+        draw_tensors_tab(state);
     }
   } else if (open_panel && state.session.trace && ImGui::BeginTabBar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {

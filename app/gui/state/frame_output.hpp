@@ -56,6 +56,7 @@ struct FrameOutput {
   std::vector<std::string> scene_records;     // the records the stage view drew as blocks, in order
   std::vector<CaptionPlacement> headline;     // presenter mode's code line and shape, line by line
   std::string headline_record;                // the record the headline shows the code of
+  std::vector<std::string> mistake_headline;  // presenter mode's Mistakes tab: name: symptom
   std::string formula_record;                 // ... and the formula line the formula of
   std::vector<CaptionPlacement> listed;       // presenter mode: the records listed, not drawn
   std::vector<std::string> stage_box_shapes;  // the pipeline strip's boxes' shapes, stage by stage
