@@ -78,7 +78,12 @@ class StageViewWhole : public HeadlessImGui {
                                   " font " + std::to_string(scale);
         const FrameOutput& out = state.frame;
         ASSERT_FALSE(out.headline.empty()) << where << ": no headline";
-        for (const CaptionPlacement& line : out.headline) expect_whole(line, where);
+        for (const CaptionPlacement& line : out.headline) {
+          expect_whole(line, where);
+          int depth = 0;  // a line never ends inside a call's brackets while the call fits
+          for (char c : line.text) depth += (c == '(') - (c == ')');
+          EXPECT_EQ(depth, 0) << where << ": the headline breaks inside a call: " << line.text;
+        }
         ASSERT_FALSE(out.scene_records.empty()) << where << ": no tensor drawn";
         for (const CaptionPlacement& line : out.captions) expect_whole(line, where);
         for (const CaptionPlacement& line : out.listed) expect_whole(line, where);

@@ -29,5 +29,28 @@ TEST(Wrap, NumbersStayWholeAndLinesFitTheWidth) {
             (std::vector<std::string>{"one", "two three"}));
 }
 
+// Code wraps between its units: a call's arguments stay together ("k.transpose(-2, -1)" was drawn
+// as "k.transpose(-2," and "-1)" on two lines of the presenter headline).
+TEST(Wrap, CodeBreaksOutsideBracketsOnly) {
+  const std::string code = "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)";
+  EXPECT_EQ(code_units(code, 0, chars),
+            (std::vector<std::string>{"scores", "=", "q", "@", "k.transpose(-2, -1)", "/",
+                                      "math.sqrt(d_k)"}));
+  for (float width : {19.0f, 22.0f, 30.0f, 60.0f}) {
+    std::string joined;
+    for (const std::string& line : wrap_code(code, width, chars)) {
+      joined += (joined.empty() ? "" : " ") + line;
+      EXPECT_LE(line.size(), size_t(width)) << line;
+      int depth = 0;
+      for (char c : line) depth += (c == '(') - (c == ')');
+      EXPECT_EQ(depth, 0) << "a line ends inside a call at width " << width << ": " << line;
+    }
+    EXPECT_EQ(joined, code) << "every unit kept, in order, at width " << width;
+  }
+  // A call wider than the room is split at its own spaces rather than overflow.
+  EXPECT_EQ(wrap_code("x.view(B, T, h, d_k)", 12, chars),
+            (std::vector<std::string>{"x.view(B, T,", "h, d_k)"}));
+}
+
 }  // namespace
 }  // namespace attnlab::gui

@@ -31,6 +31,50 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
   return lines;
 }
 
+std::vector<std::string> code_units(const std::string& code, float width,
+                                    const std::function<float(const std::string&)>& measure) {
+  std::vector<std::string> units(1);
+  int depth = 0;
+  for (const char c : code) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ' ' && depth == 0) {
+      if (!units.back().empty()) units.emplace_back();
+    } else {
+      units.back() += c;
+    }
+  }
+  if (units.back().empty()) units.pop_back();
+  if (width <= 0) return units;
+  std::vector<std::string> fitting;
+  for (const std::string& unit : units) {
+    if (measure(unit) <= width) {
+      fitting.push_back(unit);
+      continue;
+    }
+    std::istringstream words(unit);
+    for (std::string word; words >> word;) fitting.push_back(word);
+  }
+  return fitting;
+}
+
+std::vector<std::string> wrap_code(const std::string& code, float width,
+                                   const std::function<float(const std::string&)>& measure) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string& unit : code_units(code, width, measure)) {
+    const std::string longer = line.empty() ? unit : line + " " + unit;
+    if (!line.empty() && measure(longer) > width) {
+      lines.push_back(line);
+      line = unit;
+    } else {
+      line = longer;
+    }
+  }
+  lines.push_back(line);
+  return lines;
+}
+
 void text_wrapped(const std::string& text) {
   const float width = ImGui::GetContentRegionAvail().x;
   const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };

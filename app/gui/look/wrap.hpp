@@ -17,6 +17,15 @@ namespace attnlab::gui {
 std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
                                         const std::function<float(const std::string&)>& measure);
 
+// A line of code's units: split at the spaces outside brackets, so "k.transpose(-2, -1)" stays
+// whole; a unit wider than `width` (when width > 0) is split at its own spaces.
+std::vector<std::string> code_units(const std::string& code, float width,
+                                    const std::function<float(const std::string&)>& measure);
+
+// `code` wrapped at `width` between its units (never inside a call's brackets while it fits).
+std::vector<std::string> wrap_code(const std::string& code, float width,
+                                   const std::function<float(const std::string&)>& measure);
+
 // ImGui::TextWrapped, wrapping at spaces only (the current font, the region's width).
 void text_wrapped(const std::string& text);
 // The same, printf-style.

@@ -535,10 +535,10 @@ struct Headline {
   float height() const { return size * (1.15f * float(lines.size()) - 0.15f); }
 };
 
-// The code's words (wrap_at_spaces breaks only between them).
+// The code's units (wrap_code breaks only between them: never inside a call's brackets).
 std::vector<std::string> words_of(const std::string& code) {
   const auto measure = [](const std::string& s) { return text_width(s, 1); };
-  return wrap_at_spaces(code, 0, measure);
+  return code_units(code, 0, measure);
 }
 
 Headline headline_of(const TensorRecord& record, float width, float largest = 1.3f) {
@@ -558,7 +558,7 @@ Headline headline_of(const TensorRecord& record, float width, float largest = 1.
     return h;
   }
   const auto measure = [&](const std::string& s) { return text_width(s, h.size); };
-  h.lines = wrap_at_spaces(h.code, width, measure);
+  h.lines = wrap_code(h.code, width, measure);
   h.lines.push_back(h.shape);
   return h;
 }
@@ -588,10 +588,10 @@ void draw_headline(const AppState& state, const Headline& h, float width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  %s", h.code.c_str(), h.shape.c_str());
 }
 
-// The formula's lines in presenter mode, wrapped at spaces (never cut).
+// The formula's lines in presenter mode, wrapped between units (never cut, never inside brackets).
 std::vector<std::string> wrapped(const std::string& text, float width) {
   const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
-  return wrap_at_spaces(text, width, measure);
+  return wrap_code(text, width, measure);
 }
 
 // "from x (1, 7, 16)", "also made: k (1, 7, 16) · v (1, 7, 16)": wrapped between records, never
