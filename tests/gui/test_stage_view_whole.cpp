@@ -3,6 +3,8 @@
 // line and the shape it makes) and every tensor's shape and strides are drawn whole (not cut with
 // an ellipsis, not clipped by the panel), the tensors' cells stay readable, and the headline names
 // a tensor the view draws. The pipeline strip's boxes show the queries' shape.
+#include <imgui_internal.h>  // the fallback window
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -64,15 +66,18 @@ class StageViewWhole : public HeadlessImGui {
     for (const float scale : {1.0f, 1.5f, 2.0f}) {
       use_font_scale(scale);
       for (const Size& size : sizes) {
-        // Font scale 2 on 720 and 768 rows leaves the stage column too short for its text beside
-        // the heads (which HeadsSpace keeps in view): not yet solved (a shorter strip, or the
-        // text beside the tensors).
-        if (scale == 2 && size.h < 1000) continue;
         ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
         frame();
         frame();  // the pipeline strip's height settles on the second frame
         const PipelineStep* step = current_step(state);
         ASSERT_NE(step, nullptr);
+        // Measuring the layout before any panel begins leaves ImGui's fallback window hidden.
+        const ImGuiWindow* fallback = ImGui::FindWindowByName("Debug##Default");
+        EXPECT_TRUE(fallback == nullptr || !(fallback->Active || fallback->WasActive))
+            << what << ": a Debug window";
+        // At font scale 2 on 1024x768 the strip (its play row on a line of its own) leaves attend
+        // ~400 px: its text and scores beside the heads do not fit whole (not solved).
+        if (scale == 2 && size.w == 1024 && step->stage == Stage::Attend) continue;
         const std::string where = what + " step " + step->label + " " +
                                   std::to_string(int(size.w)) + "x" + std::to_string(int(size.h)) +
                                   " font " + std::to_string(scale);
@@ -105,9 +110,12 @@ class StageViewWhole : public HeadlessImGui {
             out.scene_records.end())
             << where << ": the headline shows " << out.headline_record << ", not drawn";
         EXPECT_EQ(out.formula_record, out.headline_record) << where;
-        // The heads keep half the window beside the stage view.
+        // At attend the heads keep half the window beside the stage view; at the other stages
+        // (their maps shown ahead, or as attend left them) the stage may take the whole width
+        // where a column beside them is too short.
         const ImVec4 heads = state.frame.panel_rects[int(PanelId::Heads)];
-        EXPECT_GE(heads.z - heads.x, 0.5f * size.w - 1) << where;
+        if (step->stage == Stage::Attend || heads.z > heads.x)
+          EXPECT_GE(heads.z - heads.x, 0.5f * size.w - 1) << where;
       }
     }
   }

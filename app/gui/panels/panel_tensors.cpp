@@ -3,11 +3,13 @@
 // Moving to a step animates what it does: project grows Q, K, V; split opens h bands; transpose
 // stacks them; attend fills the T x T maps; concat lays the bands side by side again.
 #include <imgui.h>
+#include <imgui_internal.h>  // the window's font scale
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -623,6 +625,23 @@ std::vector<std::string> listed_lines(const StagePlan& plan, float width) {
   return lines;
 }
 
+// Presenter text's lines a paragraph's pitch apart (the presenter style's item spacing is made
+// for controls: at font scale 2 it left half a line between lines and pushed the tensors off a
+// 720-row screen).
+float tight_pitch() {
+  return ImGui::GetTextLineHeight() + std::round(ImGui::GetFontSize() * 0.12f);
+}
+
+template <typename Draw>
+void tight_lines(const Draw& draw) {
+  const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                      ImVec2(spacing.x, tight_pitch() - ImGui::GetTextLineHeight()));
+  draw();
+  ImGui::PopStyleVar();
+  ImGui::Dummy(ImVec2(0, spacing.y - (tight_pitch() - ImGui::GetTextLineHeight())));
+}
+
 // The stage and sub-step (which presenter mode's pipeline strip already shows, so it is left
 // out there) and the step's formula: in presenter mode wrapped whole, otherwise beside it when it
 // fits, else under it, cut at the edge (its tooltip has it whole).
@@ -640,8 +659,10 @@ void where_line(const AppState& state, const PipelineStep& step, const TensorRec
   const ImU32 ink = palette(state.ui.theme).accent;
   if (state.ui.presenter) {
     ImGui::PushStyleColor(ImGuiCol_Text, ink);
-    for (const std::string& line : wrapped(formula, ImGui::GetContentRegionAvail().x))
-      ImGui::TextUnformatted(line.c_str());
+    tight_lines([&] {
+      for (const std::string& line : wrapped(formula, ImGui::GetContentRegionAvail().x))
+        ImGui::TextUnformatted(line.c_str());
+    });
     ImGui::PopStyleColor();
     return;
   }
@@ -653,25 +674,57 @@ void where_line(const AppState& state, const PipelineStep& step, const TensorRec
   tooltip(formula.c_str());
 }
 
+// Presenter text's sizes: the headline's largest (times the font) and the formula's and listed
+// lines' (times the font).
+struct PresenterSizes {
+  float headline = 1.3f, text = 1;
+};
+
+// The window's font scaled by `factor` while it lives (the formula and listed lines' size). As
+// ImGui::SetWindowFontScale, but without marking the window written: the layout measures before
+// any panel begins, in ImGui's fallback window, which must stay hidden.
+class ScaledFont {
+ public:
+  explicit ScaledFont(float factor) : scale_(GImGui->CurrentWindow->FontWindowScale) {
+    set(scale_ * factor);
+  }
+  ~ScaledFont() { set(scale_); }
+  ScaledFont(const ScaledFont&) = delete;
+  ScaledFont& operator=(const ScaledFont&) = delete;
+
+ private:
+  static void set(float scale) {
+    ImGuiContext& g = *GImGui;
+    g.CurrentWindow->FontWindowScale = scale;
+    g.FontSize = g.DrawListSharedData.FontSize = g.CurrentWindow->CalcFontSize();
+  }
+  float scale_;
+};
+
 // The height of the presenter text above the scene at this width.
 float presenter_text_height(const TensorRecord& named, const StagePlan& plan, float width,
-                            float largest) {
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  float h = headline_of(named, width, largest).height() + ImGui::GetStyle().ItemSpacing.y * 2;
-  h += line * float(wrapped(named.formula, width).size());
-  return h + line * float(listed_lines(plan, width).size());
+                            PresenterSizes sizes) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  float h = headline_of(named, width, sizes.headline).height() + spacing * 2;
+  const ScaledFont text(sizes.text);
+  const float line = tight_pitch();
+  h += line * float(wrapped(named.formula, width).size()) + spacing;
+  const size_t listed = listed_lines(plan, width).size();
+  return h + (listed ? line * float(listed) + spacing : 0);
 }
 
 // Presenter mode's plan: the headline at 1.3 times the font, or where that leaves the tensors
-// specks, at 0.8 of it (`largest`: the size chosen).
+// specks, at 0.8 of it; on a short screen (font scale 2 on 720 rows) the formula and listed lines
+// at 0.8 of the font too (`sizes`: those chosen).
 StagePlan presenter_plan(const Trace& trace, const PipelineStep& step, float a, float gap,
-                         ImVec2 room, const TensorRecord& named, float& largest,
+                         ImVec2 room, const TensorRecord& named, PresenterSizes& sizes,
                          bool list_outputs = true) {
   StagePlan plan;
-  for (const float size : {1.3f, 0.8f}) {
-    largest = size;
+  for (const PresenterSizes tried :
+       {PresenterSizes{1.3f, 1}, PresenterSizes{0.8f, 1}, PresenterSizes{0.8f, 0.8f}}) {
+    sizes = tried;
     const TextHeight text_h = [&](const StagePlan& p) {
-      return presenter_text_height(named, p, room.x, size);
+      return presenter_text_height(named, p, room.x, tried);
     };
     plan = plan_scene(trace, step, a, gap, room, &named, list_outputs, text_h);
     if (plan.fit.cell.h >= min_cell(ImGui::GetFontSize())) break;
@@ -694,22 +747,29 @@ void draw_tensors_tab(AppState& state) {
   const std::vector<SceneItem> scene = build_scene(trace, *step, a, gap);
   const TensorRecord* named = named_record(trace, *step, scene);
   StagePlan plan;
+  PresenterSizes sizes;
   if (state.ui.presenter && named) {
-    float largest = 1.3f;
     plan = presenter_plan(trace, *step, a, gap, ImVec2(width, ImGui::GetContentRegionAvail().y),
-                          *named, largest);
+                          *named, sizes);
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
       frame->headline_record = named->name;
-    draw_headline(state, headline_of(*named, width, largest), width);
+    draw_headline(state, headline_of(*named, width, sizes.headline), width);
   }
+  std::optional<ScaledFont> text;
+  if (state.ui.presenter) text.emplace(sizes.text);
   where_line(state, *step, named);
   auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
-  for (const std::string& line : listed_lines(plan, width)) {
-    const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(line.c_str());
-    ImGui::TextDisabled("%s", line.c_str());
-    if (frame)
-      frame->listed.push_back({line, at, ImVec2(at.x + size.x, at.y + size.y), size.x > width});
-  }
+  const std::vector<std::string> listed = listed_lines(plan, width);
+  if (!listed.empty())
+    tight_lines([&] {
+      for (const std::string& line : listed) {
+        const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(line.c_str());
+        ImGui::TextDisabled("%s", line.c_str());
+        if (frame)
+          frame->listed.push_back({line, at, ImVec2(at.x + size.x, at.y + size.y), size.x > width});
+      }
+    });
+  text.reset();  // the scene's captions at the font's own size
   if (trace.shape_only) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
@@ -735,9 +795,10 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   const auto whole = [&](float width, bool list, float least) {
     const float inner = width - 2 * padding.x;
     if (inner < text_min) return false;
-    float largest = 1.3f;
+    PresenterSizes sizes;
     const StagePlan plan = presenter_plan(
-        trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, largest, list);
+        trace, *step, 1, gap, ImVec2(inner, panel.y - 2 * padding.y), *named, sizes, list);
+    const ScaledFont text(sizes.text);
     for (const std::string& line : listed_lines(plan, inner))  // a record wider than the width
       if (ImGui::CalcTextSize(line.c_str()).x > inner) return false;
     return plan.fit.cell.h >= least;
@@ -759,6 +820,10 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   if (whole(most, false, least))
     return narrowest(most, [&](float w) { return whole(w, false, least); });
   if (whole(most, true, least)) return most;
+  // Outside attend the heads' maps are shown ahead (faded) or as attend left them: where no
+  // column beside them draws the stage whole (font scale 2 on 720-768 rows), the stage takes the
+  // whole width, and the heads come back at attend.
+  if (step->stage != Stage::Attend && whole(panel.x, true, least)) return panel.x;
   if (whole(most, true, any)) return narrowest(most, [&](float w) { return whole(w, true, any); });
   return 0;  // the user's split, as before
 }
