@@ -204,6 +204,15 @@ TEST_F(StageViewWhole, TheProjectBoxShowsTheQueriesShape) {
     ASSERT_EQ(state.frame.stage_box_shapes.size(), size_t(kStageCount));
     EXPECT_EQ(state.frame.stage_box_shapes[int(Stage::Project)],
               shape_to_string(q->tensor.shape()));
+    // Its tooltip names what the stage makes for q, k and v, each with its own shape.
+    ASSERT_EQ(state.frame.stage_box_tips.size(), size_t(kStageCount));
+    std::string made;
+    for (const char* name : {"q", "c_kv", "k", "v"})
+      if (const TensorRecord* r = trace.find(name); r && r->stage == Stage::Project)
+        made +=
+            (made.empty() ? "" : " \u00B7 ") + r->name + " " + shape_to_string(r->tensor.shape());
+    EXPECT_EQ(state.frame.stage_box_tips[int(Stage::Project)], made);
+    EXPECT_EQ(made.find("c_kv") != std::string::npos, c.kv_latent > 0) << "MLA's latent: " << made;
   }
 }
 

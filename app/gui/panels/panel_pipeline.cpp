@@ -21,6 +21,21 @@ std::string stage_output_shape(const Trace& trace, Stage stage) {
   return record ? shape_to_string(record->tensor.shape()) : "";
 }
 
+// What a stage makes for each of q, k and v (and MLA's latent c_kv), e.g. GQA's project:
+// "q (1, 7, 16) · k (1, 7, 4) · v (1, 7, 4)"; empty where it makes none of them.
+std::string stage_qkv_shapes(const Trace& trace, Stage stage) {
+  std::string text;
+  for (const char* name : {"q", "c_kv", "k", "v"}) {
+    const TensorRecord* last = nullptr;
+    for (const TensorRecord* record : trace.stage_records(stage))
+      if (record->name == name) last = record;
+    if (last)
+      text += (text.empty() ? "" : " \u00B7 ") + last->name + " " +
+              shape_to_string(last->tensor.shape());
+  }
+  return text;
+}
+
 bool strip_button(const char* label, bool current, ImVec2 size, const Palette& colours) {
   if (current) {
     ImGui::PushStyleColor(ImGuiCol_Button, colours.accent);
@@ -87,10 +102,16 @@ void stage_row(AppState& state) {
       frame->stage_box_shapes.push_back(shape);
     if (stage_box(i, stage_name(stage), shape, step && step->stage == stage, failed, box, colours))
       go_to_stage(state, stage);
+    const std::string made = stage_qkv_shapes(trace, stage);
+    if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
+      frame->stage_box_tips.push_back(made);
     if (failed) {
       tooltip(trace.failure.message.c_str());
     } else {
-      tooltip("Go to this stage (\u2190/\u2192 step through every stage and sub-step).");
+      const std::string tip =
+          (made.empty() ? "" : "makes " + made + "\n") +
+          "Go to this stage (\u2190/\u2192 step through every stage and sub-step).";
+      tooltip(tip.c_str());
     }
   }
 }

@@ -60,6 +60,7 @@ struct FrameOutput {
   std::string formula_record;                 // ... and the formula line the formula of
   std::vector<CaptionPlacement> listed;       // presenter mode: the records listed, not drawn
   std::vector<std::string> stage_box_shapes;  // the pipeline strip's boxes' shapes, stage by stage
+  std::vector<std::string> stage_box_tips;    // their tooltips' "q (...) · k (...) · v (...)"
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
   HoverCell hover;                                   // the heatmap cell under the mouse
