@@ -65,6 +65,7 @@ TEST(NewLesson, ConfigFlagsStartFromSeed003NotTheLastSession) {
   EXPECT_TRUE(c.mask.padding_lengths.empty());
   EXPECT_EQ(c.dropout, 0.0);
   EXPECT_TRUE(state.ui.link_d_k);
+  EXPECT_EQ(state.session.preset_name, "") << "the bar shows (custom), not seed003";
   // Nor the last session's step and tab.
   ASSERT_TRUE(state.session.trace) << state.session.run_error;
   EXPECT_EQ(state.walk.step_index, 0);
@@ -111,6 +112,7 @@ TEST(NewLesson, APresetStartsCleanToo) {
   ASSERT_EQ(start_state(state, o, &last), "");
   EXPECT_EQ(state.session.config.sentence, "The cat sat on the mat");
   EXPECT_EQ(state.walk.step_index, 0);
+  EXPECT_EQ(state.session.preset_name, "cat");
 }
 
 TEST(NewLesson, ARestoredStepTheTraceLacksIsDroppedQuietly) {

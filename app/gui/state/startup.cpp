@@ -84,6 +84,8 @@ std::string start_state(AppState& state, const StartOptions& options,
   try {
     apply_config_flags(options.config, config, preset_inputs);
     state.session.preset_inputs = preset_inputs;
+    // Flags that change the preset make the user's own config: the bar says "(custom)".
+    if (config != state.session.config) state.session.preset_name.clear();
   } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
     if (error.empty()) error = std::string("attnlab: ") + bad_flag.what();
     config = state.session.config;
