@@ -76,6 +76,45 @@ TEST_F(TypedText, EmojiAlreadyInTheSentenceSurviveAnEdit) {
   EXPECT_EQ(saved_and_loaded(state).sentence, state.session.config.sentence);
 }
 
+// The platform's clipboard, as a test holds it.
+std::string clipboard_text;
+const char* get_clipboard(void*) {
+  return clipboard_text.c_str();
+}
+void set_clipboard(void*, const char* text) {
+  clipboard_text = text;
+}
+
+// Pasting (Ctrl+V) an emoji keeps it; copying the field (Ctrl+A, Ctrl+C) hands the clipboard the
+// emoji, not its private-use stand-in.
+TEST_F(TypedText, PastedEmojiSurviveAndCopiedOnesLeaveWhole) {
+  start_on("seed003");
+  Config config = state.session.config;
+  config.sentence = "cat";
+  set_config(state, config);
+  ImGuiIO& io = ImGui::GetIO();
+  io.GetClipboardTextFn = get_clipboard;
+  io.SetClipboardTextFn = set_clipboard;
+  route_clipboard(io, state.typed);
+  constexpr int kGlfwA = 65, kGlfwC = 67, kGlfwV = 86;
+  io.KeyMap[ImGuiKey_A] = kGlfwA;
+  io.KeyMap[ImGuiKey_C] = kGlfwC;
+  io.KeyMap[ImGuiKey_V] = kGlfwV;
+  frame();
+  click_field("The tokens of the input");
+  press(kGlfwEnd);
+  clipboard_text = " \U0001F431 \u732B \U0001F9E0";  // " 🐱 猫 🧠"
+  io.KeyCtrl = true;
+  press(kGlfwV);
+  press(kGlfwA);
+  clipboard_text.clear();
+  press(kGlfwC);
+  io.KeyCtrl = false;
+  EXPECT_EQ(clipboard_text, "cat \U0001F431 \u732B \U0001F9E0") << "copied with stand-ins";
+  end_typing();
+  EXPECT_EQ(state.session.config.sentence, "cat \U0001F431 \u732B \U0001F9E0");
+}
+
 TEST_F(TypedText, TheKeyValueSentenceKeepsEmojiToo) {
   start_on("seed003");
   Config config = state.session.config;

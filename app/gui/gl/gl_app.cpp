@@ -27,6 +27,7 @@
 #include "app/gui/panels/frame.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/panels/text_field.hpp"
 #include "app/gui/platform/platform.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
@@ -335,6 +336,7 @@ bool App::open() {
   input_events.typed = &state.typed;
   watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
   start_imgui(options, restored, platform);
+  route_clipboard(ImGui::GetIO(), state.typed);  // pasted emoji keep their stand-ins
   const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);
   if (!start_error.empty()) {
     if (options.scripted()) {

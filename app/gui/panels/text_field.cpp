@@ -38,7 +38,30 @@ int restore_typed_char(ImGuiInputTextCallbackData* data) {
   return 0;
 }
 
+const char* paste_with_stand_ins(void* user) {
+  auto& typed = *static_cast<TypedInput*>(user);
+  const char* text = typed.clipboard.get ? typed.clipboard.get(typed.clipboard.user) : nullptr;
+  if (!text) return nullptr;
+  typed.clipboard.pasted = to_field_text(typed, text);
+  return typed.clipboard.pasted.c_str();
+}
+
+void copy_without_stand_ins(void* user, const char* text) {
+  auto& typed = *static_cast<TypedInput*>(user);
+  if (typed.clipboard.set)
+    typed.clipboard.set(typed.clipboard.user, from_field_text(typed, text).c_str());
+}
+
 }  // namespace
+
+void route_clipboard(ImGuiIO& io, TypedInput& typed) {
+  typed.clipboard.get = io.GetClipboardTextFn;
+  typed.clipboard.set = io.SetClipboardTextFn;
+  typed.clipboard.user = io.ClipboardUserData;
+  io.GetClipboardTextFn = paste_with_stand_ins;
+  io.SetClipboardTextFn = copy_without_stand_ins;
+  io.ClipboardUserData = &typed;
+}
 
 std::string to_field_text(TypedInput& typed, const std::string& text) {
   std::string shown;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace attnlab::gui {
@@ -26,6 +27,15 @@ struct TypedInput {
   // Text fields hold a character ImGui cannot (beyond U+FFFF, or private use) as U+E000 + i,
   // standing for stand_ins[i]; the list only grows, so a field's text stays valid across frames.
   std::vector<char32_t> stand_ins;
+  // The platform's clipboard, which route_clipboard (text_field.hpp) wraps so a pasted emoji gets
+  // its stand-in and a copied stand-in leaves as the emoji; `pasted` holds the text last handed
+  // to ImGui.
+  struct Clipboard {
+    const char* (*get)(void* user) = nullptr;
+    void (*set)(void* user, const char* text) = nullptr;
+    void* user = nullptr;
+    std::string pasted;
+  } clipboard;
 };
 
 }  // namespace attnlab::gui
