@@ -71,6 +71,8 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
     if (room_beside >= font * (compact ? 3 : 5)) {
       bar_w = std::min(bar_w, room_beside);
       ImGui::SameLine(0, font * 0.8f);
+    } else {  // a line of its own: the bar and both ends within the panel
+      bar_w = std::clamp(ImGui::GetContentRegionAvail().x - texts, font * 2, font * 8);
     }
   }
   ImGui::TextUnformatted(text.low.c_str());
@@ -698,9 +700,13 @@ void draw_header(AppState& state, const HeatmapSet& set, Header header, bool bat
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       text_wrapped(kMapsAheadNote);
       ImGui::PopStyleColor();
-    } else {
-      same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x, ImGui::GetFontSize() * 0.8f);
+    } else if (same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x,
+                                 ImGui::GetFontSize() * 0.8f)) {
       ImGui::TextDisabled("%s", kMapsAheadNote);
+    } else {  // under the title, wrapped where the panel is narrow (font scale 2)
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      text_wrapped(kMapsAheadNote);
+      ImGui::PopStyleColor();
     }
   }
   legend(set, palette(state.ui.theme), header, state.ui.presenter && header == Header::Full);

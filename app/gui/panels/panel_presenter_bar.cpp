@@ -14,40 +14,57 @@ void draw_presenter_bar(AppState& state) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   if (begin_panel(state, PanelId::Controls, "Presenter bar", flags)) {
-    const float font = ImGui::GetFontSize();
-    const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    // Five fields and the exit button share the width; labels sit inside the fields' formats.
-    const float exit_w =
-        ImGui::CalcTextSize("controls (P)").x + 2 * ImGui::GetStyle().FramePadding.x;
-    const float causal_w = ImGui::GetFrameHeight() + spacing + ImGui::CalcTextSize("causal").x;
-    // h's − and + buttons take their width; preset, h's slider, d_model and T take 1 + 0.8 +
-    // 0.9 + 0.8 shares of what is left.
-    const float buttons_w = 2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
-    const float field_w = std::max(
-        2.0f * font,
-        (ImGui::GetContentRegionAvail().x - exit_w - causal_w - buttons_w - 6 * spacing) / 3.5f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float spacing = style.ItemSpacing.x, pad = 2 * style.FramePadding.x;
+    const auto text_w = [](const char* text) { return ImGui::CalcTextSize(text).x; };
+    // Where the full label would squeeze the fields (font scale 2 on 1024 columns), the exit
+    // button is just "P" (its tooltip says the rest).
+    const bool short_exit = ImGui::GetContentRegionAvail().x < 40 * ImGui::GetFontSize();
+    const char* exit_label = short_exit ? "P" : "controls (P)";
+    const float exit_w = text_w(exit_label) + pad;
+    const float causal_w = ImGui::GetFrameHeight() + spacing + text_w("causal");
+    const float buttons_w = 2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
     Config config = state.session.config;
+    const std::string T_text = config.seq_len == 0 && state.session.trace
+                                   ? "T = " + std::to_string(state.session.trace->tokens.size())
+                                   : std::string("T = %d");
+    // Each field gets the width its longest text needs (the widest preset name, "h = 16",
+    // "d_model = 1024", "T = 256"), all shrunk alike where the bar is short of room.
+    float preset_need = text_w("(custom)");
+    for (const Preset& preset : state.session.presets)
+      preset_need = std::max(preset_need, text_w(preset.name.c_str()));
+    const float needs[] = {preset_need + ImGui::GetFrameHeight() + pad, text_w("h = 16") + pad,
+                           text_w("d_model = 1024") + pad, text_w("T = 256") + pad};
+    float total = 0;
+    for (const float need : needs) total += need;
+    const float room =
+        ImGui::GetContentRegionAvail().x - exit_w - causal_w - buttons_w - 6 * spacing;
+    const float share = std::clamp(room / total, 0.3f, 1.0f);
     bool changed = false;
-    ImGui::SetNextItemWidth(field_w);
+    // The sliders' grabs are see-through: the value under them stays readable.
+    const ImVec4 grab = style.Colors[ImGuiCol_SliderGrab];
+    ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(grab.x, grab.y, grab.z, 0.35f));
+    ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(grab.x, grab.y, grab.z, 0.55f));
+    ImGui::SetNextItemWidth(needs[0] * share);
     preset_picker(state, "##bar_preset");
     ImGui::SameLine();
-    changed |= head_count_stepper(state, config, field_w * 0.8f + buttons_w);
+    changed |= head_count_stepper(state, config, needs[1] * share + buttons_w);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_w * 0.9f);
+    ImGui::SetNextItemWidth(needs[2] * share);
     changed |= slider(state, "d_model", "##bar_d_model", config.d_model, 1, 1024, "d_model = %d",
                       "Model width: the output width and, by default, h times d_k.",
                       ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_w * 0.8f);
-    changed |= slider(state, "seq_len", "##bar_T", config.seq_len, 0, 256,
-                      config.seq_len == 0 ? "T = sentence" : "T = %d",
+    ImGui::SetNextItemWidth(needs[3] * share);
+    changed |= slider(state, "seq_len", "##bar_T", config.seq_len, 0, 256, T_text.c_str(),
                       "Sequence length T: 0 takes as many tokens as the sentence has.");
+    ImGui::PopStyleColor(2);
     ImGui::SameLine();
     changed |= ImGui::Checkbox("causal", &config.mask.causal);
     tooltip("Each token sees only itself and the tokens before it, as in GPT.");
     ImGui::SameLine(
         std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - exit_w));
-    if (ImGui::Button("controls (P)", ImVec2(exit_w, 0))) state.ui.presenter = false;
+    if (ImGui::Button(exit_label, ImVec2(exit_w, 0))) state.ui.presenter = false;
     tooltip("Leave presenter mode: the full controls come back, as they were.");
     if (changed) {
       state.session.preset_name.clear();
