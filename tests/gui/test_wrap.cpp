@@ -47,6 +47,9 @@ TEST(Wrap, CodeBreaksOutsideBracketsOnly) {
     }
     EXPECT_EQ(joined, code) << "every unit kept, in order, at width " << width;
   }
+  // A chain wider than the room breaks between its calls.
+  EXPECT_EQ(wrap_code("q = q.view(B, T, h, d_k).transpose(1, 2)", 24, chars),
+            (std::vector<std::string>{"q = q.view(B, T, h, d_k)", ".transpose(1, 2)"}));
   // A call wider than the room is split at its own spaces rather than overflow.
   EXPECT_EQ(wrap_code("x.view(B, T, h, d_k)", 12, chars),
             (std::vector<std::string>{"x.view(B, T,", "h, d_k)"}));

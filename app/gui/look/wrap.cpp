@@ -46,14 +46,28 @@ std::vector<std::string> code_units(const std::string& code, float width,
   }
   if (units.back().empty()) units.pop_back();
   if (width <= 0) return units;
+  // A unit wider than the room: first between the calls of a chain ("q.view(...)" |
+  // ".transpose(1, 2)"), then, for a piece still too wide, at its own spaces.
   std::vector<std::string> fitting;
   for (const std::string& unit : units) {
-    if (measure(unit) <= width) {
-      fitting.push_back(unit);
-      continue;
+    std::vector<std::string> pieces(1);
+    int level = 0;
+    for (size_t i = 0; i < unit.size(); ++i) {
+      const char c = unit[i];
+      if (c == '(' || c == '[' || c == '{') ++level;
+      if ((c == ')' || c == ']' || c == '}') && level > 0) --level;
+      if (c == '.' && level == 0 && i > 0 && unit[i - 1] == ')' && measure(unit) > width)
+        pieces.emplace_back();
+      pieces.back() += c;
     }
-    std::istringstream words(unit);
-    for (std::string word; words >> word;) fitting.push_back(word);
+    for (const std::string& piece : pieces) {
+      if (measure(piece) <= width) {
+        fitting.push_back(piece);
+        continue;
+      }
+      std::istringstream words(piece);
+      for (std::string word; words >> word;) fitting.push_back(word);
+    }
   }
   return fitting;
 }
@@ -63,7 +77,8 @@ std::vector<std::string> wrap_code(const std::string& code, float width,
   std::vector<std::string> lines;
   std::string line;
   for (const std::string& unit : code_units(code, width, measure)) {
-    const std::string longer = line.empty() ? unit : line + " " + unit;
+    const bool chained = unit.front() == '.';  // a chain's next call follows with no space
+    const std::string longer = line.empty() ? unit : line + (chained ? "" : " ") + unit;
     if (!line.empty() && measure(longer) > width) {
       lines.push_back(line);
       line = unit;

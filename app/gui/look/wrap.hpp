@@ -18,7 +18,8 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
                                         const std::function<float(const std::string&)>& measure);
 
 // A line of code's units: split at the spaces outside brackets, so "k.transpose(-2, -1)" stays
-// whole; a unit wider than `width` (when width > 0) is split at its own spaces.
+// whole; a unit wider than `width` (when width > 0) is split between a chain's calls (the next
+// unit starts with '.'), then at its own spaces.
 std::vector<std::string> code_units(const std::string& code, float width,
                                     const std::function<float(const std::string&)>& measure);
 

@@ -56,7 +56,15 @@ void mono_line(const AppState& state, const char* prefix, const char* code, ImU3
   ImGui::SameLine();
   if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextWrapped("%s", code);
+  // Wrapped between the code's units, never inside a call's brackets, under the first line.
+  const float indent = ImGui::GetCursorPosX();
+  const auto measure = [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; };
+  bool first = true;
+  for (const std::string& line : wrap_code(code, ImGui::GetContentRegionAvail().x, measure)) {
+    if (!first) ImGui::SetCursorPosX(indent);
+    ImGui::TextUnformatted(line.c_str());
+    first = false;
+  }
   ImGui::PopStyleColor();
   if (state.window.mono_font) ImGui::PopFont();
 }
@@ -165,8 +173,11 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     const HeatmapSet& set = maps[size_t(i)];
     const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
     const ImVec4 title_clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
-    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, kTitles[i], nullptr, 0,
-                  &title_clip);
+    // "|buggy − correct|" where it fits above its map, else "|difference|".
+    const char* title = i == 2 && ImGui::CalcTextSize(kTitles[i]).x > side + gap * 0.7f
+                            ? "|difference|"
+                            : kTitles[i];
+    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, title, nullptr, 0, &title_clip);
     if (set.empty()) {
       const std::string why = i == 1 ? empty_buggy_note(*state.session.trace)
                               : i == 2 && !state.session.trace->failure.failed

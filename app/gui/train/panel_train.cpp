@@ -123,7 +123,6 @@ void run_buttons(TrainTab& tab) {
     tooltip("Train on the worker thread until the last step (the window stays live).");
   }
   ImGui::SameLine();
-  ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::SliderFloat("##pace", &tab.pace, 0, 30,
                      tab.pace < 0.5f ? "speed: fastest" : "%.0f steps/s",
@@ -133,18 +132,23 @@ void run_buttons(TrainTab& tab) {
       "every step) to watch the heads learn in class; left end: as fast as it goes.");
   if (tab.pace < 0.5f) tab.pace = 0;
   if (run && run->pace() != double(tab.pace)) run->set_pace(tab.pace);
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Step").x + 2 * ImGui::GetStyle().FramePadding.x,
+                    ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::Button("Step") && !running) {
     if (!tab.run || !tab.run->has_model()) reset();
     if (tab.run && tab.error.empty()) tab.run->step_once();
   }
   tooltip("One training step (while paused).");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Reset").x + 2 * ImGui::GetStyle().FramePadding.x,
+                    ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::Button("Reset")) reset();
   tooltip("A new model from these settings, untrained.");
-  if (run && run->has_model()) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::Text("step %lld / %lld", (long long)run->steps_done(), (long long)run->steps_total());
+  if (run && run->has_model()) {  // beside the buttons where it fits, else under them
+    char progress[64];
+    std::snprintf(progress, sizeof progress, "step %lld / %lld", (long long)run->steps_done(),
+                  (long long)run->steps_total());
+    same_line_if_fits(ImGui::CalcTextSize(progress).x, ImGui::GetFontSize());
+    ImGui::TextUnformatted(progress);
   }
 }
 
@@ -388,29 +392,14 @@ void draw_train_tab(AppState& state) {
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float left_w = std::max(font * 16, room.x * 0.45f);
   ImGui::BeginChild("##train_run", ImVec2(left_w, room.y));
+  // The run's buttons first and, once it has snapshots, the replay and the curves: what a class
+  // watches stays in view on a projector; the settings follow (folded while a run is shown).
   const bool running = tab.run && tab.run->running();
-  ImGui::BeginDisabled(running);
-  settings_fields(tab.settings);
-  ImGui::EndDisabled();
-  if (running) tooltip("Pause to change the settings.");
   run_buttons(tab);
-  model_files(tab, running);
-  if (!tab.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(tab.error);
-    ImGui::PopStyleColor();
-    state.frame.explained.push_back("train");
-  }
   const bool trained = tab.run && tab.run->has_model();
   const auto shots = trained ? tab.run->snapshots() : decltype(tab.run->snapshots()){};
   int shown = -1;
-  if (!trained || shots.empty()) {
-    text_wrapped(
-        "Pick a task and press Start: a tiny attention-only transformer trains here, and its "
-        "heads' "
-        "maps change as they learn. previous-and-first with 2 heads splits the work: one head "
-        "looks at the previous token, the other at the first.");
-  } else {
+  if (trained && !shots.empty()) {
     // The scrubber: the latest snapshot while live; dragged, any earlier one.
     shown = tab.scrub < 0 ? int(shots.size()) - 1 : std::min(tab.scrub, int(shots.size()) - 1);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - font * 4);
@@ -422,6 +411,27 @@ void draw_train_tab(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tab.scrub < 0 ? "live" : "go live")) tab.scrub = -1;
     curves(shots, shown);
+  }
+  if (!tab.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    text_wrapped(tab.error);
+    ImGui::PopStyleColor();
+    state.frame.explained.push_back("train");
+  }
+  ImGui::SetNextItemOpen(shown < 0, ImGuiCond_Appearing);
+  if (ImGui::CollapsingHeader("settings")) {
+    ImGui::BeginDisabled(running);
+    settings_fields(tab.settings);
+    ImGui::EndDisabled();
+    if (running) tooltip("Pause to change the settings.");
+  }
+  model_files(tab, running);
+  if (shown < 0) {
+    text_wrapped(
+        "Pick a task and press Start: a tiny attention-only transformer trains here, and its "
+        "heads' maps change as they learn. previous-and-first with 2 heads splits the work: one "
+        "head looks at the previous token, the other at the first.");
+  } else {
     ImGui::BeginDisabled(running);
     if (ImGui::Button("Open in the pipeline")) open_trained_model(state);
     ImGui::EndDisabled();
