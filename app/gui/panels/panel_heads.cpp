@@ -655,11 +655,12 @@ void focus_bar(AppState& state, const HeatmapSet& set, Header header) {
     return;
   }
   tooltip("Back to the grid. On the map: the wheel zooms, a drag pans.");
-  if (!column) ImGui::SameLine();
   char preview[32];
   std::snprintf(preview, sizeof preview, focus.compare >= 0 ? "head %d" : "none", focus.compare);
   const float combo_label =
       ImGui::CalcTextSize("beside (V)").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  // Beside the button where the combo and its label fit, else on the next line.
+  if (!column) same_line_if_fits(font * 6 + combo_label, ImGui::GetStyle().ItemSpacing.x);
   ImGui::SetNextItemWidth(
       column ? std::max(font * 3, ImGui::GetContentRegionAvail().x - combo_label) : font * 6);
   if (ImGui::BeginCombo("beside (V)", preview)) {
