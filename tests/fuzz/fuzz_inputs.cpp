@@ -35,15 +35,22 @@ void check_refusal(const UserError& error, const std::string& source) {
           source + " refused with a " + std::to_string(message.size()) + "-character message");
 }
 
-// Every trace holds at least its weight matrices and the scores, scaled scores and weights, each
-// (B, h, T, T), all float32: a lower bound, computed in floating point, that trace_bytes_needed
-// must reach (an int64 overflow, or a tensor left out, breaks it). A size past int64 may saturate.
+// Every trace holds at least its weight matrices (W_q or MLA's query up-projection; K/V's for its
+// K/V heads from the key/value side's width, or MLA's down-projection to the latent; W_o) and the
+// scores, scaled scores and weights, each (B, h, T, T_k), all float32: a lower bound, computed in
+// floating point, that trace_bytes_needed must reach (an int64 overflow, or a tensor left out,
+// breaks it). A size past int64 may saturate.
 void check_bytes_needed(const Config& config) {
-  const double h = config.n_heads, d_k = config.head_dim_k(), d_v = config.head_dim_v();
-  const double T = config.tokens();
-  const double weights = config.input_dim() * h * (2 * d_k + d_v) +
-                         (config.output_proj ? h * d_v * config.d_model : 0);
-  const double maps = 3 * config.batch * h * T * T;
+  const double h = config.n_heads, kv = config.kv_heads();
+  const double d_k = config.head_dim_k(), d_v = config.head_dim_v();
+  const double T = config.tokens(), T_k = config.key_tokens();
+  const double queries =
+      double(config.q_latent > 0 ? config.q_latent : config.input_dim()) * h * d_k;
+  const double keys_values = config.latent() ? double(config.input_dim()) * double(config.kv_latent)
+                                             : double(config.kv_input_dim()) * kv * (d_k + d_v);
+  const double weights =
+      queries + keys_values + (config.output_proj ? h * d_v * double(config.d_model) : 0);
+  const double maps = 3 * double(config.batch) * h * T * T_k;
   const double at_least = (weights + maps) * sizeof(float);
   const int64_t needed = trace_bytes_needed(config);
   require(needed == std::numeric_limits<int64_t>::max() || static_cast<double>(needed) >= at_least,
