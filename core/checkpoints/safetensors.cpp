@@ -1,0 +1,187 @@
+#include "core/checkpoints/safetensors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "core/model/errors.hpp"
+
+namespace attnlab {
+
+namespace {
+
+constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // as the safetensors library's own limit
+
+// The float (or double) whose bits are `bits` (std::bit_cast, which the page's libc++ lacks).
+template <typename To, typename From>
+To from_bits(From bits) {
+  static_assert(sizeof(To) == sizeof(From));
+  To value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& what) {
+  throw UserError(path + ": " + what +
+                  " (re-save it with safetensors, or download the model folder again)");
+}
+
+// Bytes per element; 0 for a dtype this reader does not know.
+uint64_t dtype_bytes(const std::string& dtype) {
+  if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
+  if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;
+  if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
+  if (dtype == "I8" || dtype == "U8" || dtype == "BOOL" || dtype == "F8_E4M3" || dtype == "F8_E5M2")
+    return 1;
+  return 0;
+}
+
+uint64_t file_size(std::ifstream& in) {
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  return size < 0 ? 0 : uint64_t(size);
+}
+
+SafetensorsEntry parse_entry(const std::string& path, const std::string& name,
+                             const nlohmann::json& value, uint64_t data_bytes) {
+  const std::string where = "tensor \"" + name + "\"";
+  if (!value.is_object() || !value.contains("dtype") || !value["dtype"].is_string() ||
+      !value.contains("shape") || !value["shape"].is_array() || !value.contains("data_offsets") ||
+      !value["data_offsets"].is_array() || value["data_offsets"].size() != 2)
+    refuse(path, where + " lacks its dtype, shape or data_offsets [begin, end]");
+  SafetensorsEntry entry;
+  entry.dtype = value["dtype"].get<std::string>();
+  const uint64_t element = dtype_bytes(entry.dtype);
+  if (element == 0) refuse(path, where + " has the unknown dtype \"" + entry.dtype + "\"");
+  // Elements counted in double first: a product past 2^53 is refused before it can overflow.
+  double count = 1;
+  for (const nlohmann::json& size : value["shape"]) {
+    if (!size.is_number_unsigned() || size.get<uint64_t>() > (uint64_t{1} << 50))
+      refuse(path, where + " has a shape that is not a list of sizes");
+    entry.shape.push_back(int64_t(size.get<uint64_t>()));
+    count *= double(size.get<uint64_t>());
+  }
+  for (const nlohmann::json& offset : value["data_offsets"])
+    if (!offset.is_number_unsigned()) refuse(path, where + " has data_offsets that are not sizes");
+  entry.begin = value["data_offsets"][0].get<uint64_t>();
+  entry.end = value["data_offsets"][1].get<uint64_t>();
+  if (entry.begin > entry.end || entry.end > data_bytes)
+    refuse(path, where + " has bytes [" + std::to_string(entry.begin) + ", " +
+                     std::to_string(entry.end) + ") outside the file's " +
+                     std::to_string(data_bytes) + " data bytes (is the file truncated?)");
+  if (count * double(element) != double(entry.end - entry.begin))
+    refuse(path, where + " holds " + std::to_string(entry.end - entry.begin) +
+                     " bytes, but its shape and dtype need " +
+                     std::to_string(uint64_t(count) * element));
+  return entry;
+}
+
+}  // namespace
+
+float half_to_float(uint16_t bits) {
+  const uint32_t sign = uint32_t(bits >> 15) << 31;
+  const uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24
+    const float value = std::ldexp(float(mantissa), -24);
+    return sign ? -value : value;
+  }
+  if (exponent == 31)  // Inf or NaN
+    return from_bits<float>(sign | 0x7F800000u | (mantissa << 13));
+  return from_bits<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+float bfloat16_to_float(uint16_t bits) {
+  return from_bits<float>(uint32_t(bits) << 16);
+}
+
+SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) refuse(path_, "cannot open the file");
+  const uint64_t size = file_size(in);
+  unsigned char length_bytes[8];
+  if (size < 8 || !in.read(reinterpret_cast<char*>(length_bytes), 8))
+    refuse(path_, "is shorter than a safetensors header");
+  uint64_t header_bytes = 0;
+  for (int i = 7; i >= 0; --i) header_bytes = (header_bytes << 8) | length_bytes[i];
+  if (header_bytes > kMaxHeaderBytes || header_bytes > size - 8)
+    refuse(path_, "declares a " + std::to_string(header_bytes) + "-byte header in a " +
+                      std::to_string(size) + "-byte file: not a safetensors file, or truncated");
+  std::string header(header_bytes, '\0');
+  in.read(header.data(), std::streamsize(header_bytes));
+  data_start_ = 8 + header_bytes;
+  const nlohmann::json json = nlohmann::json::parse(header, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) refuse(path_, "has a header that is not JSON");
+  const uint64_t data_bytes = size - data_start_;
+  for (const auto& [name, value] : json.items()) {
+    if (name == "__metadata__") {
+      if (value.is_object())
+        for (const auto& [key, text] : value.items())
+          if (text.is_string()) metadata_[key] = text.get<std::string>();
+      continue;
+    }
+    entries_[name] = parse_entry(path_, name, value, data_bytes);
+  }
+  // Byte ranges may not overlap (two names over the same bytes would hide a corrupt file).
+  std::vector<const SafetensorsEntry*> by_start;
+  for (const auto& [name, entry] : entries_) by_start.push_back(&entry);
+  std::sort(by_start.begin(), by_start.end(),
+            [](const auto* a, const auto* b) { return a->begin < b->begin; });
+  for (size_t i = 1; i < by_start.size(); ++i)
+    if (by_start[i]->begin < by_start[i - 1]->end)
+      refuse(path_, "has two tensors over the same bytes");
+}
+
+std::vector<std::string> SafetensorsFile::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : entries_) names.push_back(name);
+  return names;
+}
+
+const SafetensorsEntry& SafetensorsFile::entry(const std::string& name) const {
+  const auto found = entries_.find(name);
+  if (found == entries_.end())
+    throw UserError(path_ + " has no tensor named \"" + name +
+                    "\": is this the model family's checkpoint?");
+  return found->second;
+}
+
+Tensor SafetensorsFile::load(const std::string& name) const {
+  const SafetensorsEntry& e = entry(name);
+  const bool is_float =
+      e.dtype == "F32" || e.dtype == "F16" || e.dtype == "BF16" || e.dtype == "F64";
+  if (!is_float)
+    throw UserError(path_ + ": tensor \"" + name + "\" is " + e.dtype +
+                    ", not a float tensor: it is not a weight this app reads");
+  std::ifstream in(path_, std::ios::binary);
+  std::string bytes(e.end - e.begin, '\0');
+  in.seekg(std::streamoff(data_start_ + e.begin));
+  if (!in || !in.read(bytes.data(), std::streamsize(bytes.size())))
+    refuse(path_, "ends inside tensor \"" + name + "\" (it changed since it was opened?)");
+  Tensor tensor = Tensor::empty(name, e.shape);
+  Scalar* out = tensor.data();
+  const size_t count = size_t(tensor.numel());
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (size_t i = 0; i < count; ++i) {
+    if (e.dtype == "F32") {
+      uint32_t bits = 0;
+      for (int b = 3; b >= 0; --b) bits = (bits << 8) | raw[i * 4 + size_t(b)];
+      out[i] = from_bits<float>(bits);
+    } else if (e.dtype == "F64") {
+      uint64_t bits = 0;
+      for (int b = 7; b >= 0; --b) bits = (bits << 8) | raw[i * 8 + size_t(b)];
+      out[i] = float(from_bits<double>(bits));
+    } else {
+      const uint16_t bits = uint16_t(raw[i * 2] | (raw[i * 2 + 1] << 8));
+      out[i] = e.dtype == "F16" ? half_to_float(bits) : bfloat16_to_float(bits);
+    }
+    if (!std::isfinite(out[i]))
+      refuse(path_, "tensor \"" + name + "\" holds NaN or Inf at index " + std::to_string(i));
+  }
+  return tensor;
+}
+
+}  // namespace attnlab
