@@ -1,0 +1,148 @@
+// config.json as the published checkpoints ship it (the fields these files carry, verbatim),
+// read into one set of names; and configs that cannot be opened, refused by the key at fault.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/checkpoints/model_config.hpp"
+#include "core/model/errors.hpp"
+
+namespace attnlab {
+namespace {
+
+// gpt2 (GPT-2 small), as published.
+const char* kGpt2 = R"({
+  "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"],
+  "attn_pdrop": 0.1, "bos_token_id": 50256, "embd_pdrop": 0.1, "eos_token_id": 50256,
+  "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "model_type": "gpt2",
+  "n_ctx": 1024, "n_embd": 768, "n_head": 12, "n_inner": null, "n_layer": 12,
+  "n_positions": 1024, "resid_pdrop": 0.1, "vocab_size": 50257})";
+
+// TinyLlama-1.1B-Chat-v1.0: grouped K/V heads (32 query heads, 4 K/V heads).
+const char* kTinyLlama = R"({
+  "architectures": ["LlamaForCausalLM"], "bos_token_id": 1, "eos_token_id": 2,
+  "hidden_act": "silu", "hidden_size": 2048, "initializer_range": 0.02,
+  "intermediate_size": 5632, "max_position_embeddings": 2048, "model_type": "llama",
+  "num_attention_heads": 32, "num_hidden_layers": 22, "num_key_value_heads": 4,
+  "pretraining_tp": 1, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 10000.0,
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "vocab_size": 32000})";
+
+// Llama-3.2-1B: Llama 3's RoPE scaling, an explicit head_dim, tied embeddings.
+const char* kLlama32 = R"({
+  "architectures": ["LlamaForCausalLM"], "attention_bias": false, "head_dim": 64,
+  "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 8192,
+  "max_position_embeddings": 131072, "model_type": "llama", "num_attention_heads": 32,
+  "num_hidden_layers": 16, "num_key_value_heads": 8, "rms_norm_eps": 1e-05,
+  "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                   "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+  "rope_theta": 500000.0, "tie_word_embeddings": true, "vocab_size": 128256})";
+
+// Qwen2.5-0.5B: q/k/v biases, 14 heads over 2 K/V heads.
+const char* kQwen = R"({
+  "architectures": ["Qwen2ForCausalLM"], "hidden_act": "silu", "hidden_size": 896,
+  "intermediate_size": 4864, "max_position_embeddings": 32768, "max_window_layers": 24,
+  "model_type": "qwen2", "num_attention_heads": 14, "num_hidden_layers": 24,
+  "num_key_value_heads": 2, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0,
+  "sliding_window": 32768, "tie_word_embeddings": true, "use_sliding_window": false,
+  "vocab_size": 151936})";
+
+// bert-base-uncased.
+const char* kBert = R"({
+  "architectures": ["BertForMaskedLM"], "attention_probs_dropout_prob": 0.1,
+  "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": 768,
+  "initializer_range": 0.02, "intermediate_size": 3072, "layer_norm_eps": 1e-12,
+  "max_position_embeddings": 512, "model_type": "bert", "num_attention_heads": 12,
+  "num_hidden_layers": 12, "pad_token_id": 0, "type_vocab_size": 2, "vocab_size": 30522})";
+
+TEST(ModelConfig, Gpt2SmallHasTwelveHeadsOf64AndA3072WideMlp) {
+  const ModelSpec m = parse_model_config(kGpt2, "gpt2/config.json");
+  EXPECT_EQ(m.family, ModelFamily::Gpt2);
+  EXPECT_EQ(m.d_model, 768);
+  EXPECT_EQ(m.n_heads, 12);
+  EXPECT_EQ(m.n_kv_heads, 12);
+  EXPECT_EQ(m.d_head, 64);
+  EXPECT_EQ(m.d_ff, 3072) << "n_inner null means 4 * n_embd";
+  EXPECT_EQ(m.n_layers, 12);
+  EXPECT_EQ(m.vocab, 50257);
+  EXPECT_EQ(m.max_positions, 1024);
+  EXPECT_EQ(m.activation, "gelu_new");
+  EXPECT_TRUE(m.qkv_bias);
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_TRUE(m.causal);
+}
+
+TEST(ModelConfig, LlamaFamilyReadsGroupedHeadsRopeAndTies) {
+  const ModelSpec tiny = parse_model_config(kTinyLlama, "TinyLlama/config.json");
+  EXPECT_EQ(tiny.family, ModelFamily::Llama);
+  EXPECT_EQ(tiny.n_heads / tiny.n_kv_heads, 8);
+  EXPECT_EQ(tiny.d_head, 64);
+  EXPECT_EQ(tiny.d_ff, 5632);
+  EXPECT_EQ(tiny.rope_theta, 10000.0);
+  EXPECT_EQ(tiny.rope_scaling.type, "");
+  EXPECT_FALSE(tiny.tied_embeddings);
+  EXPECT_FALSE(tiny.qkv_bias);
+  EXPECT_EQ(tiny.norm_eps, 1e-5);
+
+  const ModelSpec l3 = parse_model_config(kLlama32, "Llama-3.2-1B/config.json");
+  EXPECT_EQ(l3.n_kv_heads, 8);
+  EXPECT_EQ(l3.rope_theta, 500000.0);
+  EXPECT_EQ(l3.rope_scaling.type, "llama3");
+  EXPECT_EQ(l3.rope_scaling.factor, 32.0);
+  EXPECT_EQ(l3.rope_scaling.original_max_positions, 8192);
+  EXPECT_TRUE(l3.tied_embeddings);
+
+  const ModelSpec qwen = parse_model_config(kQwen, "Qwen2.5-0.5B/config.json");
+  EXPECT_EQ(qwen.model_type, "qwen2");
+  EXPECT_EQ(qwen.d_head, 64);  // 896 / 14
+  EXPECT_EQ(qwen.n_kv_heads, 2);
+  EXPECT_TRUE(qwen.qkv_bias);
+  EXPECT_TRUE(qwen.tied_embeddings);
+  EXPECT_EQ(qwen.norm_eps, 1e-6);
+}
+
+TEST(ModelConfig, BertIsBidirectionalWithTokenTypes) {
+  const ModelSpec m = parse_model_config(kBert, "bert-base-uncased/config.json");
+  EXPECT_EQ(m.family, ModelFamily::Bert);
+  EXPECT_FALSE(m.causal);
+  EXPECT_EQ(m.type_vocab, 2);
+  EXPECT_EQ(m.norm_eps, 1e-12);
+  EXPECT_EQ(m.activation, "gelu");
+  EXPECT_EQ(m.d_head, 64);
+  EXPECT_EQ(m.max_positions, 512);
+}
+
+TEST(ModelConfig, ConfigsThatCannotOpenNameTheKeyAtFault) {
+  const auto refusal = [](const std::string& text) -> std::string {
+    try {
+      parse_model_config(text, "m/config.json");
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(refusal("not json").find("m/config.json: is not JSON"), std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "t5"})").find("\"t5\" is not one this app opens"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "gpt2", "n_head": 12})").find("has no \"n_embd\""),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "gpt2", "n_embd": -1, "n_head": 12})")
+                .find("\"n_embd\" must be a positive whole number"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "bert", "hidden_size": 10, "num_attention_heads": 4,
+                        "num_hidden_layers": 1, "vocab_size": 5, "intermediate_size": 8})")
+                .find("not divisible by 4 heads"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_key_value_heads": 3, "num_hidden_layers": 1, "vocab_size": 5,
+                        "intermediate_size": 8})")
+                .find("3 K/V heads do not divide 8"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_hidden_layers": 1, "vocab_size": 5, "intermediate_size": 8,
+                        "rope_scaling": {"rope_type": "yarn", "factor": 4}})")
+                .find("\"yarn\" is not supported"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace attnlab
