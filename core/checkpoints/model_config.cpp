@@ -64,14 +64,19 @@ void read_gpt2(const ConfigReader& c, ModelSpec& m) {
   m.tied_embeddings = true;
 }
 
-void read_llama(const ConfigReader& c, ModelSpec& m) {
-  m.family = ModelFamily::Llama;
+// The sizes Llama-family and BERT configs both name as transformers' own classes do.
+void read_hidden_sizes(const ConfigReader& c, ModelSpec& m) {
   m.d_model = c.size("hidden_size");
   m.n_heads = c.size("num_attention_heads");
-  m.n_kv_heads = c.size_or("num_key_value_heads", m.n_heads);
   m.n_layers = c.size("num_hidden_layers");
   m.vocab = c.size("vocab_size");
   m.d_ff = c.size("intermediate_size");
+}
+
+void read_llama(const ConfigReader& c, ModelSpec& m) {
+  m.family = ModelFamily::Llama;
+  read_hidden_sizes(c, m);
+  m.n_kv_heads = c.size_or("num_key_value_heads", m.n_heads);
   m.d_head = c.size_or("head_dim", 0);
   m.max_positions = c.size_or("max_position_embeddings", 2048);
   m.norm_eps = c.number_or("rms_norm_eps", 1e-6);
@@ -99,11 +104,7 @@ void read_llama(const ConfigReader& c, ModelSpec& m) {
 
 void read_bert(const ConfigReader& c, ModelSpec& m) {
   m.family = ModelFamily::Bert;
-  m.d_model = c.size("hidden_size");
-  m.n_heads = c.size("num_attention_heads");
-  m.n_layers = c.size("num_hidden_layers");
-  m.vocab = c.size("vocab_size");
-  m.d_ff = c.size("intermediate_size");
+  read_hidden_sizes(c, m);
   m.max_positions = c.size_or("max_position_embeddings", 512);
   m.type_vocab = c.size_or("type_vocab_size", 2);
   m.norm_eps = c.number_or("layer_norm_eps", 1e-12);

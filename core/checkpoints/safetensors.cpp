@@ -39,6 +39,38 @@ uint64_t dtype_bytes(const std::string& dtype) {
   return 0;
 }
 
+// The unsigned integer of sizeof(T) little-endian bytes at `at`.
+template <typename T>
+T little_endian(const unsigned char* at) {
+  T bits = 0;
+  for (size_t b = sizeof(T); b-- > 0;) bits = T(bits << 8) | at[b];
+  return bits;
+}
+
+// Element i of a tensor's bytes as float32, one function per float dtype.
+using Decode = float (*)(const unsigned char* raw, size_t i);
+float decode_f32(const unsigned char* raw, size_t i) {
+  return from_bits<float>(little_endian<uint32_t>(raw + 4 * i));
+}
+float decode_f64(const unsigned char* raw, size_t i) {
+  return float(from_bits<double>(little_endian<uint64_t>(raw + 8 * i)));
+}
+float decode_f16(const unsigned char* raw, size_t i) {
+  return half_to_float(little_endian<uint16_t>(raw + 2 * i));
+}
+float decode_bf16(const unsigned char* raw, size_t i) {
+  return bfloat16_to_float(little_endian<uint16_t>(raw + 2 * i));
+}
+
+// The decoder for `dtype`; nullptr for one that is not a float (integers, booleans, FP8).
+Decode decoder_for(const std::string& dtype) {
+  if (dtype == "F32") return decode_f32;
+  if (dtype == "F64") return decode_f64;
+  if (dtype == "F16") return decode_f16;
+  if (dtype == "BF16") return decode_bf16;
+  return nullptr;
+}
+
 uint64_t file_size(std::ifstream& in) {
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
@@ -151,9 +183,8 @@ const SafetensorsEntry& SafetensorsFile::entry(const std::string& name) const {
 
 Tensor SafetensorsFile::load(const std::string& name) const {
   const SafetensorsEntry& e = entry(name);
-  const bool is_float =
-      e.dtype == "F32" || e.dtype == "F16" || e.dtype == "BF16" || e.dtype == "F64";
-  if (!is_float)
+  const Decode decode = decoder_for(e.dtype);
+  if (!decode)
     throw UserError(path_ + ": tensor \"" + name + "\" is " + e.dtype +
                     ", not a float tensor: it is not a weight this app reads");
   std::ifstream in(path_, std::ios::binary);
@@ -166,18 +197,7 @@ Tensor SafetensorsFile::load(const std::string& name) const {
   const size_t count = size_t(tensor.numel());
   const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
   for (size_t i = 0; i < count; ++i) {
-    if (e.dtype == "F32") {
-      uint32_t bits = 0;
-      for (int b = 3; b >= 0; --b) bits = (bits << 8) | raw[i * 4 + size_t(b)];
-      out[i] = from_bits<float>(bits);
-    } else if (e.dtype == "F64") {
-      uint64_t bits = 0;
-      for (int b = 7; b >= 0; --b) bits = (bits << 8) | raw[i * 8 + size_t(b)];
-      out[i] = float(from_bits<double>(bits));
-    } else {
-      const uint16_t bits = uint16_t(raw[i * 2] | (raw[i * 2 + 1] << 8));
-      out[i] = e.dtype == "F16" ? half_to_float(bits) : bfloat16_to_float(bits);
-    }
+    out[i] = decode(raw, i);
     if (!std::isfinite(out[i]))
       refuse(path_, "tensor \"" + name + "\" holds NaN or Inf at index " + std::to_string(i));
   }

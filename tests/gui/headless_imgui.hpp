@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <string>
+
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/frame.hpp"
 #include "app/gui/panels/keyboard.hpp"
@@ -46,6 +48,25 @@ class HeadlessImGui : public ::testing::Test {
     apply_theme(state.ui.theme, 1.0f);
   }
   void TearDown() override { ImGui::DestroyContext(); }
+  // The app's fonts and theme at `scale`, as the window sets them for --font-scale.
+  void use_font_scale(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const Fonts fonts = load_fonts(scale);
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    state.window.mono_font = fonts.mono;
+    state.ui.font_scale = scale;
+    apply_theme(state.ui.theme, scale);
+  }
+  // The control whose tooltip starts with `tip`, as drawn last frame.
+  PlacedItem item(const std::string& tip) {
+    for (const PlacedItem& i : state.frame.items)
+      if (i.label.rfind(tip, 0) == 0) return i;
+    ADD_FAILURE() << "no control with the tooltip \"" << tip << "\"";
+    return {};
+  }
 
   // One frame of the app, as the window runs it (minus the renderer).
   void frame() {

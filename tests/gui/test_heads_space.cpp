@@ -62,17 +62,6 @@ TEST(HeadsGrid, TheHeaderGoesBesideTheMapsOnlyWhenThatMakesThemLarger) {
 
 class HeadsSpace : public HeadlessImGui {
  protected:
-  void use_font_scale(float scale) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    const Fonts fonts = load_fonts(scale);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    state.window.mono_font = fonts.mono;
-    state.ui.font_scale = scale;
-    apply_theme(state.ui.theme, scale);
-  }
   void show(float w, float h, float font, bool presenter) {
     use_font_scale(font);
     state.ui.presenter = presenter;

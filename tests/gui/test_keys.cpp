@@ -9,13 +9,6 @@ namespace {
 
 class Keys : public HeadlessImGui {
  protected:
-  // The control whose tooltip starts with `tip`, as drawn last frame.
-  PlacedItem item(const std::string& tip) {
-    for (const PlacedItem& i : state.frame.items)
-      if (i.label.rfind(tip, 0) == 0) return i;
-    ADD_FAILURE() << "no control with the tooltip \"" << tip << "\"";
-    return {};
-  }
   void click_at(ImVec2 at) {
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = at;

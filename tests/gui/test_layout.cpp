@@ -21,17 +21,6 @@ struct Size {
 
 class Layout : public HeadlessImGui {
  protected:
-  void use_font_scale(float scale) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    const Fonts fonts = load_fonts(scale);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    state.window.mono_font = fonts.mono;
-    state.ui.font_scale = scale;
-    apply_theme(state.ui.theme, scale);
-  }
   // Every problem of this frame's layout, one line each.
   std::vector<std::string> problems(const Size& size) const {
     std::vector<std::string> found;

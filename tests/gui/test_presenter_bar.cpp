@@ -21,12 +21,6 @@ TEST(ValidHeadCounts, AreTheDivisorsOfTheWidthThatTheKvHeadsDivide) {
 
 class PresenterBar : public HeadlessImGui {
  protected:
-  PlacedItem item(const std::string& tip) {
-    for (const PlacedItem& i : state.frame.items)
-      if (i.label.rfind(tip, 0) == 0) return i;
-    ADD_FAILURE() << "no control with the tooltip \"" << tip << "\"";
-    return {};
-  }
   void click(const std::string& tip) {
     const PlacedItem at = item(tip);
     ImGuiIO& io = ImGui::GetIO();
@@ -94,7 +88,9 @@ TEST_F(PresenterBar, ADragOfAFewPixelsMovesOneValidCountAndNeverLandsOnAnInvalid
   for (size_t i = 0; i < seen.size(); ++i) {
     const auto at = std::find(valid.begin(), valid.end(), seen[i]);
     ASSERT_NE(at, valid.end()) << "the drag landed on h = " << seen[i];
-    if (i > 0) EXPECT_EQ(*(at - 1), seen[i - 1]) << "jumped over a valid count";
+    if (i > 0) {
+      EXPECT_EQ(*(at - 1), seen[i - 1]) << "jumped over a valid count";
+    }
   }
   EXPECT_EQ(seen.back(), valid.back());
 }

@@ -22,18 +22,6 @@ struct Size {
 
 class StageViewWhole : public HeadlessImGui {
  protected:
-  void use_font_scale(float scale) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    const Fonts fonts = load_fonts(scale);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    state.window.mono_font = fonts.mono;
-    state.ui.font_scale = scale;
-    apply_theme(state.ui.theme, scale);
-  }
-
   void run(const Config& c) {
     set_config(state, c);
     state.session.worker->wait_idle();
@@ -114,8 +102,9 @@ class StageViewWhole : public HeadlessImGui {
         // (their maps shown ahead, or as attend left them) the stage may take the whole width
         // where a column beside them is too short.
         const ImVec4 heads = state.frame.panel_rects[int(PanelId::Heads)];
-        if (step->stage == Stage::Attend || heads.z > heads.x)
+        if (step->stage == Stage::Attend || heads.z > heads.x) {
           EXPECT_GE(heads.z - heads.x, 0.5f * size.w - 1) << where;
+        }
       }
     }
   }

@@ -10,34 +10,61 @@
 
 namespace attnlab::gui {
 
-std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
-                                        const std::function<float(const std::string&)>& measure) {
+namespace {
+
+using Measure = std::function<float(const std::string&)>;
+
+// Follows `c` into or out of brackets: `depth` counts those open.
+void track_brackets(char c, int& depth) {
+  if (c == '(' || c == '[' || c == '{') ++depth;
+  if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+}
+
+// `units` joined with spaces into lines no wider than `width` (a unit wider than that stands on a
+// line of its own); with `glue_chains`, a unit starting with '.' (a chain's next call) follows
+// the last with no space. One empty line for no units.
+std::vector<std::string> fill_lines(const std::vector<std::string>& units, float width,
+                                    const Measure& measure, bool glue_chains) {
   std::vector<std::string> lines;
-  std::istringstream paragraphs(text);
-  for (std::string paragraph; std::getline(paragraphs, paragraph);) {
-    std::string line;
-    std::istringstream words(paragraph);
-    for (std::string word; words >> word;) {
-      const std::string longer = line.empty() ? word : line + " " + word;
-      if (!line.empty() && measure(longer) > width) {
-        lines.push_back(line);
-        line = word;
-      } else {
-        line = longer;
-      }
+  std::string line;
+  for (const std::string& unit : units) {
+    const bool glued = glue_chains && !unit.empty() && unit.front() == '.';
+    const std::string longer = line.empty() ? unit : line + (glued ? "" : " ") + unit;
+    if (!line.empty() && measure(longer) > width) {
+      lines.push_back(line);
+      line = unit;
+    } else {
+      line = longer;
     }
-    lines.push_back(line);
   }
+  lines.push_back(line);
   return lines;
 }
 
-std::vector<std::string> code_units(const std::string& code, float width,
-                                    const std::function<float(const std::string&)>& measure) {
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
+                                        const Measure& measure) {
+  std::vector<std::string> lines;
+  std::istringstream paragraphs(text);
+  for (std::string paragraph; std::getline(paragraphs, paragraph);)
+    for (std::string& line : fill_lines(words_of(paragraph), width, measure, false))
+      lines.push_back(std::move(line));
+  return lines;
+}
+
+std::vector<std::string> code_units(const std::string& code, float width, const Measure& measure) {
   std::vector<std::string> units(1);
   int depth = 0;
   for (const char c : code) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    track_brackets(c, depth);
     if (c == ' ' && depth == 0) {
       if (!units.back().empty()) units.emplace_back();
     } else {
@@ -50,44 +77,30 @@ std::vector<std::string> code_units(const std::string& code, float width,
   // ".transpose(1, 2)"), then, for a piece still too wide, at its own spaces.
   std::vector<std::string> fitting;
   for (const std::string& unit : units) {
+    if (measure(unit) <= width) {
+      fitting.push_back(unit);
+      continue;
+    }
     std::vector<std::string> pieces(1);
     int level = 0;
     for (size_t i = 0; i < unit.size(); ++i) {
-      const char c = unit[i];
-      if (c == '(' || c == '[' || c == '{') ++level;
-      if ((c == ')' || c == ']' || c == '}') && level > 0) --level;
-      if (c == '.' && level == 0 && i > 0 && unit[i - 1] == ')' && measure(unit) > width)
-        pieces.emplace_back();
-      pieces.back() += c;
+      track_brackets(unit[i], level);
+      if (unit[i] == '.' && level == 0 && i > 0 && unit[i - 1] == ')') pieces.emplace_back();
+      pieces.back() += unit[i];
     }
     for (const std::string& piece : pieces) {
       if (measure(piece) <= width) {
         fitting.push_back(piece);
         continue;
       }
-      std::istringstream words(piece);
-      for (std::string word; words >> word;) fitting.push_back(word);
+      for (std::string& word : words_of(piece)) fitting.push_back(std::move(word));
     }
   }
   return fitting;
 }
 
-std::vector<std::string> wrap_code(const std::string& code, float width,
-                                   const std::function<float(const std::string&)>& measure) {
-  std::vector<std::string> lines;
-  std::string line;
-  for (const std::string& unit : code_units(code, width, measure)) {
-    const bool chained = unit.front() == '.';  // a chain's next call follows with no space
-    const std::string longer = line.empty() ? unit : line + (chained ? "" : " ") + unit;
-    if (!line.empty() && measure(longer) > width) {
-      lines.push_back(line);
-      line = unit;
-    } else {
-      line = longer;
-    }
-  }
-  lines.push_back(line);
-  return lines;
+std::vector<std::string> wrap_code(const std::string& code, float width, const Measure& measure) {
+  return fill_lines(code_units(code, width, measure), width, measure, true);
 }
 
 void text_wrapped(const std::string& text) {

@@ -12,16 +12,7 @@ namespace {
 // the tabs that draw their own maps or tables (Mistakes, Counters with the model table, Train,
 // Decode, KV cache) and GQA's expand step, whose strides (the zero on the group axis) are.
 bool stage_view_alone(const AppState& state) {
-  switch (state.tabs.tool) {
-    case ToolTab::Mistakes:
-    case ToolTab::Counters:
-    case ToolTab::Train:
-    case ToolTab::Decode:
-    case ToolTab::KVCache:
-      return true;
-    default:
-      break;
-  }
+  if (presenter_tab_full_width(state.tabs.tool)) return true;
   const PipelineStep* step = current_step(state);
   return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
 }

@@ -58,6 +58,19 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
 
 }  // namespace
 
+bool presenter_tab_full_width(ToolTab tab) {
+  switch (tab) {
+    case ToolTab::Mistakes:
+    case ToolTab::Counters:
+    case ToolTab::Train:
+    case ToolTab::Decode:
+    case ToolTab::KVCache:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
@@ -68,17 +81,10 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
     // any other) the stage view again.
     if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
     state.tabs.requested_tool.reset();
-    switch (state.tabs.tool) {
-      case ToolTab::Mistakes:
-      case ToolTab::Counters:
-      case ToolTab::Train:
-      case ToolTab::Decode:
-      case ToolTab::KVCache:
-        draw_tab(state, state.tabs.tool, drawer);
-        break;
-      default:
-        draw_tensors_tab(state);
-    }
+    if (presenter_tab_full_width(state.tabs.tool))
+      draw_tab(state, state.tabs.tool, drawer);
+    else
+      draw_tensors_tab(state);
   } else if (open_panel && state.session.trace && ImGui::BeginTabBar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
