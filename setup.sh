@@ -48,6 +48,7 @@ case "$mode" in
     tools/install_packages.sh "${packages[@]}" "${web_packages[@]}" "${browser_test_packages[@]}"
     install_node
     (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+    (cd tests/tokenizers && npm ci --no-audit --no-fund --loglevel=error)
     tools/build_web.sh
     build -DATTNLAB_BROWSER_TEST=ON
     cd build && ctest --output-on-failure -j "$(nproc)"

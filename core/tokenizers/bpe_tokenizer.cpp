@@ -101,7 +101,7 @@ void BpeTokenizer::encode_segment(const std::string& text, bool first,
   for (const auto& pre : pipeline_.pre_tokenizers) {
     if (const auto* byte_level = std::get_if<BpePipeline::ByteLevel>(&pre)) {
       if (byte_level->add_prefix_space && !words.empty() && words.front().front() != ' ') {
-        words.front().insert(0, " ");
+        words.front() = " " + words.front();
       }
       if (byte_level->use_regex) words = split_each(words, gpt2, 0);
       for (std::string& word : words) word = to_byte_chars(word);
@@ -116,7 +116,7 @@ void BpeTokenizer::encode_segment(const std::string& text, bool first,
       for (std::string word : words) {
         replace_all(word, " ", meta->replacement);
         const bool prepend = meta->prepend_always || (meta->prepend_first && first);
-        if (prepend && word.rfind(meta->replacement, 0) != 0) word.insert(0, meta->replacement);
+        if (prepend && word.rfind(meta->replacement, 0) != 0) word = meta->replacement + word;
         first = false;
         if (!meta->split) {
           out.push_back(word);
