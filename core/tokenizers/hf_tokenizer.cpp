@@ -78,7 +78,7 @@ std::unique_ptr<HfTokenizer> HfTokenizer::open(const std::string& folder,
     if (has("tokenizer.model")) {
       hint = "this folder has only tokenizer.model (SentencePiece), which is not read; " + hint;
     } else if (model_type == "gpt2") {
-      hint = "or vocab.json and merges.txt";
+      hint = "download tokenizer.json, or vocab.json and merges.txt, with the model's other files";
     }
     throw UserError((dir / "tokenizer.json").string() + ": not found: a " + model_type +
                     " model's tokenizer is read from it; " + hint);
