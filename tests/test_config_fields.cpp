@@ -98,8 +98,12 @@ class RandomConfig {
     c.*m = std::uniform_int_distribution<uint64_t>()(rng_);
   }
   void fill(const ConfigField&, Config& c, bool Config::*m) { c.*m = coin(); }
-  void fill(const ConfigField&, Config& c, double Config::*m) {
-    c.*m = std::uniform_real_distribution<double>(0, 1)(rng_);
+  void fill(const ConfigField& f, Config& c, double Config::*m) {
+    if (f.zero && coin()) {
+      c.*m = 0;
+      return;
+    }
+    c.*m = std::uniform_real_distribution<double>(f.real_low, std::min(f.real_high, 1e6))(rng_);
   }
   void fill(const ConfigField&, Config& c, std::string Config::*m) { c.*m = words(); }
   void fill(const ConfigField&, Config& c, MaskSpec Config::*m) {
@@ -182,6 +186,23 @@ TEST(ConfigFields, ValidateChecksEachWholeNumberAgainstTheTablesRange) {
     EXPECT_EQ(issues[0].message, std::string(f.issue_name()) + "=" + std::to_string(f.high + 1) +
                                      " is out of range: " + f.meaning + " must be between " +
                                      std::to_string(f.low) + " and " + std::to_string(f.high));
+  }
+}
+
+TEST(ConfigFields, ValidateChecksEachRealNumberWithAMeaningAgainstTheTablesRange) {
+  for (const ConfigField& f : config_fields()) {
+    const auto* member = std::get_if<double Config::*>(&f.member);
+    if (!member || *f.meaning == 0) continue;
+    Config c;
+    c.*(*member) = f.real_high;  // the range is open above
+    const std::vector<ConfigIssue> issues = validate(c);
+    ASSERT_FALSE(issues.empty()) << f.name;
+    EXPECT_EQ(issues[0].field, f.issue_name());
+    EXPECT_NE(issues[0].message.find(" is out of range: " + std::string(f.meaning) + " must be "),
+              std::string::npos)
+        << issues[0].message;
+    c.*(*member) = f.real_low;
+    EXPECT_TRUE(validate(c).empty()) << f.name << ": " << describe(validate(c));
   }
 }
 

@@ -71,6 +71,20 @@ void check_sizes(const Config& c, std::vector<ConfigIssue>& issues) {
     if (value == 0 && field.zero) continue;
     check_range(issues, field.issue_name(), value, field.low, field.high, field.meaning);
   }
+  // Real numbers with a meaning (dropout is a probability, checked by its own rule below).
+  for (const ConfigField& field : config_fields()) {
+    const auto* member = std::get_if<double Config::*>(&field.member);
+    if (!member || *field.meaning == 0) continue;
+    const double value = c.**member;
+    if ((value == 0 && field.zero) || (value >= field.real_low && value < field.real_high))
+      continue;
+    issues.push_back(
+        {field.issue_name(), std::string(field.issue_name()) + "=" + format_number(value) +
+                                 " is out of range: " + field.meaning + " must be " +
+                                 (field.zero ? "0 (" + std::string(field.zero) + ") or " : "") +
+                                 "at least " + format_number(field.real_low) + " and below " +
+                                 format_number(field.real_high)});
+  }
 }
 
 void check_heads(const Config& c, std::vector<ConfigIssue>& issues) {

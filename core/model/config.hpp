@@ -62,6 +62,9 @@ struct Config {
   int64_t kv_latent = 0;     // MLA: d_c, the latent K and V are made from; 0 = off
   int64_t rope_dim = 0;      // MLA: d_rope, the decoupled rotary key shared by every head
   int64_t q_latent = 0;      // MLA: d_c', the queries' own latent; 0 = queries straight from X
+  // RoPE as Llama has it (rotate-half pairing) on q and k after the transpose, with this base
+  // theta (10000, Llama 3: 500000); 0 = off. Not MLA's interleaved rotary part (rope_dim).
+  double rope_theta = 0;
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }
@@ -83,6 +86,8 @@ struct Config {
   int64_t kv_input_dim() const { return cross() && d_in_kv > 0 ? d_in_kv : input_dim(); }
   // Width of each head's query and key in the scores: d_k, plus d_rope with MLA's rotary part.
   int64_t score_dim() const { return head_dim_k() + (latent() ? rope_dim : 0); }
+  // Llama's RoPE on q and k (rope_theta set).
+  bool rotary() const { return rope_theta > 0; }
 
   bool operator==(const Config&) const = default;
 };

@@ -14,6 +14,7 @@ constexpr int64_t kMaxHeads = 4096;
 constexpr int64_t kMaxSeqLen = 1 << 20;
 constexpr int64_t kMaxBatch = 1 << 16;
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kMaxRopeTheta = 1e12;  // real models use 1e4 to 1e7
 
 // A whole-number field: its range, and what 0 means when it is allowed.
 ConfigField count(const char* name, const char* label, int64_t Config::*member, const char* flag,
@@ -23,6 +24,18 @@ ConfigField count(const char* name, const char* label, int64_t Config::*member, 
   f.meaning = meaning;
   f.low = low;
   f.high = high;
+  f.zero = zero;
+  return f;
+}
+
+// A real-valued field with a range of its own (validate() checks it), and what 0 means.
+ConfigField real(const char* name, const char* label, double Config::*member, const char* flag,
+                 const char* help, const char* meaning, double low, double high,
+                 const char* zero = nullptr) {
+  ConfigField f{name, label, member, flag, help};
+  f.meaning = meaning;
+  f.real_low = low;
+  f.real_high = high;
   f.zero = zero;
   return f;
 }
@@ -120,6 +133,9 @@ std::vector<ConfigField> make_table() {
                      "MLA: queries through their own d_c'-wide latent",
                      "MLA's query latent width d_c'", 1, kMaxWidth, "off"),
                "mla"),
+      real("rope_theta", "RoPE theta", &Config::rope_theta, "--rope-theta",
+           "Rotary positions (Llama's rotate-half RoPE) on q and k with this base; 0 = off",
+           "the RoPE base theta", 1, kMaxRopeTheta, "off"),
   };
 }
 
@@ -154,7 +170,10 @@ std::string field_text(const ConfigField& field, const Config& c) {
           },
           [&](uint64_t Config::*m) { return std::to_string(c.*m); },
           [&](bool Config::*m) { return std::string(c.*m ? "on" : "off"); },
-          [&](double Config::*m) { return format_number(c.*m); },
+          [&](double Config::*m) {
+            if (c.*m == 0 && field.zero) return std::string(field.zero);
+            return format_number(c.*m);
+          },
           [&](std::string Config::*m) { return "\"" + c.*m + "\""; },
           [&](MaskSpec Config::*m) { return describe(c.*m); },
           [&](Mistake Config::*m) {

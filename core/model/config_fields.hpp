@@ -31,6 +31,10 @@ struct ConfigField {
   int64_t low = 0, high = 0;   // validate() accepts low..high (high 0: a rule of its own checks it)
   const char* zero = nullptr;  // what 0 means when it is allowed ("sentence length"); else null
   double flag_unit = 0;        // the flag takes a number of these (--memory-cap-mb: 1 MiB)
+  // [SECTION] real numbers (double): the JSON reader accepts real_low <= value < real_high (and 0
+  // when `zero`); validate() checks the same range for a field with a `meaning` (a rule of its
+  // own checks dropout)
+  double real_low = 0, real_high = 1;
   // [SECTION] issues
   const char* issue = nullptr;  // validate()'s name for it when not `name` ("decode")
   const char* group = "";       // issues that name a lesson ("mla") answered by these fields

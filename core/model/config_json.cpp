@@ -156,9 +156,15 @@ void read_field(const ConfigField& field, const json& v, const std::string& sour
           [&](uint64_t Config::*m) { c.*m = read_seed(v, source, key); },
           [&](bool Config::*m) { c.*m = read_bool(v, source, key); },
           [&](double Config::*m) {
-            // The one real-valued field is a probability.
-            if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1))
-              fail(source, key, "must be a number in [0, 1), not " + brief(v));
+            // In the field's range [real_low, real_high), or 0 where 0 means "off".
+            const bool zero = field.zero && v.is_number() && v.get<double>() == 0;
+            if (!v.is_number() ||
+                !(zero || (v.get<double>() >= field.real_low && v.get<double>() < field.real_high)))
+              fail(source, key,
+                   std::string("must be ") +
+                       (field.zero ? "0 (" + std::string(field.zero) + ") or " : "") +
+                       "a number in [" + format_number(field.real_low) + ", " +
+                       format_number(field.real_high) + "), not " + brief(v));
             c.*m = v.get<double>();
           },
           [&](std::string Config::*m) {

@@ -10,6 +10,7 @@
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
+#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -51,6 +52,10 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   control.check_cancel();
   linear(x_kv.data(), B * Tk, d_kv, in.w_v.data(), kv_v_width, data_or_null(in.b_v), v.data());
   control.check_cancel();
+  if (c.rotary()) {  // Llama's RoPE: every head's q and k turned by its token's position
+    rotate_half_rows(q.data(), rows, T, qk_width, dk, in.rope_inv_freq.data());
+    rotate_half_rows(k.data(), B * Tk, Tk, k_width, dk, in.rope_inv_freq.data());
+  }
 
   const std::vector<uint8_t> visible =
       c.mask.any() ? visibility(c.mask, B, T, Tk) : std::vector<uint8_t>{};

@@ -150,6 +150,34 @@ Tensor complete_embeddings(const Tensor& given, const std::string& name,
   return x;
 }
 
+// Llama's RoPE: the given inverse frequencies (d_k/2, after checking their shape and values),
+// or theta^(-2i/d_k) for i = 0 .. d_k/2 - 1 as transformers' default rope_init_fn computes them.
+Tensor complete_inverse_frequencies(const Tensor& given, const Config& c) {
+  const int64_t half = c.head_dim_k() / 2;
+  if (!given.storage()) {
+    Tensor inv_freq = Tensor::empty("rope_inv_freq", {half});
+    for (int64_t i = 0; i < half; ++i)
+      inv_freq.data()[i] =
+          static_cast<Scalar>(std::pow(c.rope_theta, -2.0 * double(i) / double(2 * half)));
+    return inv_freq;
+  }
+  if (given.shape() != Shape{half}) {
+    throw UserError("rope_inv_freq has shape " + shape_to_string(given.shape()) +
+                    " but this configuration needs " + shape_to_string({half}) +
+                    " (d_k/2 inverse frequencies, d_k = " + std::to_string(c.head_dim_k()) +
+                    "): check d_k against the model");
+  }
+  Tensor inv_freq = given.contiguous("rope_inv_freq");
+  for (Scalar f : inv_freq.to_vector())
+    if (!std::isfinite(f))
+      throw UserError("rope_inv_freq holds a non-finite number: every frequency must be finite");
+  return inv_freq;
+}
+
+Shape inverse_frequencies_shape(const Config& c) {
+  return {c.head_dim_k() / 2};
+}
+
 }  // namespace
 
 Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given,
@@ -164,12 +192,14 @@ Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, 
     in.*p.slot = given.*p.slot;  // parameters this config does not have stay undefined
     complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
   }
+  if (c.rotary()) in.rope_inv_freq = complete_inverse_frequencies(given.rope_inv_freq, c);
   return in;
 }
 
 std::vector<Shape> parameter_shapes(const Config& c) {
   std::vector<Shape> shapes;
   for (const ParameterSpec& p : parameter_specs(c)) shapes.push_back(p.shape);
+  if (c.rotary()) shapes.push_back(inverse_frequencies_shape(c));
   return shapes;
 }
 
@@ -180,6 +210,8 @@ Inputs shape_only_inputs(const Config& c) {
     in.x_kv = Tensor::empty("x_kv", {c.batch, c.key_tokens(), c.kv_input_dim()}, false);
   for (const ParameterSpec& p : parameter_specs(c))
     in.*p.slot = Tensor::empty(p.name, p.shape, false);
+  if (c.rotary())
+    in.rope_inv_freq = Tensor::empty("rope_inv_freq", inverse_frequencies_shape(c), false);
   return in;
 }
 

@@ -18,6 +18,8 @@ namespace attnlab {
 // latent c_kv = x @ w_dkv (d_in, d_c), so w_k, w_v are (d_c, h*d) (W_uk, W_uv), queries may come
 // from c_q = x @ w_dq (d_in, d_c') (w_q: (d_c', h*d_k)), and the rotary parts use
 // w_qr ((d_c' or d_in), h*d_rope) and w_kr (d_in, d_rope).
+// With Llama's RoPE (config.rope_theta > 0) rope_inv_freq (d_k/2) holds the inverse frequencies
+// the pairs turn at: theta^(-2i/d_k) unless given (a model with rope_scaling brings its own).
 // An undefined tensor (default-constructed) means "generate it".
 struct Inputs {
   Tensor x;
@@ -25,6 +27,7 @@ struct Inputs {
   Tensor w_q, w_k, w_v, w_o;
   Tensor b_q, b_k, b_v, b_o;
   Tensor w_dkv, w_dq, w_qr, w_kr;
+  Tensor rope_inv_freq;
 };
 
 // Every tensor of Inputs with its name (as in presets and the export), for code that walks them
@@ -38,7 +41,7 @@ inline constexpr InputTensor kInputTensors[] = {
     {"w_k", &Inputs::w_k},   {"w_v", &Inputs::w_v},     {"w_o", &Inputs::w_o},
     {"b_q", &Inputs::b_q},   {"b_k", &Inputs::b_k},     {"b_v", &Inputs::b_v},
     {"b_o", &Inputs::b_o},   {"w_dkv", &Inputs::w_dkv}, {"w_dq", &Inputs::w_dq},
-    {"w_qr", &Inputs::w_qr}, {"w_kr", &Inputs::w_kr}};
+    {"w_qr", &Inputs::w_qr}, {"w_kr", &Inputs::w_kr},   {"rope_inv_freq", &Inputs::rope_inv_freq}};
 static_assert(sizeof(kInputTensors) / sizeof(kInputTensors[0]) * sizeof(Tensor) == sizeof(Inputs),
               "kInputTensors must list every tensor of Inputs");
 

@@ -24,6 +24,22 @@ Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
   return Eigen::Map<const Matrix>(t.data(), rows, cols);
 }
 
+// Llama's RoPE on one head's rows (T, d), row t at position t, as transformers writes it:
+// M * cos + rotate_half(M) * sin with cos, sin (T, d) of t * inv_freq repeated over both halves.
+Matrix rotated_half(const Matrix& M, const Tensor& inv_freq) {
+  const Eigen::Index T = M.rows(), d = M.cols(), half = d / 2;
+  Eigen::MatrixXd cos_a(T, d), sin_a(T, d);
+  for (Eigen::Index t = 0; t < T; ++t)
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const double angle = double(t) * double(inv_freq.data()[i % half]);
+      cos_a(t, i) = std::cos(angle);
+      sin_a(t, i) = std::sin(angle);
+    }
+  Eigen::MatrixXd turned_half(T, d);  // cat(-M[:, d/2:], M[:, :d/2])
+  turned_half << -M.rightCols(half).cast<double>(), M.leftCols(half).cast<double>();
+  return (M.cast<double>().cwiseProduct(cos_a) + turned_half.cwiseProduct(sin_a)).cast<Scalar>();
+}
+
 }  // namespace
 
 LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& control) {
@@ -70,6 +86,10 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
         Q.rowwise() += Eigen::Map<const Vector>(in.b_q.data() + hd * dk, dk);
         K.rowwise() += Eigen::Map<const Vector>(in.b_k.data() + kv * dk, dk);
         V.rowwise() += Eigen::Map<const Vector>(in.b_v.data() + kv * dv, dv);
+      }
+      if (c.rotary()) {  // Llama's RoPE: Q and K turned by their tokens' positions
+        Q = rotated_half(Q, in.rope_inv_freq);
+        K = rotated_half(K, in.rope_inv_freq);
       }
       Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T_k)
       for (int64_t i = 0; i < T; ++i) {

@@ -42,6 +42,14 @@ std::vector<CodeLine> reference_code(const Config& c) {
       loop_started = true;
       indent = "    ";
     }
+    if (step.op == Op::Rotate && step.which == 'q' && step.pass != Pass::Decode) {
+      // RoPE's angles once per run: cos and sin of t * inv_freq[i], repeated over both halves.
+      const std::string cos_sin =
+          line("cos, sin = rotary_cos_sin(T, self.inv_freq)", "(T, d_k): angles t * inv_freq");
+      code.push_back(
+          {step.left_out ? line("# cos, sin = rotary_cos_sin(T, self.inv_freq)", "") : cos_sin,
+           step.stage, step.substep, false, step.pass});
+    }
     if (step.pass == Pass::Absorbed)
       code.push_back({line("# MLA's absorbed form: scores straight against the latent", ""),
                       step.stage, Substep::None, false, step.pass});

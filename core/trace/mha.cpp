@@ -70,6 +70,10 @@ class BatchedRun {
       k_heads = builder_.add("k_heads", k_heads.transpose(1, 2));
       v_heads = builder_.add("v_heads", v_heads.transpose(1, 2));
     }
+    if (p_.rotate) {  // Llama's RoPE, before GQA's expand: the cache would hold the turned keys
+      q_heads = rotate(q_heads, "q_rot");
+      k_heads = rotate(k_heads, "k_rot");
+    }
     if (c_.grouped()) {
       k_heads = expand_groups(k_heads, "k");
       v_heads = expand_groups(v_heads, "v");
@@ -108,6 +112,14 @@ class BatchedRun {
     builder_.add(name, out, flops);
     check_cancel();
     return out;
+  }
+
+  // [SECTION] RoPE (rotate-half): (B, h|n_kv, T, d_k) read through the transpose's strides ->
+  // a new contiguous (B, h|n_kv, T, d_k), each token's pairs (i, i + d_k/2) turned by its position.
+  Tensor rotate(const Tensor& heads, const std::string& name) {
+    const Tensor turned = rotate_half(heads, in_.rope_inv_freq, name, 0, compute_);
+    check_cancel();
+    return builder_.add(name, turned, rotation_flops(turned.shape()));
   }
 
   // [SECTION] GQA/MQA: (B, n_kv, T_k, d) -> expand (B, n_kv, g, T_k, d), a view with stride 0 on
@@ -303,6 +315,10 @@ TensorRecord parameter_record(const std::string& name, const Tensor& t, Axes axe
   r.storage_owner = name;
   r.formula = "parameter";
   r.pytorch = "self." + std::string(1, char(std::toupper(name[0]))) + name.substr(1);
+  if (name == "rope_inv_freq") {  // a buffer, not a learned weight
+    r.formula = "theta^(-2i/d_k), i < d_k/2 (or the model's own)";
+    r.pytorch = "self.rotary_emb.inv_freq";
+  }
   r.bytes = t.numel() * static_cast<int64_t>(sizeof(Scalar));
   return r;
 }
@@ -332,6 +348,7 @@ void fill_parameters(const Config& c, const Inputs& in, Trace& trace) {
   add("w_dq", in.w_dq, {f("d_in"), f("d_c'")});
   add("w_qr", in.w_qr, {q_from, f("h*d_rope", h)});
   add("w_kr", in.w_kr, {f("d_in"), f("d_rope")});
+  add("rope_inv_freq", in.rope_inv_freq, {f("d_k/2")});
 }
 
 Counters parameter_counts(const Config& c) {

@@ -89,6 +89,26 @@ Words join_rope(const PlannedStep& s) {
           n + " = torch.cat([" + n + ", " + n + "_rope], dim=-1)", "copies"};
 }
 
+// Llama's RoPE: pair (i, i + d_k/2) of each head's q or k turned by t * theta^(-2i/d_k).
+Words rotate(const Plan& p, const PlannedStep& s) {
+  const std::string n(1, s.which), N = upper(n);
+  if (s.pass == Pass::Decode)
+    return {N + "_t turned by its position t (RoPE): " +
+                (s.which == 'k' ? "the cache holds turned keys" : "the same angles as row t"),
+            n + " = " + n + " * cos[t] + rotate_half(" + n + ") * sin[t]", ""};
+  if (s.left_out)
+    return {"", n + " = " + n + " * cos + rotate_half(" + n + ") * sin",
+            "<- skipped: the heads were not transposed"};
+  if (s.which == 'k')
+    return {
+        "K_rot: each key turned by its own position the same way, so Q_rot K_rot^T depends "
+        "only on the distance between the positions",
+        "k = k * cos + rotate_half(k) * sin", ""};
+  return {"Q_rot = Q cos(t w_i) + rotate_half(Q) sin(t w_i), w_i = theta^(-2i/d_k), theta = " +
+              format_number(p.config.rope_theta) + ": pair (i, i + d_k/2) turned by position t",
+          "q = q * cos + rotate_half(q) * sin", ""};
+}
+
 Words scale(const Plan& p) {
   const std::string by = std::to_string(p.scale_by);
   if (!p.scale)
@@ -220,6 +240,8 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return merge_groups(p, s);
     case Op::JoinRope:
       return join_rope(s);
+    case Op::Rotate:
+      return rotate(p, s);
     case Op::Split:
       return {upper(n) + " viewed as " + heads + " heads of " + d + " columns each",
               n + " = " + n + ".view(B, " + t + ", " + heads + ", " + d + ")", ""};
@@ -301,6 +323,10 @@ std::vector<std::string> plan_notices(const Plan& p) {
         "each token's heads attend to each other");
     if (p.config.mask.any())
       notices.push_back("the (T, T) mask does not fit (h, h) maps, so it was not applied");
+    if (p.config.rotary())
+      notices.push_back(
+          "RoPE's cos and sin have one row per position, which (B, T, h, d_k) does not have on "
+          "axis 2, so q and k were not rotated");
   }
   if (p.drop_context && p.config.dropout <= 0)
     notices.push_back("dropout-on-output: dropout is off, so p = " +

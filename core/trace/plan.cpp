@@ -20,6 +20,7 @@ void decide(const Config& c, Plan& p) {
   const Mistake bug = c.mistake;
   p.shared_qk = bug == Mistake::SharedQkProjection;
   p.heads_transposed = bug != Mistake::ForgetTranspose;
+  p.rotate = c.rotary() && p.heads_transposed;
   p.scale = bug != Mistake::NoScale;
   p.scale_by = bug == Mistake::ScaleDModel ? c.d_model : c.score_dim();
   p.mask_fits = c.mask.any() && p.heads_transposed;
@@ -111,15 +112,36 @@ void add_head_steps(const Config& c, const Plan& p, const Sizes& s, char which,
                    !p.heads_transposed});
 }
 
+// Llama's RoPE: each head's q and k turned by its token's position, after the transpose (and
+// before GQA's expand, which reads the turned k). With forget-transpose the lines are there,
+// commented out: the rotation is skipped (plan_notices says why).
+void add_rotate_steps(const Config& c, const Plan& p, const Sizes& s,
+                      std::vector<PlannedStep>& steps) {
+  const Axis dk = feature("d_k", s.dk);
+  const Axis kv_heads = c.grouped() ? Axis{AxisKind::Head, "n_kv", s.hk} : heads(s);
+  steps.push_back(step(Op::Rotate, 'q', Stage::Transpose, "q_rot",
+                       {batch(s), heads(s), tokens(s), dk}, {"q_heads", "rope_inv_freq"},
+                       Substep::Rotate));
+  steps.push_back(step(Op::Rotate, 'k', Stage::Transpose, "k_rot",
+                       {batch(s), kv_heads, key_tokens(c, s), dk}, {"k_heads", "rope_inv_freq"},
+                       Substep::Rotate));
+  for (auto it = steps.end() - 2; it != steps.end(); ++it) {
+    it->recorded = p.rotate;
+    it->left_out = !p.rotate;
+  }
+}
+
 // GQA/MQA: each K/V head expanded to the g query heads it serves, by a stride of 0, then
 // reshaped to (B, h, T_k, d): the copy PyTorch's repeat_kv makes (none with one K/V head).
-void add_group_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& steps) {
+void add_group_steps(const Config& c, const Plan& p, const Sizes& s,
+                     std::vector<PlannedStep>& steps) {
   for (char which : {'k', 'v'}) {
     const std::string n(1, which);
     const Axis f = feature(which == 'v' ? "d_v" : "d_k", which == 'v' ? s.dv : s.dk);
     const Axis kv_heads{AxisKind::Head, "n_kv", s.hk}, group{AxisKind::Group, "g", s.g};
+    const std::string source = which == 'k' && p.rotate ? "k_rot" : n + "_heads";
     steps.push_back(step(Op::ExpandHeads, which, Stage::Transpose, n + "_grouped",
-                         {batch(s), kv_heads, group, key_tokens(c, s), f}, {n + "_heads"},
+                         {batch(s), kv_heads, group, key_tokens(c, s), f}, {source},
                          Substep::Expand));
     steps.push_back(step(Op::MergeGroups, which, Stage::Transpose, n + "_expanded",
                          {batch(s), heads(s), key_tokens(c, s), f}, {n + "_grouped"},
@@ -165,10 +187,14 @@ void add_rope_steps(const Config& c, const Sizes& s, std::vector<PlannedStep>& s
 void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& steps) {
   const Config& c = p.config;
   const bool rope = c.latent() && s.d_rope > 0;
-  const std::string q = !p.heads_transposed ? "q_split" : rope ? "q_full" : "q_heads";
+  const std::string q = !p.heads_transposed ? "q_split"
+                        : rope              ? "q_full"
+                        : p.rotate          ? "q_rot"
+                                            : "q_heads";
   const std::string k = !p.heads_transposed ? "k_split"
                         : rope              ? "k_full"
                         : c.grouped()       ? "k_expanded"
+                        : p.rotate          ? "k_rot"
                                             : "k_heads";
   const std::string v = !p.heads_transposed ? "v_split" : c.grouped() ? "v_expanded" : "v_heads";
   // (B, h, T, T_k), or (B, T, h, h) when the heads stayed in axis 2.
@@ -275,11 +301,12 @@ void add_decode_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& s
   const Axis dk = feature("d_k", s.dk), dv = feature("d_v", s.dv);
   for (char which : {'k', 'v'}) {
     const std::string n(1, which);
-    steps.push_back(
-        beside(Pass::Prefill, -1,
-               step(Op::PrefillCache, which, Stage::Project, "prefill_" + n + "_cache",
-                    {batch(s), kv_heads, {AxisKind::Token, "P", P}, which == 'k' ? dk : dv},
-                    {"x", "w_" + n})));
+    std::vector<std::string> inputs = {"x", "w_" + n};
+    if (which == 'k' && p.rotate) inputs.push_back("rope_inv_freq");  // the cache holds k turned
+    steps.push_back(beside(
+        Pass::Prefill, -1,
+        step(Op::PrefillCache, which, Stage::Project, "prefill_" + n + "_cache",
+             {batch(s), kv_heads, {AxisKind::Token, "P", P}, which == 'k' ? dk : dv}, inputs)));
   }
   for (int64_t i = 0; P + i < s.T; ++i) {
     const int64_t t = P + i;
@@ -296,12 +323,20 @@ void add_decode_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& s
              {name("x"), "w_k"}));
     add(step(Op::DecodeProject, 'v', Stage::Project, name("v"), {batch(s), kv_heads, one, dv},
              {name("x"), "w_v"}));
+    // RoPE: the token's q and k turned by its position t before k enters the cache.
+    if (p.rotate) {
+      add(step(Op::Rotate, 'q', Stage::Transpose, name("q_rot"), {batch(s), heads(s), one, dk},
+               {name("q"), "rope_inv_freq"}, Substep::Rotate));
+      add(step(Op::Rotate, 'k', Stage::Transpose, name("k_rot"), {batch(s), kv_heads, one, dk},
+               {name("k"), "rope_inv_freq"}, Substep::Rotate));
+    }
+    const std::string q = name(p.rotate ? "q_rot" : "q"), k = name(p.rotate ? "k_rot" : "k");
     add(step(Op::CacheAppend, 'k', Stage::Transpose, name("k_cache"),
-             {batch(s), kv_heads, cached, dk}, {"prefill_k_cache", name("k")}));
+             {batch(s), kv_heads, cached, dk}, {"prefill_k_cache", k}));
     add(step(Op::CacheAppend, 'v', Stage::Transpose, name("v_cache"),
              {batch(s), kv_heads, cached, dv}, {"prefill_v_cache", name("v")}));
     add(step(Op::DecodeScores, 0, Stage::Attend, name("scores"), {batch(s), heads(s), one, key},
-             {name("q"), name("k_cache")}, Substep::Scores));
+             {q, name("k_cache")}, Substep::Scores));
     add(step(Op::DecodeSoftmax, 0, Stage::Attend, name("weights"), {batch(s), heads(s), one, key},
              {name("scores")}, Substep::Softmax));
     add(step(Op::DecodeAttend, 0, Stage::Attend, name("context"), {batch(s), heads(s), one, dv},
@@ -351,7 +386,8 @@ Plan plan_for(const Config& c) {
     add_latent_step(c, s, which, p.steps);
     add_head_steps(c, p, s, which, p.steps);
   }
-  if (c.grouped() && s.g > 0) add_group_steps(c, s, p.steps);
+  if (c.rotary()) add_rotate_steps(c, p, s, p.steps);
+  if (c.grouped() && s.g > 0) add_group_steps(c, p, s, p.steps);
   if (c.latent() && s.d_rope > 0) add_rope_steps(c, s, p.steps);
   // Project, split and transpose run q, k, v one stage at a time: order them by stage.
   std::stable_sort(p.steps.begin(), p.steps.end(), [](const PlannedStep& a, const PlannedStep& b) {

@@ -21,6 +21,7 @@ enum class Op {
   ExpandHeads,    // GQA/MLA: .unsqueeze().expand(): K/V heads repeated by a stride of 0
   MergeGroups,    // GQA: .reshape(B, h, T, d): copies (a view when there is one K/V head)
   JoinRope,       // MLA: torch.cat([nope, rope], -1): (B, h, T, d_k + d_rope)
+  Rotate,         // Llama's RoPE: q|k * cos + rotate_half(q|k) * sin: (B, h|n_kv, T, d_k)
   Split,          // .view(B, T, h, d)
   Transpose,      // .transpose(1, 2): (B, h, T, d)
   Scores,         // q @ k^T: (B, h, T, T)
@@ -71,9 +72,12 @@ struct Plan {
   // [SECTION] the decisions, each made here once
   bool shared_qk = false;        // K projected with W_q (shared-qk-projection)
   bool heads_transposed = true;  // false: forget-transpose, attention over (B, T, h, d)
-  bool scale = true;             // false: no-scale
-  int64_t scale_by = 1;          // d_k, or d_model (scale-d-model)
-  bool mask_fits = false;        // a mask exists and the maps are (T, T)
+  // Llama's RoPE turns q and k after the transpose (rope_theta > 0). Not with forget-transpose:
+  // cos and sin have one row per position, which (B, T, h, d_k) does not have on axis 2.
+  bool rotate = false;
+  bool scale = true;       // false: no-scale
+  int64_t scale_by = 1;    // d_k, or d_model (scale-d-model)
+  bool mask_fits = false;  // a mask exists and the maps are (T, T)
   bool mask_before_softmax = false;
   bool mask_fill_zero = false;        // mask-zero: masked scores set to 0, not -inf
   bool softmax_over_queries = false;  // softmax-wrong-axis

@@ -24,7 +24,7 @@ bool parse_stage(const std::string& text, Stage& stage) {
 namespace {
 constexpr const char* kSubstepNames[kSubstepCount] = {
     "",       "QK^T",      "scale",      "mask", "softmax", "dropout", "@V",
-    "ablate", "transpose", "contiguous", "view", "expand",  "rope"};
+    "ablate", "transpose", "contiguous", "view", "expand",  "rope",    "rotate"};
 }
 
 const char* substep_name(Substep substep) {

@@ -21,8 +21,9 @@ const char* stage_name(Stage stage);
 // Parses a stage_name (or its index 0..6); false when unknown.
 bool parse_stage(const std::string& text, Stage& stage);
 
-// The steps within a stage: attend's six (and the mistakes' extra ones, ablation) and concat's
-// three. None for a stage of one step.
+// The steps within a stage: attend's six (and the mistakes' extra ones, ablation), concat's
+// three, and the transpose stage's variants (expand, MLA's join, RoPE's rotation). None for a stage
+// of one step.
 enum class Substep {
   None,
   Scores,         // S = Q K^T
@@ -37,10 +38,12 @@ enum class Substep {
   View,           // concat: (B, T, h*d_v)
   Expand,         // transpose: grouped K/V heads (or MLA's rotary key) repeated by a stride of 0
   JoinRope,       // transpose: MLA's rotary part joined to each head's query and key
+  Rotate,         // transpose: Llama's RoPE turns each head's q and k by the token's position
 };
-constexpr int kSubstepCount = 13;
+constexpr int kSubstepCount = 14;
 // Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",
-// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view", "expand", "rope".
+// "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view", "expand", "rope",
+// "rotate".
 const char* substep_name(Substep substep);
 bool parse_substep(const std::string& text, Substep& substep);
 

@@ -10,6 +10,7 @@
 #include "core/kernels/linear.hpp"
 #include "core/model/masks.hpp"
 #include "core/trace/mha.hpp"
+#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -53,11 +54,14 @@ class CachedDecoder {
     const Tensor prompt = in_.x.narrow(1, 0, P).contiguous("prompt");  // (B, P, d_in)
     k_cache_ = Tensor::zeros("prefill_k_cache", {B_, hk_, T_, dk_});
     v_cache_ = Tensor::zeros("prefill_v_cache", {B_, hk_, T_, dv_});
-    write_cache(linear(prompt, in_.w_k, in_.b_k, "k").view({B_, P, hk_, dk_}).transpose(1, 2),
-                k_cache_, 0);
+    // (B, P, n_kv*d_k) -> (B, n_kv, P, d_k), turned by positions 0 .. P-1 with RoPE
+    Tensor k = linear(prompt, in_.w_k, in_.b_k, "k").view({B_, P, hk_, dk_}).transpose(1, 2);
+    if (p_.rotate) k = rotate_half(k, in_.rope_inv_freq, "k_rot");
+    write_cache(k, k_cache_, 0);
     write_cache(linear(prompt, in_.w_v, in_.b_v, "v").view({B_, P, hk_, dv_}).transpose(1, 2),
                 v_cache_, 0);
-    builder_.add("prefill_k_cache", k_cache_.narrow(2, 0, P), 2.0 * B_ * P * d_in_ * hk_ * dk_);
+    builder_.add("prefill_k_cache", k_cache_.narrow(2, 0, P),
+                 2.0 * B_ * P * d_in_ * hk_ * dk_ + (p_.rotate ? rotation_flops(k.shape()) : 0));
     builder_.add("prefill_v_cache", v_cache_.narrow(2, 0, P), 2.0 * B_ * P * d_in_ * hk_ * dv_);
     out.prefill_flops = full_run_flops(P);  // the prompt's own pass, as the forward pass runs it
   }
@@ -105,12 +109,16 @@ class CachedDecoder {
     const Tensor x = add("x", in_.x.narrow(1, t, 1).contiguous(name("x")), 0);  // (B, 1, d_in)
     // (B, 1, h*d_k) -> (B, 1, h, d_k) -> (B, h, 1, d_k); K and V the same with n_kv heads
     const double project_flops = 2.0 * B_ * d_in_;
-    const Tensor q =
+    Tensor q =
         add("q", linear(x, in_.w_q, in_.b_q, name("q")).view({B_, 1, h_, dk_}).transpose(1, 2),
             project_flops * h_ * dk_);
-    const Tensor k =
+    Tensor k =
         add("k", linear(x, in_.w_k, in_.b_k, name("k")).view({B_, 1, hk_, dk_}).transpose(1, 2),
             project_flops * hk_ * dk_);
+    if (p_.rotate) {  // RoPE: (B, h|n_kv, 1, d_k) turned by the token's position t
+      q = add("q_rot", rotate_half(q, in_.rope_inv_freq, name("q_rot"), t), 3.0 * B_ * h_ * dk_);
+      k = add("k_rot", rotate_half(k, in_.rope_inv_freq, name("k_rot"), t), 3.0 * B_ * hk_ * dk_);
+    }
     const Tensor v =
         add("v", linear(x, in_.w_v, in_.b_v, name("v")).view({B_, 1, hk_, dv_}).transpose(1, 2),
             project_flops * hk_ * dv_);

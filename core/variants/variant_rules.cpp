@@ -91,6 +91,26 @@ void check_latent(const Config& c, std::vector<ConfigIssue>& issues) {
     issues.push_back({"mla", "DeepSeek-V2's attention projections have no biases: drop --bias"});
 }
 
+// Llama's RoPE: positions within one sequence, on every head's d_k dimensions in pairs.
+void check_rotary(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (!c.rotary()) return;
+  if (c.latent())
+    issues.push_back({"rope_theta",
+                      "MLA has its own rotary part (--mla D_C:D_ROPE, interleaved pairs on a "
+                      "separate key): drop --rope-theta, or drop --mla"});
+  if (c.cross())
+    issues.push_back({"rope_theta",
+                      "RoPE turns queries and keys by their positions in one sequence, but "
+                      "cross-attention's keys are another sentence: drop --rope-theta, or drop "
+                      "--sentence-kv / --x-kv"});
+  const int64_t dk = c.head_dim_k();
+  if (dk % 2 != 0)
+    issues.push_back({"rope_theta", "d_k=" + str(dk) +
+                                        " must be even for RoPE, which turns pairs of dimensions: "
+                                        "set --d-k " +
+                                        str(dk + 1) + ", or drop --rope-theta"});
+}
+
 }  // namespace
 
 void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
@@ -98,6 +118,7 @@ void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
   check_cross(c, issues);
   check_decode(c, issues);
   check_latent(c, issues);
+  check_rotary(c, issues);
   const bool variant = c.grouped() || c.cross() || c.decode_steps > 0 || c.latent();
   if (variant && c.mistake != Mistake::None)
     issues.push_back({"mistake",

@@ -1,7 +1,8 @@
 // The next lessons' variants, deliberately naive: double precision and plain index loops straight
 // from the formulas, sharing nothing with core/ but the inputs. Covers grouped K/V heads (query
 // head i reads K/V head i / g), cross-attention (K, V from x_kv), and multi-head latent attention
-// (K, V from the latent c_kv; queries optionally from c_q; a rotary part shared by the heads).
+// (K, V from the latent c_kv; queries optionally from c_q; a rotary part shared by the heads), and
+// Llama's RoPE on every head's q and k.
 #pragma once
 
 #include <cmath>
@@ -54,12 +55,38 @@ inline void naive_rope(std::vector<double>& row, int64_t d_rope, int64_t t) {
     }
 }
 
-// x, x_kv (cross only) and the weights as complete_inputs() made them; no dropout.
-inline VariantReference reference_variant(const Config& c, const Inputs& in) {
+// Llama's RoPE at position t: in every d-wide chunk (one per head) pair (i, i + d/2) turned by
+// t * inv_freq[i], as transformers' x * cos + rotate_half(x) * sin writes it.
+inline void naive_rotate_half(std::vector<double>& row, int64_t d, int64_t t,
+                              const std::vector<double>& inv_freq) {
+  for (size_t chunk = 0; chunk < row.size(); chunk += size_t(d))
+    for (int64_t i = 0; i < d / 2; ++i) {
+      const double angle = double(t) * inv_freq[size_t(i)];
+      double& a = row[chunk + size_t(i)];
+      double& b = row[chunk + size_t(i + d / 2)];
+      const double x = a, y = b;
+      a = x * std::cos(angle) - y * std::sin(angle);
+      b = y * std::cos(angle) + x * std::sin(angle);
+    }
+}
+
+// The inverse frequencies the inputs hold (given, or theta^(-2i/d_k) as complete_inputs made them).
+inline std::vector<double> inverse_frequencies(const Inputs& in) {
+  std::vector<double> f;
+  for (int64_t i = 0; in.rope_inv_freq.storage() && i < in.rope_inv_freq.size(0); ++i)
+    f.push_back(double(in.rope_inv_freq.at({i})));
+  return f;
+}
+
+// x, x_kv (cross only) and the weights as complete_inputs() made them; no dropout. With
+// rope_theta, q and k turned by Llama's RoPE (positions first_position + t).
+inline VariantReference reference_variant(const Config& c, const Inputs& in,
+                                          int64_t first_position = 0) {
   const int64_t B = c.batch, T = c.tokens(), Tk = c.key_tokens(), h = c.n_heads;
   const int64_t g = c.group_size(), dk = c.head_dim_k(), dv = c.head_dim_v(), dout = c.out_dim();
   const int64_t dr = c.latent() ? c.rope_dim : 0;
   const Tensor& kv_source = c.cross() ? in.x_kv : in.x;
+  const std::vector<double> inv_freq = inverse_frequencies(in);
   VariantReference r;
   r.weights.assign(size_t(B * h * T * Tk), 0.0);
   r.out.assign(size_t(B * T * dout), 0.0);
@@ -78,6 +105,7 @@ inline VariantReference reference_variant(const Config& c, const Inputs& in) {
         if (dr > 0) q_rope[size_t(t)] = naive_row(in.x, b, t, in.w_qr);
       }
       if (dr > 0) naive_rope(q_rope[size_t(t)], dr, t);
+      if (c.rotary()) naive_rotate_half(q[size_t(t)], dk, first_position + t, inv_freq);
     }
     for (int64_t j = 0; j < Tk; ++j) {
       if (c.latent()) {
@@ -91,6 +119,7 @@ inline VariantReference reference_variant(const Config& c, const Inputs& in) {
       } else {
         k[size_t(j)] = naive_row(kv_source, b, j, in.w_k, in.b_k);
         v[size_t(j)] = naive_row(kv_source, b, j, in.w_v, in.b_v);
+        if (c.rotary()) naive_rotate_half(k[size_t(j)], dk, first_position + j, inv_freq);
       }
     }
     std::vector<double> concat(size_t(T * h * dv), 0.0);
