@@ -7,9 +7,12 @@
 
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
+#include "app/cli/real_model.hpp"
 #include "app/cli/train.hpp"
 #include "core/model/errors.hpp"
+#include "core/pretrained/layer_trace.hpp"
 #include "core/teaching/ablation.hpp"
+#include "core/tensor/npy.hpp"
 #include "core/trace/export.hpp"
 #include "core/trace/mha.hpp"
 
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
     refuse_without_values(request.importance, "--importance");
     refuse_without_values(request.compare_heads, "--compare-heads");
     refuse_without_values(request.compare_paths, "--compare-paths");
+    const cli::RealModel* real = request.real_model.get();
     const Trace trace = run(request.config, request.inputs);
     for (const std::string& name : request.show) {
       if (!trace.find(name)) {
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
     if (request.json) {
       std::cout << trace_to_json(trace);
     } else {
+      if (real) cli::print_model_header(std::cout, *real);
       cli::print_shape_journey(std::cout, trace);
       cli::print_counters(std::cout, trace);
       cli::print_decode(std::cout, trace);
@@ -92,11 +97,19 @@ int main(int argc, char** argv) {
           });
         }
       }
+      if (real && request.next_token)
+        cli::print_next_tokens(std::cout, *real, 10, request.temperature);
+      if (real && request.heads_report)
+        cli::print_heads_report(std::cout, find_heads(real->session.model, real->forward),
+                                request.heads_sort);
       if (request.code) cli::print_code(std::cout, trace.config);
       for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
     }
     if (!request.export_dir.empty()) {
       export_trace(trace, request.export_dir);
+      if (real)
+        for (const auto& [name, bytes] : model_export_files(real->forward))
+          write_file_atomically(request.export_dir + "/" + name, bytes);
       std::cerr << "attnlab-cli: wrote "
                 << trace.parameters.size() + trace.records.size() + trace.side_records.size()
                 << " .npy files and trace.json to " << request.export_dir << "\n";

@@ -4,10 +4,12 @@
 #include <iostream>
 
 #include "app/cli/parse_arguments.hpp"
+#include "app/cli/real_model.hpp"
 #include "app/common/config_flags.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/pretrained/layer_trace.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/training/to_trace.hpp"
 
@@ -20,13 +22,15 @@ struct Flags {
   std::string preset;
   ConfigFlags config;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
-  std::string x_kv;   // --x-kv FILE: cross-attention's key/value side
-  std::string model;  // --model DIR: a model saved by attnlab-cli train
+  std::string x_kv;    // --x-kv FILE: cross-attention's key/value side
+  std::string model;   // --model DIR: a Hugging Face folder, or a model saved by attnlab-cli train
+  std::string tokens;  // --tokens IDS: a Hugging Face model's token ids
+  int64_t layer = 0;   // --layer L
 };
 
-// --model DIR: the saved model's first layer on a batch of its task. The sizes, X and the weights
-// come from the model, so the flags that would set them are refused.
-void load_trained_model(const Flags& f, Request& r) {
+// A model sets the sizes, X and the weights, so the flags that would set them are refused; a
+// Hugging Face model takes a sentence (its own tokenizer), a trained model does not.
+void refuse_flags_a_model_sets(const Flags& f, bool takes_sentence) {
   const std::vector<std::pair<bool, const char*>> conflicts{
       {!f.preset.empty(), "--preset"},
       {!f.x.empty(), "--x"},
@@ -38,7 +42,7 @@ void load_trained_model(const Flags& f, Request& r) {
       {!f.wv.empty(), "--wv"},
       {!f.wo.empty(), "--wo"},
       {!f.bq.empty() || !f.bk.empty() || !f.bv.empty() || !f.bo.empty(), "--bq/--bk/--bv/--bo"},
-      {f.config.given("sentence"), "--sentence"},
+      {f.config.given("sentence") && !takes_sentence, "--sentence"},
       {f.config.given("seq_len"), "--seq-len"},
       {f.config.given("d_in"), "--d-in"},
       {f.config.given("d_model"), "--d-model"},
@@ -55,6 +59,12 @@ void load_trained_model(const Flags& f, Request& r) {
                       " sets the sizes, X and the weights: " + "drop " + flag);
     }
   }
+}
+
+// --model DIR: the saved model's first layer on a batch of its task.
+void load_trained_model(const Flags& f, Request& r) {
+  refuse_flags_a_model_sets(f, false);
+  if (!f.tokens.empty()) throw UserError("--tokens is for a Hugging Face model folder: drop it");
   const training::SavedModel model = training::load_model(f.model);
   const int64_t batch = f.config.value("batch").count.value_or(1);
   training::TraceOfModel trace = training::first_layer_trace(model, batch);
@@ -73,6 +83,46 @@ void load_trained_model(const Flags& f, Request& r) {
   c.mask.causal = c.mask.causal || trace.config.mask.causal;
   c.seed = trace.config.seed;
   r.inputs = trace.inputs;
+}
+
+// --model DIR on a Hugging Face folder: the whole forward pass on the sentence (or --tokens), and
+// layer --layer as the traced run. Masks and K/V heads come from the model; mistakes, dropout,
+// ablation and decoding stay as the flags set them.
+void load_real_model(const Flags& f, Request& r) {
+  refuse_flags_a_model_sets(f, true);
+  if (f.config.value("batch").count.value_or(1) != 1)
+    throw UserError("--model " + f.model + " runs one sentence: drop --batch");
+  if (f.config.given("mask"))
+    throw UserError("--model " + f.model + " sets the mask (causal or none): drop --mask");
+  auto m = std::make_shared<RealModel>();
+  m->session = open_model_session(f.model);
+  const ModelSpec& spec = m->session.model.spec;
+  if (f.layer < 0 || f.layer >= spec.n_layers)
+    throw UserError("--layer " + std::to_string(f.layer) + ": the model has layers 0 to " +
+                    std::to_string(spec.n_layers - 1));
+  m->layer = f.layer;
+  const std::optional<std::string>& sentence = f.config.value("sentence").text;
+  if (!f.tokens.empty() && sentence)
+    throw UserError("--tokens and --sentence both give the tokens: give one");
+  m->tokens = !f.tokens.empty()
+                  ? tokens_of_ids(m->session, parse_token_ids(f.tokens))
+                  : tokens_of_sentence(m->session, sentence.value_or(default_sentence(spec)));
+  std::vector<HeadSwitch> off;
+  for (int64_t h : f.config.value("ablated_heads").heads) off.push_back({f.layer, h});
+  m->forward = run_pretrained(m->session.model, m->tokens.ids, off);
+  LayerOfModel layer = layer_of_model(m->session.model, m->forward, f.layer);
+  Config& c = r.config;
+  layer.config.mistake = c.mistake;
+  layer.config.dropout = c.dropout;
+  layer.config.dropout_seed = c.dropout_seed;
+  layer.config.ablated_heads = c.ablated_heads;
+  layer.config.decode_steps = c.decode_steps;
+  layer.config.memory_cap_bytes = c.memory_cap_bytes;
+  layer.config.shape_only = c.shape_only;
+  layer.config.token_labels = m->tokens.pieces;
+  c = layer.config;
+  r.inputs = layer.inputs;
+  r.real_model = std::move(m);
 }
 
 Tensor load_if_given(const std::string& path, const std::string& flag, const std::string& name) {
@@ -181,8 +231,23 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--bv", f.bv, "b_v as .npy: (n_kv*d_v)");
   app.add_option("--bo", f.bo, "b_o as .npy: (d_model)");
   app.add_option("--model", f.model,
-                 "A folder written by attnlab-cli train: trace its first layer on a batch of its "
-                 "task (--batch sequences, default 1)");
+                 "A Hugging Face model folder (gpt2, llama, mistral, qwen2 or bert: config.json, "
+                 "model.safetensors and the tokenizer's files): trace layer --layer on the "
+                 "sentence; or a folder written by attnlab-cli train: its first layer on a batch "
+                 "of its task (--batch sequences, default 1)");
+  app.add_option("--tokens", f.tokens,
+                 "With a Hugging Face model: the token ids, comma-separated, instead of "
+                 "--sentence");
+  app.add_option("--layer", f.layer, "With a Hugging Face model: the layer traced (from 0)");
+  app.add_flag("--heads-report", r.heads_report,
+               "With a Hugging Face model: the head finder's table (previous, first, same "
+               "token, entropy, induction) for every head of every layer");
+  app.add_option("--sort", r.heads_sort, "--heads-report's order")
+      ->check(CLI::IsMember({"previous", "first", "same", "entropy", "induction"}));
+  app.add_flag("--next-token", r.next_token,
+               "With a Hugging Face model: the 10 likeliest next tokens (BERT: each [MASK]'s)");
+  app.add_option("--temperature", r.temperature, "--next-token's temperature")
+      ->check(CLI::PositiveNumber);
   app.add_option("--export", r.export_dir, "Write every stage as .npy plus trace.json into DIR");
   app.add_flag("--json", r.json, "Print trace.json instead of the table");
   app.add_option("--show", r.show, "Also print the values of these tensors (e.g. --show out)");
@@ -200,10 +265,15 @@ int parse(int argc, char** argv, Request& r) {
       if (std::string notice = sample_text_notice("--sentence", *sentence); !notice.empty())
         r.notices.push_back(std::move(notice));
     }
-    if (f.model.empty())
+    if (f.model.empty()) {
+      if (!f.tokens.empty() || f.layer != 0 || r.heads_report || r.next_token)
+        throw UserError("--tokens, --layer, --heads-report and --next-token need --model DIR");
       load_files(f, r);
-    else
+    } else if (is_pretrained_folder(f.model)) {
+      load_real_model(f, r);
+    } else {
       load_trained_model(f, r);
+    }
   } catch (const UserError& e) {
     std::cerr << "attnlab-cli: " << e.what() << "\n";
     return 2;

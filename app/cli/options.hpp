@@ -1,11 +1,16 @@
 // attnlab-cli's command line: what the user asked for, turned into a Config and Inputs.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
+
+namespace attnlab::cli {
+struct RealModel;
+}
 
 namespace attnlab::cli {
 
@@ -24,6 +29,12 @@ struct Request {
   std::vector<std::string> show;      // --show NAME: print these tensors' values
   std::vector<std::string> warnings;  // from the preset file (unknown keys)
   std::vector<std::string> notices;   // how the options were read (an empty --sentence)
+  // --model DIR on a Hugging Face folder: the opened model, its forward pass, the chosen layer.
+  std::shared_ptr<RealModel> real_model;
+  bool heads_report = false;             // --heads-report: the head finder's table
+  std::string heads_sort = "induction";  // --sort COLUMN
+  bool next_token = false;               // --next-token: the top 10 (or [MASK]'s fill)
+  double temperature = 1.0;              // --temperature
 };
 
 // Parses argv. Returns the exit code to stop with (0 for --help) or -1 to go on.

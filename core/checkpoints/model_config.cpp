@@ -61,7 +61,7 @@ void read_gpt2(const ConfigReader& c, ModelSpec& m) {
   m.norm_eps = c.number_or("layer_norm_epsilon", 1e-5);
   m.activation = c.text_or("activation_function", "gelu_new");
   m.qkv_bias = true;
-  m.tied_embeddings = true;
+  m.tied_embeddings = c.flag_or("tie_word_embeddings", true);
 }
 
 // The sizes Llama-family and BERT configs both name as transformers' own classes do.
@@ -82,7 +82,7 @@ void read_llama(const ConfigReader& c, ModelSpec& m) {
   m.norm_eps = c.number_or("rms_norm_eps", 1e-6);
   m.activation = c.text_or("hidden_act", "silu");
   m.rope_theta = c.number_or("rope_theta", 10000);
-  m.tied_embeddings = c.flag_or("tie_word_embeddings", m.model_type == "qwen2");
+  m.tied_embeddings = c.flag_or("tie_word_embeddings", false);  // transformers' default
   m.qkv_bias = m.model_type == "qwen2" || c.flag_or("attention_bias", false);
   if (c.has("rope_scaling")) {
     const json& s = c.at("rope_scaling");

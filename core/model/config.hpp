@@ -65,6 +65,9 @@ struct Config {
   // RoPE as Llama has it (rotate-half pairing) on q and k after the transpose, with this base
   // theta (10000, Llama 3: 500000); 0 = off. Not MLA's interleaved rotary part (rope_dim).
   double rope_theta = 0;
+  // The tokens' labels when X is given rather than embedded from the sentence: a real model's
+  // pieces as its tokenizer cut them ("·John"). Used when there are T of them; not a setting.
+  std::vector<std::string> token_labels;
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }

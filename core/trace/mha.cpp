@@ -373,6 +373,7 @@ Counters parameter_counts(const Config& c) {
 
 // Token labels: the sentence's, or x0, x1, ... when X came from a file without a sentence.
 std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
+  if (int64_t(c.token_labels.size()) == c.tokens()) return c.token_labels;
   if (!inputs.x.storage() || !c.sentence.empty()) return tokens_for(c.sentence, c.tokens());
   std::vector<std::string> labels;
   for (int64_t t = 0; t < c.tokens(); ++t) labels.push_back("x" + std::to_string(t));

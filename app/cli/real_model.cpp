@@ -1,0 +1,115 @@
+#include "app/cli/real_model.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <numeric>
+
+#include "core/model/errors.hpp"
+
+namespace attnlab::cli {
+
+namespace {
+
+const char* family_name(ModelFamily f) {
+  switch (f) {
+    case ModelFamily::Gpt2:
+      return "GPT-2";
+    case ModelFamily::Llama:
+      return "Llama family";
+    case ModelFamily::Bert:
+      return "BERT";
+  }
+  return "";
+}
+
+// The k most likely tokens of position t's logits.
+void print_top(std::ostream& out, const RealModel& m, int64_t t, int64_t k, double temperature) {
+  const std::vector<double> p = next_token_probabilities(m.forward, t, temperature);
+  std::vector<int64_t> order(p.size());
+  std::iota(order.begin(), order.end(), 0);
+  k = std::min<int64_t>(k, int64_t(order.size()));
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [&](int64_t a, int64_t b) { return p[size_t(a)] > p[size_t(b)]; });
+  for (int64_t i = 0; i < k; ++i) {
+    const int64_t id = order[size_t(i)];
+    out << "  " << std::setw(2) << i + 1 << ". " << std::left << std::setw(16)
+        << piece_of(m.session, id) << std::right << std::setw(8) << id << "  " << std::fixed
+        << std::setprecision(4) << p[size_t(id)] << "\n";
+    out.unsetf(std::ios::fixed);
+  }
+}
+
+}  // namespace
+
+std::string default_sentence(const ModelSpec& spec) {
+  return spec.family == ModelFamily::Bert
+             ? "The cat sat on the mat because it was tired."
+             : "When Mary and John went to the store, John gave a drink to";
+}
+
+void print_model_header(std::ostream& out, const RealModel& m) {
+  const ModelSpec& s = m.session.model.spec;
+  out << m.session.model.folder << ": " << s.model_type << " (" << family_name(s.family) << ") · "
+      << s.n_layers << " layers · " << s.n_heads << " heads";
+  if (s.n_kv_heads < s.n_heads) out << " (" << s.n_kv_heads << " K/V)";
+  out << " of " << s.d_head << " · d_model " << s.d_model << " · vocab " << s.vocab << "\n";
+  out << "layer " << m.layer << " of 0.." << s.n_layers - 1 << " · " << m.tokens.ids.size()
+      << " tokens:";
+  for (size_t t = 0; t < m.tokens.ids.size(); ++t)
+    out << " " << m.tokens.pieces[t] << "(" << m.tokens.ids[t] << ")";
+  out << "\n";
+  if (!m.session.tokenizer) out << "tokenizer: " << m.session.tokenizer_error << "\n";
+  const double loss = next_token_loss(m.forward);
+  if (s.causal && loss == loss)
+    out << "next-token loss over the sentence: " << std::setprecision(4) << loss << " nats\n";
+  out << "\n";
+}
+
+void print_next_tokens(std::ostream& out, const RealModel& m, int64_t k, double temperature) {
+  if (!m.forward.logits.has_values()) {
+    out << "Next token: this checkpoint has no output head (BERT without its MLM head)\n\n";
+    return;
+  }
+  const int64_t T = int64_t(m.tokens.ids.size());
+  if (m.session.model.spec.causal) {
+    out << "Next token after \"" << m.tokens.pieces.back() << "\" (temperature " << temperature
+        << "):\n";
+    print_top(out, m, T - 1, k, temperature);
+  } else {
+    const auto mask = m.session.tokenizer ? m.session.tokenizer->special_ids().mask : std::nullopt;
+    bool any = false;
+    for (int64_t t = 0; t < T; ++t) {
+      if (!mask || m.tokens.ids[size_t(t)] != *mask) continue;
+      out << "[MASK] at position " << t << ":\n";
+      print_top(out, m, t, k, temperature);
+      any = true;
+    }
+    if (!any) out << "Fill [MASK]: the sentence has no [MASK] token: put one in the sentence\n";
+  }
+  out << "\n";
+}
+
+void print_heads_report(std::ostream& out, const std::vector<FoundHead>& heads,
+                        const std::string& column) {
+  const auto key = [&](const FoundHead& f) {
+    if (column == "previous") return f.previous;
+    if (column == "first") return f.first;
+    if (column == "same") return f.same;
+    if (column == "entropy") return -f.entropy;  // most focused first
+    return f.induction;
+  };
+  std::vector<FoundHead> sorted = heads;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](const FoundHead& a, const FoundHead& b) { return key(a) > key(b); });
+  out << "Head finder (sorted by " << column << "):\n"
+      << " layer.head  previous   first    same  entropy(bits)  induction\n";
+  out << std::fixed << std::setprecision(3);
+  for (const FoundHead& f : sorted)
+    out << std::setw(6) << f.layer << "." << std::left << std::setw(4) << f.head << std::right
+        << std::setw(10) << f.previous << std::setw(8) << f.first << std::setw(8) << f.same
+        << std::setw(15) << f.entropy << std::setw(11) << f.induction << "\n";
+  out.unsetf(std::ios::fixed);
+  out << "\n";
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,246 @@
+#include "core/pretrained/pretrained_forward.hpp"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "core/kernels/attention_math.hpp"
+#include "core/kernels/parallel.hpp"
+#include "core/model/errors.hpp"
+
+namespace attnlab {
+
+namespace {
+
+using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const Mat>;
+using RowVec = Eigen::Matrix<float, 1, Eigen::Dynamic>;
+
+ConstMap as_matrix(const Tensor& t) {
+  return ConstMap(t.data(), t.size(0), t.numel() / t.size(0));
+}
+Eigen::Map<const RowVec> as_row(const Tensor& t) {
+  return Eigen::Map<const RowVec>(t.data(), t.numel());
+}
+
+// (1, T, d) tensor holding a (T, d) matrix.
+Tensor to_tensor(const std::string& name, const Mat& m) {
+  Tensor t = Tensor::empty(name, {1, m.rows(), m.cols()});
+  std::copy(m.data(), m.data() + m.size(), t.data());
+  return t;
+}
+
+// y (T, out) = x (T, in) W (+ b), split over the output columns (T is small next to the widths).
+Mat dense(const Mat& x, const Dense& layer) {
+  const int64_t out = layer.out();
+  Mat y(x.rows(), out);
+  const ConstMap w = as_matrix(layer.w);
+  parallel_for(out, 2.0 * double(x.rows()) * double(x.cols()) * double(out),
+               [&](int64_t c0, int64_t c1) {
+                 if (layer.out_in)
+                   y.middleCols(c0, c1 - c0).noalias() = x * w.middleRows(c0, c1 - c0).transpose();
+                 else
+                   y.middleCols(c0, c1 - c0).noalias() = x * w.middleCols(c0, c1 - c0);
+                 if (layer.b.has_values())
+                   y.middleCols(c0, c1 - c0).rowwise() += as_row(layer.b).segment(c0, c1 - c0);
+               });
+  return y;
+}
+
+// LayerNorm (with bias) or RMSNorm (without), row by row: (T, d) -> (T, d).
+Mat normed(const Mat& x, const Norm& n) {
+  Mat y(x.rows(), x.cols());
+  const auto w = as_row(n.weight);
+  for (int64_t r = 0; r < x.rows(); ++r) {
+    const Eigen::ArrayXf row = x.row(r).transpose().array();
+    if (n.bias.has_values()) {
+      const float mean = row.mean();
+      const float var = (row - mean).square().mean();
+      y.row(r) = ((row - mean) / std::sqrt(var + float(n.eps))).matrix().transpose();
+      y.row(r) = y.row(r).cwiseProduct(w) + as_row(n.bias);
+    } else {
+      const float rms = std::sqrt(row.square().mean() + float(n.eps));
+      y.row(r) = (row / rms).matrix().transpose().cwiseProduct(w);
+    }
+  }
+  return y;
+}
+
+float gelu_tanh(float x) {  // GPT-2's gelu_new
+  const float c = float(std::sqrt(2.0 / std::numbers::pi));
+  return 0.5f * x * (1.0f + std::tanh(c * (x + 0.044715f * x * x * x)));
+}
+float gelu_erf(float x) {  // BERT's gelu
+  return 0.5f * x * (1.0f + std::erf(x / float(std::numbers::sqrt2)));
+}
+float silu(float x) {
+  return x / (1.0f + std::exp(-x));
+}
+
+// The block's MLP on its normed input (T, d) -> (T, d).
+Mat mlp(const PretrainedModel& m, const Block& b, const Mat& x) {
+  Mat hidden = dense(x, b.up);  // (T, d_ff)
+  if (m.spec.family == ModelFamily::Llama) {
+    const Mat gate = dense(x, b.gate);  // (T, d_ff)
+    hidden = hidden.cwiseProduct(gate.unaryExpr(&silu));
+  } else {
+    hidden = hidden.unaryExpr(m.spec.activation == "gelu" ? &gelu_erf : &gelu_tanh);
+  }
+  return dense(hidden, b.down);
+}
+
+// RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head):
+// (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin) at angle t * inv_freq[i].
+void rotate_half(Mat& x, int64_t heads, int64_t d_head, const std::vector<float>& inv_freq) {
+  const int64_t half = d_head / 2;
+  for (int64_t t = 0; t < x.rows(); ++t)
+    for (int64_t i = 0; i < half; ++i) {
+      const float angle = float(t) * inv_freq[size_t(i)];
+      const float c = std::cos(angle), s = std::sin(angle);
+      for (int64_t h = 0; h < heads; ++h) {
+        float& a = x(t, h * d_head + i);
+        float& b = x(t, h * d_head + half + i);
+        const float x1 = a, x2 = b;
+        a = x1 * c - x2 * s;
+        b = x2 * c + x1 * s;
+      }
+    }
+}
+
+// Multi-head attention of one layer on q (T, h*dh), k, v (T, n_kv*dh): the context (T, h*dh)
+// and the weights (h, T, T) written into `weights`.
+Mat attend(const ModelSpec& s, const Mat& q, const Mat& k, const Mat& v, float* weights,
+           const std::vector<bool>& off) {
+  const int64_t T = q.rows(), dh = s.d_head, g = s.n_heads / s.n_kv_heads;
+  const float scale = 1.0f / std::sqrt(float(dh));
+  Mat context(T, s.n_heads * dh);
+  parallel_for(s.n_heads, 4.0 * double(s.n_heads) * double(T) * double(T) * double(dh),
+               [&](int64_t h0, int64_t h1) {
+                 for (int64_t h = h0; h < h1; ++h) {
+                   const int64_t kv = h / g;  // the K/V head this query head reads
+                   Eigen::Map<Mat> w(weights + h * T * T, T, T);
+                   w.noalias() = (q.middleCols(h * dh, dh) * scale) *
+                                 k.middleCols(kv * dh, dh).transpose();  // (T, T)
+                   for (int64_t i = 0; i < T; ++i) {
+                     if (s.causal)
+                       for (int64_t j = i + 1; j < T; ++j)
+                         w(i, j) = -std::numeric_limits<float>::infinity();
+                     masked_softmax_row(w.row(i).data(), T);
+                   }
+                   if (off[size_t(h)])
+                     context.middleCols(h * dh, dh).setZero();
+                   else
+                     context.middleCols(h * dh, dh).noalias() = w * v.middleCols(kv * dh, dh);
+                 }
+               });
+  return context;
+}
+
+// The embeddings entering layer 0: (T, d).
+Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids) {
+  const int64_t T = int64_t(ids.size()), d = m.spec.d_model;
+  Mat x(T, d);
+  const ConstMap tokens = as_matrix(m.token_embedding);
+  for (int64_t t = 0; t < T; ++t) {
+    x.row(t) = tokens.row(ids[size_t(t)]);
+    if (m.position_embedding.has_values()) x.row(t) += as_matrix(m.position_embedding).row(t);
+    if (m.type_embedding.has_values()) x.row(t) += as_matrix(m.type_embedding).row(0);
+  }
+  return m.embedding_norm.weight.has_values() ? normed(x, m.embedding_norm) : x;
+}
+
+}  // namespace
+
+void check_token_ids(const PretrainedModel& m, const std::vector<int64_t>& ids) {
+  if (ids.empty()) throw UserError("no tokens: give a sentence or --tokens with at least one id");
+  for (int64_t id : ids)
+    if (id < 0 || id >= m.spec.vocab)
+      throw UserError("token id " + std::to_string(id) + " is outside the vocabulary (0 to " +
+                      std::to_string(m.spec.vocab - 1) + "): give ids the model knows");
+  if (m.position_embedding.has_values() && int64_t(ids.size()) > m.spec.max_positions)
+    throw UserError(std::to_string(ids.size()) + " tokens, but the model has learned " +
+                    std::to_string(m.spec.max_positions) + " positions: shorten the sentence");
+}
+
+PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t>& ids,
+                             const std::vector<HeadSwitch>& off) {
+  check_token_ids(m, ids);
+  const ModelSpec& s = m.spec;
+  const int64_t T = int64_t(ids.size()), d = s.d_model, dh = s.d_head;
+  PretrainedRun run;
+  run.ids = ids;
+  Mat h = embed(m, ids);  // (T, d): the residual stream
+  for (int64_t l = 0; l < s.n_layers; ++l) {
+    const Block& b = m.blocks[size_t(l)];
+    LayerRecord rec;
+    rec.hidden_in = to_tensor("hidden_in", h);
+    const bool post_norm = s.family == ModelFamily::Bert;
+    const Mat x = post_norm ? h : normed(h, b.attn_norm);  // (T, d)
+    rec.attn_input = to_tensor("x", x);
+    Mat q, k, v;
+    if (b.qkv.w.has_values()) {         // GPT-2's c_attn: q | k | v column blocks of one product
+      const Mat qkv = dense(x, b.qkv);  // (T, 3d)
+      q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);
+    } else {
+      q = dense(x, b.q), k = dense(x, b.k), v = dense(x, b.v);  // (T, h*dh), (T, n_kv*dh)
+    }
+    if (!m.rope_inv_freq.empty()) {
+      rotate_half(q, s.n_heads, dh, m.rope_inv_freq);
+      rotate_half(k, s.n_kv_heads, dh, m.rope_inv_freq);
+    }
+    std::vector<bool> head_off(size_t(s.n_heads), false);
+    for (const HeadSwitch& o : off)
+      if (o.layer == l && o.head >= 0 && o.head < s.n_heads) head_off[size_t(o.head)] = true;
+    rec.weights = Tensor::empty("weights", {1, s.n_heads, T, T});
+    const Mat attn = dense(attend(s, q, k, v, rec.weights.data(), head_off), b.o);  // (T, d)
+    rec.attn_out = to_tensor("out", attn);
+    if (post_norm) {
+      h = normed(h + attn, b.attn_norm);
+      h = normed(h + mlp(m, b, h), b.mlp_norm);
+    } else {
+      h += attn;
+      h += mlp(m, b, normed(h, b.mlp_norm));
+    }
+    run.layers.push_back(std::move(rec));
+  }
+  if (!m.has_head()) return run;
+  Mat final = h;
+  if (m.final_norm.weight.has_values()) final = normed(h, m.final_norm);
+  if (m.mlm_transform.w.has_values())
+    final = normed(dense(final, m.mlm_transform).unaryExpr(&gelu_erf), m.mlm_norm);
+  Dense head;
+  head.w = m.head;
+  head.b = m.head_bias;
+  run.logits = to_tensor("logits", dense(final, head));  // (1, T, vocab)
+  return run;
+}
+
+std::vector<double> next_token_probabilities(const PretrainedRun& run, int64_t t,
+                                             double temperature) {
+  const int64_t V = run.logits.size(2);
+  const float* row = run.logits.data() + t * V;
+  const double top = *std::max_element(row, row + V);
+  std::vector<double> p(static_cast<size_t>(V));
+  double sum = 0;
+  for (int64_t i = 0; i < V; ++i) sum += p[size_t(i)] = std::exp((row[i] - top) / temperature);
+  for (double& x : p) x /= sum;
+  return p;
+}
+
+double next_token_loss(const PretrainedRun& run) {
+  if (!run.logits.has_values() || run.ids.size() < 2) return std::nan("");
+  const int64_t T = int64_t(run.ids.size()), V = run.logits.size(2);
+  double loss = 0;
+  for (int64_t t = 0; t + 1 < T; ++t) {
+    const float* row = run.logits.data() + t * V;
+    const double top = *std::max_element(row, row + V);
+    double sum = 0;
+    for (int64_t i = 0; i < V; ++i) sum += std::exp(row[i] - top);
+    loss += std::log(sum) + top - row[run.ids[size_t(t + 1)]];
+  }
+  return loss / double(T - 1);
+}
+
+}  // namespace attnlab

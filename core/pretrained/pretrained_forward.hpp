@@ -1,0 +1,47 @@
+// The whole forward pass of a pretrained model on one sequence of token ids (batch 1), keeping
+// what the lessons show of every layer: the block's input, what its attention reads, each head's
+// weights and the attention's output; and the logits when the model has an output head.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/pretrained/pretrained_model.hpp"
+
+namespace attnlab {
+
+struct LayerRecord {
+  Tensor hidden_in;   // (1, T, d): the residual stream entering the block
+  Tensor attn_input;  // (1, T, d): what attention reads (the normed input; BERT: hidden_in)
+  Tensor weights;     // (1, h, T, T): each head's softmax weights
+  Tensor attn_out;    // (1, T, d): after the output projection, before the residual
+};
+
+struct PretrainedRun {
+  std::vector<int64_t> ids;
+  std::vector<LayerRecord> layers;
+  Tensor logits;  // (1, T, vocab); undefined for a BERT without its MLM head
+};
+
+// A head switched off: its context is zeroed before the output projection.
+struct HeadSwitch {
+  int64_t layer = 0, head = 0;
+  bool operator==(const HeadSwitch&) const = default;
+};
+
+// Throws UserError for no tokens, an id outside the vocabulary, or more tokens than the model's
+// learned positions (GPT-2, BERT) hold.
+PretrainedRun run_pretrained(const PretrainedModel& model, const std::vector<int64_t>& ids,
+                             const std::vector<HeadSwitch>& off = {});
+
+// Checks ids against the model (the same errors run_pretrained throws).
+void check_token_ids(const PretrainedModel& model, const std::vector<int64_t>& ids);
+
+// Row `t` of the logits as probabilities at `temperature` (> 0).
+std::vector<double> next_token_probabilities(const PretrainedRun& run, int64_t t,
+                                             double temperature = 1.0);
+
+// Mean next-token cross-entropy over positions 0..T-2 (nats); NaN without logits.
+double next_token_loss(const PretrainedRun& run);
+
+}  // namespace attnlab
