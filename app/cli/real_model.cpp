@@ -32,7 +32,7 @@ void print_top(std::ostream& out, const RealModel& m, int64_t t, int64_t k, doub
                     [&](int64_t a, int64_t b) { return p[size_t(a)] > p[size_t(b)]; });
   for (int64_t i = 0; i < k; ++i) {
     const int64_t id = order[size_t(i)];
-    out << "  " << std::setw(2) << i + 1 << ". " << std::left << std::setw(16)
+    out << "  " << std::right << std::setw(2) << i + 1 << ". " << std::left << std::setw(16)
         << piece_of(m.session, id) << std::right << std::setw(8) << id << "  " << std::fixed
         << std::setprecision(4) << p[size_t(id)] << "\n";
     out.unsetf(std::ios::fixed);
