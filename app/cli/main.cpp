@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
       }
       if (real && request.next_token)
         cli::print_next_tokens(std::cout, *real, 10, request.temperature);
+      if (real && request.generate > 0) cli::print_generation(std::cout, *real, request.generate);
       if (real && request.heads_report)
         cli::print_heads_report(std::cout, find_heads(real->session.model, real->forward),
                                 request.heads_sort);

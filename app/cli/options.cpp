@@ -107,9 +107,8 @@ void load_real_model(const Flags& f, Request& r) {
   m->tokens = !f.tokens.empty()
                   ? tokens_of_ids(m->session, parse_token_ids(f.tokens))
                   : tokens_of_sentence(m->session, sentence.value_or(default_sentence(spec)));
-  std::vector<HeadSwitch> off;
-  for (int64_t h : f.config.value("ablated_heads").heads) off.push_back({f.layer, h});
-  m->forward = run_pretrained(m->session.model, m->tokens.ids, off);
+  for (int64_t h : f.config.value("ablated_heads").heads) m->off.push_back({f.layer, h});
+  m->forward = run_pretrained(m->session.model, m->tokens.ids, m->off);
   LayerOfModel layer = layer_of_model(m->session.model, m->forward, f.layer);
   Config& c = r.config;
   layer.config.mistake = c.mistake;
@@ -248,6 +247,10 @@ int parse(int argc, char** argv, Request& r) {
                "With a Hugging Face model: the 10 likeliest next tokens (BERT: each [MASK]'s)");
   app.add_option("--temperature", r.temperature, "--next-token's temperature")
       ->check(CLI::PositiveNumber);
+  app.add_option("--generate", r.generate,
+                 "With a causal Hugging Face model: decode N more tokens (the likeliest each "
+                 "time), each computed once with a KV cache")
+      ->check(CLI::Range(int64_t{1}, int64_t{4096}));
   app.add_option("--export", r.export_dir, "Write every stage as .npy plus trace.json into DIR");
   app.add_flag("--json", r.json, "Print trace.json instead of the table");
   app.add_option("--show", r.show, "Also print the values of these tensors (e.g. --show out)");
@@ -266,8 +269,9 @@ int parse(int argc, char** argv, Request& r) {
         r.notices.push_back(std::move(notice));
     }
     if (f.model.empty()) {
-      if (!f.tokens.empty() || f.layer != 0 || r.heads_report || r.next_token)
-        throw UserError("--tokens, --layer, --heads-report and --next-token need --model DIR");
+      if (!f.tokens.empty() || f.layer != 0 || r.heads_report || r.next_token || r.generate)
+        throw UserError(
+            "--tokens, --layer, --heads-report, --next-token and --generate need --model DIR");
       load_files(f, r);
     } else if (is_pretrained_folder(f.model)) {
       load_real_model(f, r);

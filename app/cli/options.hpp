@@ -35,6 +35,7 @@ struct Request {
   std::string heads_sort = "induction";  // --sort COLUMN
   bool next_token = false;               // --next-token: the top 10 (or [MASK]'s fill)
   double temperature = 1.0;              // --temperature
+  int64_t generate = 0;                  // --generate N: greedy tokens decoded with a KV cache
 };
 
 // Parses argv. Returns the exit code to stop with (0 for --help) or -1 to go on.

@@ -1,9 +1,11 @@
 #include "app/cli/real_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <numeric>
 
+#include "core/model/config.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab::cli {
@@ -85,6 +87,30 @@ void print_next_tokens(std::ostream& out, const RealModel& m, int64_t k, double 
       any = true;
     }
     if (!any) out << "Fill [MASK]: the sentence has no [MASK] token: put one in the sentence\n";
+  }
+  out << "\n";
+}
+
+void print_generation(std::ostream& out, const RealModel& m, int64_t n) {
+  Generator generator(m.session.model, m.off);
+  std::vector<float> logits = generator.feed(m.tokens.ids);
+  out << "Generated with a KV cache (the prompt's " << m.tokens.ids.size()
+      << " tokens once, then one token at a time):\n";
+  for (int64_t i = 0; i < n; ++i) {
+    const auto best = std::max_element(logits.begin(), logits.end());
+    const int64_t id = best - logits.begin();
+    double sum = 0;
+    for (float l : logits) sum += std::exp(double(l - *best));
+    out << "  " << std::right << std::setw(3) << generator.position() << "  " << std::left
+        << std::setw(16) << piece_of(m.session, id) << std::right << std::setw(8) << id << "  p "
+        << std::fixed << std::setprecision(4) << 1.0 / sum;
+    out.unsetf(std::ios::fixed);
+    if (i + 1 == n || generator.position() + 1 >= m.session.model.spec.max_positions) {
+      out << "\n";
+      break;
+    }
+    logits = generator.feed({id});
+    out << "  cache " << format_bytes(double(generator.cache_bytes())) << "\n";
   }
   out << "\n";
 }

@@ -18,6 +18,7 @@ struct RealModel {
   ModelTokens tokens;
   PretrainedRun forward;
   int64_t layer = 0;
+  std::vector<HeadSwitch> off;  // heads switched off (--ablate, in `layer`)
 };
 
 // The sentence when none is given: the IOI sentence for decoders, a masked one for BERT.
@@ -27,6 +28,9 @@ std::string default_sentence(const ModelSpec& spec);
 void print_model_header(std::ostream& out, const RealModel& model);
 // The k most likely next tokens after the last position (decoders), or at each [MASK] (BERT).
 void print_next_tokens(std::ostream& out, const RealModel& model, int64_t k, double temperature);
+// `n` more tokens, the likeliest each time, decoded with a KV cache: each with its probability,
+// and the cache's size as it grows. Throws UserError for BERT.
+void print_generation(std::ostream& out, const RealModel& model, int64_t n);
 // The head finder's table, sorted by `column` (previous, first, same, entropy, induction).
 void print_heads_report(std::ostream& out, const std::vector<FoundHead>& heads,
                         const std::string& column);

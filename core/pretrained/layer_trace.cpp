@@ -21,6 +21,20 @@ Tensor columns(const Tensor& m, int64_t c0, int64_t n, const std::string& name) 
   return m.narrow(1, c0, n).contiguous(name);
 }
 
+// The input stage's words: what X is in this family's block.
+std::string input_words(const ModelSpec& s, int64_t layer) {
+  const std::string l = std::to_string(layer);
+  switch (s.family) {
+    case ModelFamily::Gpt2:
+      return "X = ln_1(h): layer " + l + "'s residual stream h, LayerNorm-ed (GPT-2's pre-norm)";
+    case ModelFamily::Llama:
+      return "X = input_layernorm(h): layer " + l + "'s residual stream h, RMSNorm-ed (pre-norm)";
+    case ModelFamily::Bert:
+      return "X = h: layer " + l + "'s input hidden states (BERT normalises after attention)";
+  }
+  return "";
+}
+
 Tensor copy_of(const Tensor& t, const std::string& name) {
   Tensor out = Tensor::empty(name, t.shape());
   t.copy_to(out.data());
@@ -48,6 +62,7 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
   c.output_proj = true;
   c.mask.causal = s.causal;
   if (!m.rope_inv_freq.empty()) c.rope_theta = s.rope_theta;
+  c.input_words = input_words(s, layer);
 
   Inputs& in = out.inputs;
   in.x = copy_of(run.layers[size_t(layer)].attn_input, "x");  // (1, T, d)

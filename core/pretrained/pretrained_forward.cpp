@@ -91,13 +91,15 @@ Mat mlp(const PretrainedModel& m, const Block& b, const Mat& x) {
   return dense(hidden, b.down);
 }
 
-// RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head):
-// (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin) at angle t * inv_freq[i].
-void rotate_half(Mat& x, int64_t heads, int64_t d_head, const std::vector<float>& inv_freq) {
+// RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head),
+// row r at position p0 + r: (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin) at angle p *
+// inv_freq[i].
+void rotate_half(Mat& x, int64_t heads, int64_t d_head, const std::vector<float>& inv_freq,
+                 int64_t p0) {
   const int64_t half = d_head / 2;
   for (int64_t t = 0; t < x.rows(); ++t)
     for (int64_t i = 0; i < half; ++i) {
-      const float angle = float(t) * inv_freq[size_t(i)];
+      const float angle = float(p0 + t) * inv_freq[size_t(i)];
       const float c = std::cos(angle), s = std::sin(angle);
       for (int64_t h = 0; h < heads; ++h) {
         float& a = x(t, h * d_head + i);
@@ -109,25 +111,26 @@ void rotate_half(Mat& x, int64_t heads, int64_t d_head, const std::vector<float>
     }
 }
 
-// Multi-head attention of one layer on q (T, h*dh), k, v (T, n_kv*dh): the context (T, h*dh)
-// and the weights (h, T, T) written into `weights`.
+// Multi-head attention of one layer: q (T, h*dh) of the tokens at positions P..P+T-1 over the
+// keys and values k, v (P+T, n_kv*dh) of every position so far. The context (T, h*dh); each
+// head's weights (h, T, P+T) are written into `weights`.
 Mat attend(const ModelSpec& s, const Mat& q, const Mat& k, const Mat& v, float* weights,
            const std::vector<bool>& off) {
-  const int64_t T = q.rows(), dh = s.d_head, g = s.n_heads / s.n_kv_heads;
+  const int64_t T = q.rows(), K = k.rows(), P = K - T, dh = s.d_head, g = s.n_heads / s.n_kv_heads;
   const float scale = 1.0f / std::sqrt(float(dh));
   Mat context(T, s.n_heads * dh);
-  parallel_for(s.n_heads, 4.0 * double(s.n_heads) * double(T) * double(T) * double(dh),
+  parallel_for(s.n_heads, 4.0 * double(s.n_heads) * double(T) * double(K) * double(dh),
                [&](int64_t h0, int64_t h1) {
                  for (int64_t h = h0; h < h1; ++h) {
                    const int64_t kv = h / g;  // the K/V head this query head reads
-                   Eigen::Map<Mat> w(weights + h * T * T, T, T);
+                   Eigen::Map<Mat> w(weights + h * T * K, T, K);
                    w.noalias() = (q.middleCols(h * dh, dh) * scale) *
-                                 k.middleCols(kv * dh, dh).transpose();  // (T, T)
+                                 k.middleCols(kv * dh, dh).transpose();  // (T, K)
                    for (int64_t i = 0; i < T; ++i) {
-                     if (s.causal)
-                       for (int64_t j = i + 1; j < T; ++j)
+                     if (s.causal)  // query P + i sees keys 0..P + i
+                       for (int64_t j = P + i + 1; j < K; ++j)
                          w(i, j) = -std::numeric_limits<float>::infinity();
-                     masked_softmax_row(w.row(i).data(), T);
+                     masked_softmax_row(w.row(i).data(), K);
                    }
                    if (off[size_t(h)])
                      context.middleCols(h * dh, dh).setZero();
@@ -138,14 +141,14 @@ Mat attend(const ModelSpec& s, const Mat& q, const Mat& k, const Mat& v, float* 
   return context;
 }
 
-// The embeddings entering layer 0: (T, d).
-Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids) {
+// The embeddings entering layer 0 of tokens at positions p0, p0 + 1, ...: (T, d).
+Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids, int64_t p0) {
   const int64_t T = int64_t(ids.size()), d = m.spec.d_model;
   Mat x(T, d);
   const ConstMap tokens = as_matrix(m.token_embedding);
   for (int64_t t = 0; t < T; ++t) {
     x.row(t) = tokens.row(ids[size_t(t)]);
-    if (m.position_embedding.has_values()) x.row(t) += as_matrix(m.position_embedding).row(t);
+    if (m.position_embedding.has_values()) x.row(t) += as_matrix(m.position_embedding).row(p0 + t);
     if (m.type_embedding.has_values()) x.row(t) += as_matrix(m.type_embedding).row(0);
   }
   return m.embedding_norm.weight.has_values() ? normed(x, m.embedding_norm) : x;
@@ -164,48 +167,51 @@ void check_token_ids(const PretrainedModel& m, const std::vector<int64_t>& ids) 
                     std::to_string(m.spec.max_positions) + " positions: shorten the sentence");
 }
 
-PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t>& ids,
-                             const std::vector<HeadSwitch>& off) {
-  check_token_ids(m, ids);
+namespace {
+
+// Layer l on the new tokens' residual stream h (T, d), after `cache` (the keys and values of the
+// positions before, which the new ones are appended to); the layer's records into `rec` if given.
+Mat block_forward(const PretrainedModel& m, int64_t l, Mat h, LayerCache& cache,
+                  const std::vector<bool>& head_off, LayerRecord* rec) {
   const ModelSpec& s = m.spec;
-  const int64_t T = int64_t(ids.size()), d = s.d_model, dh = s.d_head;
-  PretrainedRun run;
-  run.ids = ids;
-  Mat h = embed(m, ids);  // (T, d): the residual stream
-  for (int64_t l = 0; l < s.n_layers; ++l) {
-    const Block& b = m.blocks[size_t(l)];
-    LayerRecord rec;
-    rec.hidden_in = to_tensor("hidden_in", h);
-    const bool post_norm = s.family == ModelFamily::Bert;
-    const Mat x = post_norm ? h : normed(h, b.attn_norm);  // (T, d)
-    rec.attn_input = to_tensor("x", x);
-    Mat q, k, v;
-    if (b.qkv.w.has_values()) {         // GPT-2's c_attn: q | k | v column blocks of one product
-      const Mat qkv = dense(x, b.qkv);  // (T, 3d)
-      q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);
-    } else {
-      q = dense(x, b.q), k = dense(x, b.k), v = dense(x, b.v);  // (T, h*dh), (T, n_kv*dh)
-    }
-    if (!m.rope_inv_freq.empty()) {
-      rotate_half(q, s.n_heads, dh, m.rope_inv_freq);
-      rotate_half(k, s.n_kv_heads, dh, m.rope_inv_freq);
-    }
-    std::vector<bool> head_off(size_t(s.n_heads), false);
-    for (const HeadSwitch& o : off)
-      if (o.layer == l && o.head >= 0 && o.head < s.n_heads) head_off[size_t(o.head)] = true;
-    rec.weights = Tensor::empty("weights", {1, s.n_heads, T, T});
-    const Mat attn = dense(attend(s, q, k, v, rec.weights.data(), head_off), b.o);  // (T, d)
-    rec.attn_out = to_tensor("out", attn);
-    if (post_norm) {
-      h = normed(h + attn, b.attn_norm);
-      h = normed(h + mlp(m, b, h), b.mlp_norm);
-    } else {
-      h += attn;
-      h += mlp(m, b, normed(h, b.mlp_norm));
-    }
-    run.layers.push_back(std::move(rec));
+  const Block& b = m.blocks[size_t(l)];
+  const int64_t T = h.rows(), P = cache.k.rows(), d = s.d_model, dh = s.d_head;
+  const bool post_norm = s.family == ModelFamily::Bert;
+  const Mat x = post_norm ? h : normed(h, b.attn_norm);  // (T, d)
+  Mat q, k, v;
+  if (b.qkv.w.has_values()) {         // GPT-2's c_attn: q | k | v column blocks of one product
+    const Mat qkv = dense(x, b.qkv);  // (T, 3d)
+    q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);
+  } else {
+    q = dense(x, b.q), k = dense(x, b.k), v = dense(x, b.v);  // (T, h*dh), (T, n_kv*dh)
   }
-  if (!m.has_head()) return run;
+  if (!m.rope_inv_freq.empty()) {
+    rotate_half(q, s.n_heads, dh, m.rope_inv_freq, P);
+    rotate_half(k, s.n_kv_heads, dh, m.rope_inv_freq, P);
+  }
+  cache.k.conservativeResize(P + T, k.cols());  // (P + T, n_kv*dh)
+  cache.v.conservativeResize(P + T, v.cols());
+  cache.k.bottomRows(T) = k;
+  cache.v.bottomRows(T) = v;
+  Tensor weights = Tensor::empty("weights", {1, s.n_heads, T, P + T});
+  const Mat attn = dense(attend(s, q, cache.k, cache.v, weights.data(), head_off), b.o);  // (T, d)
+  if (rec) {
+    rec->hidden_in = to_tensor("hidden_in", h);
+    rec->attn_input = to_tensor("x", x);
+    rec->weights = weights;
+    rec->attn_out = to_tensor("out", attn);
+  }
+  if (post_norm) {
+    h = normed(h + attn, b.attn_norm);
+    return normed(h + mlp(m, b, h), b.mlp_norm);
+  }
+  h += attn;
+  h += mlp(m, b, normed(h, b.mlp_norm));
+  return h;
+}
+
+// The output head on the last layer's stream (T, d): (T, vocab).
+Mat head_logits(const PretrainedModel& m, const Mat& h) {
   Mat final = h;
   if (m.final_norm.weight.has_values()) final = normed(h, m.final_norm);
   if (m.mlm_transform.w.has_values())
@@ -213,8 +219,58 @@ PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t
   Dense head;
   head.w = m.head;
   head.b = m.head_bias;
-  run.logits = to_tensor("logits", dense(final, head));  // (1, T, vocab)
+  return dense(final, head);
+}
+
+std::vector<bool> heads_off_in(const ModelSpec& s, int64_t l, const std::vector<HeadSwitch>& off) {
+  std::vector<bool> head_off(size_t(s.n_heads), false);
+  for (const HeadSwitch& o : off)
+    if (o.layer == l && o.head >= 0 && o.head < s.n_heads) head_off[size_t(o.head)] = true;
+  return head_off;
+}
+
+}  // namespace
+
+PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t>& ids,
+                             const std::vector<HeadSwitch>& off) {
+  check_token_ids(m, ids);
+  PretrainedRun run;
+  run.ids = ids;
+  Mat h = embed(m, ids, 0);  // (T, d): the residual stream
+  for (int64_t l = 0; l < m.spec.n_layers; ++l) {
+    LayerCache cache;
+    LayerRecord rec;
+    h = block_forward(m, l, std::move(h), cache, heads_off_in(m.spec, l, off), &rec);
+    run.layers.push_back(std::move(rec));
+  }
+  if (m.has_head()) run.logits = to_tensor("logits", head_logits(m, h));  // (1, T, vocab)
   return run;
+}
+
+Generator::Generator(const PretrainedModel& model, std::vector<HeadSwitch> off)
+    : model_(model), off_(std::move(off)), caches_(size_t(model.spec.n_layers)) {
+  if (!model.spec.causal || !model.has_head())
+    throw UserError(model.spec.model_type +
+                    " does not generate: it sees both sides (BERT) or has no output head");
+}
+
+std::vector<float> Generator::feed(const std::vector<int64_t>& ids) {
+  std::vector<int64_t> all = fed_;
+  all.insert(all.end(), ids.begin(), ids.end());
+  check_token_ids(model_, all);
+  Mat h = embed(model_, ids, int64_t(fed_.size()));  // (n, d) at positions t..t+n-1
+  for (int64_t l = 0; l < model_.spec.n_layers; ++l)
+    h = block_forward(model_, l, std::move(h), caches_[size_t(l)],
+                      heads_off_in(model_.spec, l, off_), nullptr);
+  fed_ = std::move(all);
+  const Mat logits = head_logits(model_, h.bottomRows(1));  // (1, vocab)
+  return std::vector<float>(logits.data(), logits.data() + logits.size());
+}
+
+int64_t Generator::cache_bytes() const {
+  int64_t n = 0;
+  for (const LayerCache& c : caches_) n += (c.k.size() + c.v.size()) * int64_t(sizeof(float));
+  return n;
 }
 
 std::vector<double> next_token_probabilities(const PretrainedRun& run, int64_t t,

@@ -3,6 +3,7 @@
 // weights and the attention's output; and the logits when the model has an output head.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,30 @@ struct HeadSwitch {
 // learned positions (GPT-2, BERT) hold.
 PretrainedRun run_pretrained(const PretrainedModel& model, const std::vector<int64_t>& ids,
                              const std::vector<HeadSwitch>& off = {});
+
+// One layer's KV cache: the rotated keys and the values of every position so far (t, n_kv*dh).
+struct LayerCache {
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> k, v;
+};
+
+// Decoding with a KV cache, for causal models with an output head: each token fed is computed
+// once, its keys and values kept; the next token's logits come from its row alone. Throws
+// UserError for BERT or a model without an output head.
+class Generator {
+ public:
+  explicit Generator(const PretrainedModel& model, std::vector<HeadSwitch> off = {});
+  // Feeds tokens (the prompt, then each chosen token); returns the logits (vocab) after the last.
+  // Throws UserError for an id outside the vocabulary or past the learned positions.
+  std::vector<float> feed(const std::vector<int64_t>& ids);
+  int64_t position() const { return int64_t(fed_.size()); }
+  int64_t cache_bytes() const;  // float32, every layer's K and V
+
+ private:
+  const PretrainedModel& model_;
+  std::vector<HeadSwitch> off_;
+  std::vector<LayerCache> caches_;
+  std::vector<int64_t> fed_;
+};
 
 // Checks ids against the model (the same errors run_pretrained throws).
 void check_token_ids(const PretrainedModel& model, const std::vector<int64_t>& ids);

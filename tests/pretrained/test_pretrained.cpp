@@ -1,0 +1,230 @@
+// core/pretrained on tiny random checkpoints in the published layouts: the traced layer equals the
+// forward pass's own layer, decoding with a KV cache equals the full pass, a switched-off head is
+// the core's ablation, the head finder's scores are the averages they claim, and bad input is
+// refused in one line. (The forward pass itself is checked against an independent NumPy reference
+// by ctest -R numpy_pretrained.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "core/model/errors.hpp"
+#include "core/pretrained/head_finder.hpp"
+#include "core/pretrained/layer_trace.hpp"
+#include "core/pretrained/model_session.hpp"
+#include "core/pretrained/pretrained_forward.hpp"
+#include "core/pretrained/pretrained_model.hpp"
+#include "core/trace/mha.hpp"
+
+namespace attnlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every case of hf_checkpoints.py, written once for the whole test binary.
+const fs::path& checkpoints() {
+  static const fs::path dir = [] {
+    const fs::path d =
+        fs::temp_directory_path() / ("attnlab-pretrained-" + std::to_string(getpid()));
+    fs::create_directories(d);
+    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_HF_CHECKPOINTS + " " +
+                                d.string() + " > /dev/null";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return d;
+  }();
+  return dir;
+}
+
+// Removes the checkpoints when the test binary ends.
+class RemoveCheckpoints : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(checkpoints(), ignored);
+  }
+};
+const auto* const kRemoveCheckpoints = ::testing::AddGlobalTestEnvironment(new RemoveCheckpoints);
+
+PretrainedModel model(const std::string& name) {
+  return load_pretrained((checkpoints() / name).string());
+}
+
+double max_rel_difference(const Tensor& a, const Tensor& b) {
+  EXPECT_EQ(a.shape(), b.shape());
+  const std::vector<float> x = a.to_vector(), y = b.to_vector();
+  double worst = 0, scale = 1;
+  for (float v : y) scale = std::max(scale, double(std::abs(v)));
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+    worst = std::max(worst, std::abs(double(x[i]) - double(y[i])));
+  return worst / scale;
+}
+
+const std::vector<int64_t> kIds = {1, 5, 9, 13, 2, 7, 11, 3, 4};
+
+class EachFamily : public ::testing::TestWithParam<const char*> {};
+
+// The core's traced run of layer L (q, k, v projected by run(), RoPE's sub-step, GQA's expand)
+// gives the same weights and output as the forward pass's own attention.
+TEST_P(EachFamily, TheTracedLayerIsTheForwardPassesLayer) {
+  const PretrainedModel m = model(GetParam());
+  const PretrainedRun run = run_pretrained(m, kIds);
+  for (int64_t l = 0; l < m.spec.n_layers; ++l) {
+    const Trace trace = trace_layer(m, run, l, {});
+    EXPECT_LT(max_rel_difference(trace.find("weights")->tensor, run.layers[size_t(l)].weights),
+              1e-5)
+        << GetParam() << " layer " << l;
+    EXPECT_LT(max_rel_difference(trace.find("out")->tensor, run.layers[size_t(l)].attn_out), 1e-5)
+        << GetParam() << " layer " << l;
+  }
+}
+
+// A head switched off in the forward pass is the core's ablation of that head.
+TEST_P(EachFamily, ASwitchedOffHeadIsTheCoresAblation) {
+  const PretrainedModel m = model(GetParam());
+  const int64_t layer = m.spec.n_layers - 1, head = 1;
+  const PretrainedRun plain = run_pretrained(m, kIds);
+  const PretrainedRun off = run_pretrained(m, kIds, {{layer, head}});
+  LayerOfModel l = layer_of_model(m, plain, layer);
+  l.config.ablated_heads.assign(size_t(m.spec.n_heads), false);
+  l.config.ablated_heads[size_t(head)] = true;
+  const Trace ablated = run(l.config, l.inputs);
+  EXPECT_LT(max_rel_difference(ablated.find("out")->tensor, off.layers[size_t(layer)].attn_out),
+            1e-5);
+  EXPECT_GT(
+      max_rel_difference(off.layers[size_t(layer)].attn_out, plain.layers[size_t(layer)].attn_out),
+      1e-3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Checkpoints, EachFamily,
+                         ::testing::Values("gpt2-f32-tied", "gpt2-f16-prefix-untied",
+                                           "llama-gqa-bf16-untied-sharded", "llama3-rope-scaling",
+                                           "mistral-head-dim", "qwen2-bias-tied-bf16",
+                                           "bert-prefix-mlm", "bert-noprefix-f16"));
+
+class CausalFamily : public ::testing::TestWithParam<const char*> {};
+
+// Each token decoded with the KV cache gives the logits the full pass gives at its position.
+TEST_P(CausalFamily, DecodingWithTheCacheIsTheFullPass) {
+  const PretrainedModel m = model(GetParam());
+  const PretrainedRun full = run_pretrained(m, kIds);
+  const int64_t V = m.spec.vocab, T = int64_t(kIds.size()), prompt = 4;
+  Generator generator(m);
+  std::vector<float> logits = generator.feed({kIds.begin(), kIds.begin() + prompt});
+  for (int64_t t = prompt - 1; t < T; ++t) {
+    Tensor row = Tensor::empty("row", {V}), want = Tensor::empty("want", {V});
+    std::copy(logits.begin(), logits.end(), row.data());
+    std::copy(full.logits.data() + t * V, full.logits.data() + (t + 1) * V, want.data());
+    EXPECT_LT(max_rel_difference(row, want), 1e-5) << GetParam() << " position " << t;
+    if (t + 1 < T) logits = generator.feed({kIds[size_t(t + 1)]});
+  }
+  EXPECT_EQ(generator.position(), T);
+  // Every layer keeps T keys and T values of n_kv * d_head floats.
+  EXPECT_EQ(generator.cache_bytes(),
+            m.spec.n_layers * T * 2 * m.spec.n_kv_heads * m.spec.d_head * 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Checkpoints, CausalFamily,
+                         ::testing::Values("gpt2-f32-tied", "llama-gqa-bf16-untied-sharded",
+                                           "llama3-rope-scaling", "qwen2-bias-tied-bf16"));
+
+TEST(Generator, BertDoesNotGenerate) {
+  const PretrainedModel m = model("bert-prefix-mlm");
+  EXPECT_THROW(Generator{m}, UserError);
+}
+
+// The head finder's scores, averaged here by hand from the weights it read.
+TEST(HeadFinder, ScoresAreTheAveragesTheyClaim) {
+  const PretrainedModel m = model("gpt2-f32-tied");
+  const PretrainedRun run = run_pretrained(m, kIds);
+  const std::vector<FoundHead> found = find_heads(m, run, 6, 3);
+  ASSERT_EQ(int64_t(found.size()), m.spec.n_layers * m.spec.n_heads);
+  const std::vector<int64_t> seq = induction_sequence(m.spec.vocab, 6, 3);
+  ASSERT_EQ(seq.size(), 12u);
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(seq[i], seq[i + 6]);
+  const PretrainedRun repeated = run_pretrained(m, seq);
+  const int64_t T = int64_t(kIds.size());
+  for (const FoundHead& f : found) {
+    const Tensor& w = run.layers[size_t(f.layer)].weights;
+    double previous = 0, first = 0, same = 0;
+    for (int64_t t = 0; t < T; ++t) {
+      same += w.at({0, f.head, t, t});
+      if (t == 0) continue;
+      previous += w.at({0, f.head, t, t - 1});
+      first += w.at({0, f.head, t, 0});
+    }
+    EXPECT_NEAR(f.previous, previous / double(T - 1), 1e-6);
+    EXPECT_NEAR(f.first, first / double(T - 1), 1e-6);
+    EXPECT_NEAR(f.same, same / double(T), 1e-6);
+    // Induction: token 6 + i looks at key i + 1, the token after its earlier copy.
+    double induction = 0;
+    for (int64_t i = 0; i < 6; ++i)
+      induction += repeated.layers[size_t(f.layer)].weights.at({0, f.head, 6 + i, i + 1});
+    EXPECT_NEAR(f.induction, induction / 6, 1e-6);
+    EXPECT_GE(f.entropy, 0);
+    EXPECT_LE(f.entropy, std::log2(double(T)) + 1e-9);
+  }
+}
+
+TEST(RopeFrequencies, PlainAndLinearScaling) {
+  ModelSpec s;
+  s.d_head = 8;
+  s.rope_theta = 10000;
+  const std::vector<float> plain = rope_frequencies(s);
+  const std::vector<float> want = {1.0f, 0.1f, 0.01f, 0.001f};  // 10000^(-2i/8)
+  ASSERT_EQ(plain.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(plain[i], want[i], 1e-6 * want[i]);
+  s.rope_scaling.type = "linear";
+  s.rope_scaling.factor = 4;
+  const std::vector<float> linear = rope_frequencies(s);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(linear[i], want[i] / 4, 1e-6 * want[i]);
+}
+
+TEST(Refusals, OneLineNamingWhatIsWrong) {
+  const PretrainedModel m = model("gpt2-f32-tied");
+  const auto message = [](const auto& work) {
+    try {
+      work();
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(message([&] {
+              run_pretrained(m, {1, 2, m.spec.vocab});
+            }).find("token id " + std::to_string(m.spec.vocab) + " is outside the vocabulary"),
+            std::string::npos);
+  EXPECT_NE(message([&] { run_pretrained(m, {}); }).find("no tokens"), std::string::npos);
+  const std::vector<int64_t> too_long(size_t(m.spec.max_positions + 1), 1);
+  EXPECT_NE(message([&] { run_pretrained(m, too_long); }).find("learned"), std::string::npos);
+  const PretrainedRun run = run_pretrained(m, kIds);
+  EXPECT_NE(message([&] { layer_of_model(m, run, m.spec.n_layers); }).find("choose 0 to 1"),
+            std::string::npos);
+  EXPECT_NE(message([] { parse_token_ids("1, two,3"); }).find("\"two\" is not a token id"),
+            std::string::npos);
+  EXPECT_NE(message([] { parse_token_ids("-4"); }).find("\"-4\""), std::string::npos);
+  EXPECT_EQ(parse_token_ids(" 464, 3797,3332 "), (std::vector<int64_t>{464, 3797, 3332}));
+  EXPECT_TRUE(is_pretrained_folder((checkpoints() / "gpt2-f32-tied").string()));
+  EXPECT_FALSE(is_pretrained_folder(checkpoints().string()));
+}
+
+// Without tokenizer files, a sentence is refused with the reason and the way round it; ids work,
+// shown as #id.
+TEST(Session, WithoutATokenizerIdsStillWork) {
+  const ModelSession s =
+      open_model_session((checkpoints() / "llama-gqa-bf16-untied-sharded").string());
+  EXPECT_EQ(s.tokenizer, nullptr);
+  EXPECT_NE(s.tokenizer_error.find("tokenizer.json"), std::string::npos);
+  try {
+    tokens_of_sentence(s, "the cat");
+    ADD_FAILURE() << "a sentence without a tokenizer was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("--tokens"), std::string::npos);
+  }
+  const ModelTokens t = tokens_of_ids(s, {3, 4});
+  EXPECT_EQ(t.pieces, (std::vector<std::string>{"#3", "#4"}));
+}
+
+}  // namespace
+}  // namespace attnlab
