@@ -144,5 +144,52 @@ TEST(ModelConfig, ConfigsThatCannotOpenNameTheKeyAtFault) {
             std::string::npos);
 }
 
+// Hostile configs: sizes no model has (whose products would overflow int64 further on), values of
+// the wrong type, activations the forward pass does not compute, and strings that would break
+// the message's one line; each refused in one line naming the key.
+TEST(ModelConfig, HostileConfigsAreRefusedInOneLineByTheirKey) {
+  const std::string llama = R"({"model_type": "llama", "hidden_size": 32,
+      "num_attention_heads": 4, "num_hidden_layers": 2, "vocab_size": 150,
+      "intermediate_size": 64, )";
+  const std::string gpt2 =
+      R"({"model_type": "gpt2", "n_embd": 32, "n_head": 4, "n_layer": 2, "vocab_size": 120, )";
+  struct Case {
+    std::string text, expected;
+  } cases[] = {
+      {gpt2 + R"("n_positions": 1000000000000})", "\"n_positions\" is 1000000000000, larger"},
+      {gpt2 + R"("n_inner": 4611686018427387904})", "\"n_inner\" is 4611686018427387904"},
+      // 4 * (2^62 + 8) wraps to 32 in int64, the width of the real weights
+      {llama + R"("head_dim": 4611686018427387912, "num_key_value_heads": 4})",
+       "\"head_dim\" is 4611686018427387912, larger than any model's"},
+      {gpt2 + R"("activation_function": "relu"})",
+       "\"activation_function\" \"relu\" is not supported (gelu_new, gelu, gelu_pytorch_tanh"},
+      {llama + R"("hidden_act": "gelu"})", "\"hidden_act\" \"gelu\" is not supported (silu"},
+      {gpt2 + R"("activation_function": 7})", "\"activation_function\" must be a string"},
+      {gpt2 + R"("tie_word_embeddings": "false"})",
+       "\"tie_word_embeddings\" must be true or false"},
+      {R"({"model_type": 7})", "\"model_type\" must be a string"},
+      {R"({"model_type": "t5\nsecond line"})", "model_type \"t5\\nsecond line\" is not one"},
+      {R"({"model_type": ")" + std::string(5000, 'x') + R"("})", "...\" is not one this app"},
+      {llama + R"("rope_scaling": {"rope_type": "llama3", "factor": 8, "low_freq_factor": 4,
+                                   "high_freq_factor": 4}})",
+       "high_freq_factor must be larger than its low_freq_factor"},
+  };
+  for (const Case& c : cases) {
+    std::string message;
+    try {
+      parse_model_config(c.text, "m/config.json");
+    } catch (const UserError& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find(c.expected), std::string::npos)
+        << "want '" << c.expected << "', got '" << message << "'";
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_LT(message.size(), 300u) << message;
+  }
+  // The activations the forward computes are accepted.
+  EXPECT_EQ(parse_model_config(gpt2 + R"("activation_function": "gelu"})", "c").activation, "gelu");
+  EXPECT_EQ(parse_model_config(llama + R"("hidden_act": "swish"})", "c").activation, "swish");
+}
+
 }  // namespace
 }  // namespace attnlab

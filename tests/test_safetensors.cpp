@@ -154,7 +154,52 @@ TEST_F(Safetensors, FilesThatLieAboutThemselvesAreRefusedInOneLine) {
       " \"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}";
   std::string length;
   for (int i = 0; i < 8; ++i) length += char((header.size() >> (8 * i)) & 0xFF);
-  EXPECT_NE(refusal(length + header + le32f(1)).find("same bytes"), std::string::npos);
+  EXPECT_NE(refusal(length + header + le32f(1)).find("same bytes: \"a\" and \"b\""),
+            std::string::npos);
+}
+
+// Headers built to break the reader rather than to lie: names that would split the message's
+// line or flood it, shapes whose strides overflow int64 though they hold no element, and files
+// that are not regular (a named pipe would block the open for ever).
+TEST_F(Safetensors, HostileHeadersAreRefusedInOneShortLine) {
+  const std::string two = le32f(1) + le32f(2);
+  struct Case {
+    std::string bytes, expected;
+  } cases[] = {
+      {safetensors_bytes({{"a\\nb", "Q4", "[2]", "ab"}}), "tensor \"a\\nb\" has the unknown"},
+      {safetensors_bytes({{std::string(5000, 'w'), "F32", "[3]", two}}), "...\" holds 8 bytes"},
+      {safetensors_bytes({{"w", std::string(5000, 'Q'), "[2]", two}}), "unknown dtype \"QQQ"},
+      {safetensors_bytes({{"w", "F32", "[0, 1125899906842624, 1125899906842624]", ""}}),
+       "a shape too large to hold"},
+      {safetensors_bytes({{"w", "F32", "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", le32f(1)}}),
+       "more than 16 dimensions"},
+  };
+  for (const Case& c : cases) {
+    const std::string message = refusal(c.bytes);
+    EXPECT_NE(message.find(c.expected), std::string::npos)
+        << "want '" << c.expected << "', got '" << message.substr(0, 300) << "'";
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_LT(message.size(), 400u) << message.substr(0, 300);
+  }
+  fs::create_directory(dir / "folder.safetensors");
+  EXPECT_THROW(SafetensorsFile((dir / "folder.safetensors").string()), UserError);
+}
+
+// The checks on bytes in memory are the file's: a header cut short, and a tensor decoded from its
+// bytes.
+TEST(SafetensorsBytes, ParseAndDecodeWithoutAFile) {
+  const std::string header = R"({"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})";
+  std::string bytes;
+  for (int i = 0; i < 8; ++i) bytes += char((header.size() >> (8 * i)) & 0xFF);
+  bytes += header + le16(0x3F80) + le16(0xC040);
+  const SafetensorsHeader h = parse_safetensors_header(bytes, bytes.size(), "mem");
+  EXPECT_EQ(h.data_start, 8 + header.size());
+  const SafetensorsEntry& w = h.entries.at("w");
+  const Tensor t = decode_safetensors_tensor("mem", "w", w, bytes.substr(h.data_start));
+  EXPECT_EQ(t.data()[0], 1.0f);
+  EXPECT_EQ(t.data()[1], -3.0f);
+  EXPECT_THROW(decode_safetensors_tensor("mem", "w", w, "abc"), UserError);
+  EXPECT_THROW(parse_safetensors_header(bytes.substr(0, 20), bytes.size(), "mem"), UserError);
 }
 
 TEST_F(Safetensors, AShardedFolderFindsEachTensorInItsShard) {

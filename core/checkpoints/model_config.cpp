@@ -13,6 +13,18 @@ namespace {
 
 using nlohmann::json;
 
+// Sizes above this are refused: no published model comes near (Llama 4's 10M positions), and the
+// product of any two sizes (a weight's elements, heads * head_dim) stays far inside int64.
+constexpr int64_t kMaxSize = int64_t{1} << 30;
+
+// A string from the file, quoted for a one-line message: control characters escaped, invalid
+// UTF-8 replaced, at most 60 characters.
+std::string brief(const std::string& text) {
+  std::string q = json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+  if (q.size() > 60) q = q.substr(0, 56) + "...\"";
+  return q;
+}
+
 class ConfigReader {
  public:
   ConfigReader(const json& config, std::string label) : config_(config), label_(std::move(label)) {}
@@ -25,6 +37,9 @@ class ConfigReader {
     const json& value = config_[key];
     if (!value.is_number_integer() || value.get<int64_t>() <= 0)
       refuse(std::string("\"") + key + "\" must be a positive whole number");
+    if (value.get<int64_t>() > kMaxSize)
+      refuse(std::string("\"") + key + "\" is " + std::to_string(value.get<int64_t>()) +
+             ", larger than any model's (at most " + std::to_string(kMaxSize) + ")");
     return value.get<int64_t>();
   }
   int64_t size_or(const char* key, int64_t fallback) const {
@@ -37,10 +52,24 @@ class ConfigReader {
     return config_[key].get<double>();
   }
   std::string text_or(const char* key, const std::string& fallback) const {
-    return has(key) && config_[key].is_string() ? config_[key].get<std::string>() : fallback;
+    if (!has(key)) return fallback;
+    if (!config_[key].is_string()) refuse(std::string("\"") + key + "\" must be a string");
+    return config_[key].get<std::string>();
   }
   bool flag_or(const char* key, bool fallback) const {
-    return has(key) && config_[key].is_boolean() ? config_[key].get<bool>() : fallback;
+    if (!has(key)) return fallback;
+    if (!config_[key].is_boolean()) refuse(std::string("\"") + key + "\" must be true or false");
+    return config_[key].get<bool>();
+  }
+  // The activation under `key`, one of `known` (the first is the default).
+  std::string activation(const char* key, std::initializer_list<const char*> known) const {
+    const std::string name = text_or(key, *known.begin());
+    std::string list;
+    for (const char* k : known) {
+      if (name == k) return name;
+      list += std::string(list.empty() ? "" : ", ") + k;
+    }
+    refuse(std::string("\"") + key + "\" " + brief(name) + " is not supported (" + list + " are)");
   }
   const json& at(const char* key) const { return config_[key]; }
   const std::string& label() const { return label_; }
@@ -59,7 +88,7 @@ void read_gpt2(const ConfigReader& c, ModelSpec& m) {
   m.max_positions = c.size_or("n_positions", c.size_or("n_ctx", 1024));
   m.d_ff = c.size_or("n_inner", 4 * m.d_model);  // null in the published configs: 4 * n_embd
   m.norm_eps = c.number_or("layer_norm_epsilon", 1e-5);
-  m.activation = c.text_or("activation_function", "gelu_new");
+  m.activation = c.activation("activation_function", {"gelu_new", "gelu", "gelu_pytorch_tanh"});
   m.qkv_bias = true;
   m.tied_embeddings = c.flag_or("tie_word_embeddings", true);
 }
@@ -80,7 +109,7 @@ void read_llama(const ConfigReader& c, ModelSpec& m) {
   m.d_head = c.size_or("head_dim", 0);
   m.max_positions = c.size_or("max_position_embeddings", 2048);
   m.norm_eps = c.number_or("rms_norm_eps", 1e-6);
-  m.activation = c.text_or("hidden_act", "silu");
+  m.activation = c.activation("hidden_act", {"silu", "swish"});
   m.rope_theta = c.number_or("rope_theta", 10000);
   m.tied_embeddings = c.flag_or("tie_word_embeddings", false);  // transformers' default
   m.qkv_bias = m.model_type == "qwen2" || c.flag_or("attention_bias", false);
@@ -91,14 +120,17 @@ void read_llama(const ConfigReader& c, ModelSpec& m) {
     m.rope_scaling.type = scaling.text_or("rope_type", scaling.text_or("type", ""));
     if (m.rope_scaling.type != "llama3" && m.rope_scaling.type != "linear" &&
         m.rope_scaling.type != "default")
-      c.refuse("rope_scaling type \"" + m.rope_scaling.type +
-               "\" is not supported (llama3 and linear are)");
+      c.refuse("rope_scaling type " + brief(m.rope_scaling.type) +
+               " is not supported (llama3 and linear are)");
     if (m.rope_scaling.type == "default") m.rope_scaling.type.clear();
     m.rope_scaling.factor = scaling.number_or("factor", 1);
     m.rope_scaling.low_freq_factor = scaling.number_or("low_freq_factor", 1);
     m.rope_scaling.high_freq_factor = scaling.number_or("high_freq_factor", 4);
     m.rope_scaling.original_max_positions =
         scaling.size_or("original_max_position_embeddings", m.max_positions);
+    if (m.rope_scaling.type == "llama3" &&
+        !(m.rope_scaling.high_freq_factor > m.rope_scaling.low_freq_factor))
+      c.refuse("rope_scaling's high_freq_factor must be larger than its low_freq_factor");
   }
 }
 
@@ -108,7 +140,7 @@ void read_bert(const ConfigReader& c, ModelSpec& m) {
   m.max_positions = c.size_or("max_position_embeddings", 512);
   m.type_vocab = c.size_or("type_vocab_size", 2);
   m.norm_eps = c.number_or("layer_norm_eps", 1e-12);
-  m.activation = c.text_or("hidden_act", "gelu");
+  m.activation = c.activation("hidden_act", {"gelu", "gelu_new", "gelu_pytorch_tanh"});
   m.qkv_bias = true;
   m.tied_embeddings = true;
   m.causal = false;
@@ -130,8 +162,8 @@ ModelSpec parse_model_config(const std::string& text, const std::string& label) 
   } else if (m.model_type == "bert") {
     read_bert(c, m);
   } else {
-    c.refuse("model_type \"" + m.model_type +
-             "\" is not one this app opens: choose a gpt2, llama, mistral, qwen2 or bert model");
+    c.refuse("model_type " + brief(m.model_type) +
+             " is not one this app opens: choose a gpt2, llama, mistral, qwen2 or bert model");
   }
   if (m.n_kv_heads == 0) m.n_kv_heads = m.n_heads;
   if (m.d_head == 0) {

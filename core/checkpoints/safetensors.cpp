@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -78,9 +79,18 @@ uint64_t file_size(std::ifstream& in) {
   return size < 0 ? 0 : uint64_t(size);
 }
 
+// A name or dtype from the header, quoted for a one-line message: control characters escaped,
+// invalid UTF-8 replaced, at most 80 characters.
+std::string in_quotes(const std::string& text) {
+  std::string q =
+      nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (q.size() > 80) q = q.substr(0, 76) + "...\"";
+  return q;
+}
+
 SafetensorsEntry parse_entry(const std::string& path, const std::string& name,
                              const nlohmann::json& value, uint64_t data_bytes) {
-  const std::string where = "tensor \"" + name + "\"";
+  const std::string where = "tensor " + in_quotes(name);
   if (!value.is_object() || !value.contains("dtype") || !value["dtype"].is_string() ||
       !value.contains("shape") || !value["shape"].is_array() || !value.contains("data_offsets") ||
       !value["data_offsets"].is_array() || value["data_offsets"].size() != 2)
@@ -88,14 +98,18 @@ SafetensorsEntry parse_entry(const std::string& path, const std::string& name,
   SafetensorsEntry entry;
   entry.dtype = value["dtype"].get<std::string>();
   const uint64_t element = dtype_bytes(entry.dtype);
-  if (element == 0) refuse(path, where + " has the unknown dtype \"" + entry.dtype + "\"");
-  // Elements counted in double first: a product past 2^53 is refused before it can overflow.
-  double count = 1;
+  if (element == 0) refuse(path, where + " has the unknown dtype " + in_quotes(entry.dtype));
+  // Elements counted in double first: a product past 2^53 is refused before it can overflow. The
+  // sizes other than 0 count too: strides are products of the sizes, even of an empty tensor's.
+  if (value["shape"].size() > 16) refuse(path, where + " has more than 16 dimensions");
+  double count = 1, span = 1;
   for (const nlohmann::json& size : value["shape"]) {
     if (!size.is_number_unsigned() || size.get<uint64_t>() > (uint64_t{1} << 50))
       refuse(path, where + " has a shape that is not a list of sizes");
     entry.shape.push_back(int64_t(size.get<uint64_t>()));
     count *= double(size.get<uint64_t>());
+    span *= std::max(1.0, double(size.get<uint64_t>()));
+    if (span > double(uint64_t{1} << 53)) refuse(path, where + " has a shape too large to hold");
   }
   for (const nlohmann::json& offset : value["data_offsets"])
     if (!offset.is_number_unsigned()) refuse(path, where + " has data_offsets that are not sizes");
@@ -130,41 +144,89 @@ float bfloat16_to_float(uint16_t bits) {
   return from_bits<float>(uint32_t(bits) << 16);
 }
 
-SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) refuse(path_, "cannot open the file");
-  const uint64_t size = file_size(in);
-  unsigned char length_bytes[8];
-  if (size < 8 || !in.read(reinterpret_cast<char*>(length_bytes), 8))
-    refuse(path_, "is shorter than a safetensors header");
-  uint64_t header_bytes = 0;
-  for (int i = 7; i >= 0; --i) header_bytes = (header_bytes << 8) | length_bytes[i];
-  if (header_bytes > kMaxHeaderBytes || header_bytes > size - 8)
-    refuse(path_, "declares a " + std::to_string(header_bytes) + "-byte header in a " +
-                      std::to_string(size) + "-byte file: not a safetensors file, or truncated");
-  std::string header(header_bytes, '\0');
-  in.read(header.data(), std::streamsize(header_bytes));
-  data_start_ = 8 + header_bytes;
-  const nlohmann::json json = nlohmann::json::parse(header, nullptr, false);
-  if (json.is_discarded() || !json.is_object()) refuse(path_, "has a header that is not JSON");
-  const uint64_t data_bytes = size - data_start_;
+uint64_t safetensors_header_length(const std::string& prefix, uint64_t file_size,
+                                   const std::string& path) {
+  if (file_size < 8 || prefix.size() < 8) refuse(path, "is shorter than a safetensors header");
+  const uint64_t header_bytes =
+      little_endian<uint64_t>(reinterpret_cast<const unsigned char*>(prefix.data()));
+  if (header_bytes > kMaxHeaderBytes || header_bytes > file_size - 8)
+    refuse(path, "declares a " + std::to_string(header_bytes) + "-byte header in a " +
+                     std::to_string(file_size) +
+                     "-byte file: not a safetensors file, or truncated");
+  return header_bytes;
+}
+
+SafetensorsHeader parse_safetensors_header(const std::string& prefix, uint64_t file_size,
+                                           const std::string& path) {
+  const uint64_t header_bytes = safetensors_header_length(prefix, file_size, path);
+  if (prefix.size() - 8 < header_bytes) refuse(path, "ends inside its header");
+  SafetensorsHeader h;
+  h.data_start = 8 + header_bytes;
+  const nlohmann::json json = nlohmann::json::parse(
+      prefix.begin() + 8, prefix.begin() + std::ptrdiff_t(h.data_start), nullptr, false);
+  if (json.is_discarded() || !json.is_object()) refuse(path, "has a header that is not JSON");
+  const uint64_t data_bytes = file_size - h.data_start;
   for (const auto& [name, value] : json.items()) {
     if (name == "__metadata__") {
       if (value.is_object())
         for (const auto& [key, text] : value.items())
-          if (text.is_string()) metadata_[key] = text.get<std::string>();
+          if (text.is_string()) h.metadata[key] = text.get<std::string>();
       continue;
     }
-    entries_[name] = parse_entry(path_, name, value, data_bytes);
+    h.entries[name] = parse_entry(path, name, value, data_bytes);
   }
   // Byte ranges may not overlap (two names over the same bytes would hide a corrupt file).
-  std::vector<const SafetensorsEntry*> by_start;
-  for (const auto& [name, entry] : entries_) by_start.push_back(&entry);
+  std::vector<std::pair<const std::string*, const SafetensorsEntry*>> by_start;
+  for (const auto& [name, entry] : h.entries) by_start.emplace_back(&name, &entry);
   std::sort(by_start.begin(), by_start.end(),
-            [](const auto* a, const auto* b) { return a->begin < b->begin; });
+            [](const auto& a, const auto& b) { return a.second->begin < b.second->begin; });
   for (size_t i = 1; i < by_start.size(); ++i)
-    if (by_start[i]->begin < by_start[i - 1]->end)
-      refuse(path_, "has two tensors over the same bytes");
+    if (by_start[i].second->begin < by_start[i - 1].second->end)
+      refuse(path, "has two tensors over the same bytes: " + in_quotes(*by_start[i - 1].first) +
+                       " and " + in_quotes(*by_start[i].first));
+  return h;
+}
+
+Tensor decode_safetensors_tensor(const std::string& path, const std::string& name,
+                                 const SafetensorsEntry& e, const std::string& bytes) {
+  const Decode decode = decoder_for(e.dtype);
+  if (!decode)
+    throw UserError(path + ": tensor " + in_quotes(name) + " is " + e.dtype +
+                    ", not a float tensor: it is not a weight this app reads");
+  Tensor tensor = Tensor::empty(name, e.shape);
+  const size_t count = size_t(tensor.numel());
+  if (bytes.size() != count * dtype_bytes(e.dtype))
+    refuse(path, "tensor " + in_quotes(name) + " has " + std::to_string(bytes.size()) +
+                     " bytes for its " + std::to_string(count) + " elements");
+  Scalar* out = tensor.data();
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (size_t i = 0; i < count; ++i) {
+    out[i] = decode(raw, i);
+    if (!std::isfinite(out[i]))
+      refuse(path, "tensor " + in_quotes(name) + " holds NaN or Inf at index " + std::to_string(i));
+  }
+  return tensor;
+}
+
+SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
+  // Only a regular file: opening a named pipe would wait for a writer for ever.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path_, error))
+    refuse(path_, std::filesystem::exists(path_, error) ? "is not a regular file"
+                                                        : "cannot open the file");
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) refuse(path_, "cannot open the file");
+  const uint64_t size = file_size(in);
+  std::string prefix(8, '\0');
+  if (size < 8 || !in.read(prefix.data(), 8)) refuse(path_, "is shorter than a safetensors header");
+  const uint64_t header_bytes = safetensors_header_length(prefix, size, path_);
+  prefix.resize(8 + header_bytes);
+  if (!in.read(prefix.data() + 8, std::streamsize(header_bytes)))
+    refuse(path_, "ends inside its header");
+  SafetensorsHeader header = parse_safetensors_header(prefix, size, path_);
+  data_start_ = header.data_start;
+  entries_ = std::move(header.entries);
+  metadata_ = std::move(header.metadata);
 }
 
 std::vector<std::string> SafetensorsFile::names() const {
@@ -183,25 +245,14 @@ const SafetensorsEntry& SafetensorsFile::entry(const std::string& name) const {
 
 Tensor SafetensorsFile::load(const std::string& name) const {
   const SafetensorsEntry& e = entry(name);
-  const Decode decode = decoder_for(e.dtype);
-  if (!decode)
-    throw UserError(path_ + ": tensor \"" + name + "\" is " + e.dtype +
-                    ", not a float tensor: it is not a weight this app reads");
+  if (!decoder_for(e.dtype))  // before reading its bytes
+    return decode_safetensors_tensor(path_, name, e, "");
   std::ifstream in(path_, std::ios::binary);
   std::string bytes(e.end - e.begin, '\0');
   in.seekg(std::streamoff(data_start_ + e.begin));
   if (!in || !in.read(bytes.data(), std::streamsize(bytes.size())))
-    refuse(path_, "ends inside tensor \"" + name + "\" (it changed since it was opened?)");
-  Tensor tensor = Tensor::empty(name, e.shape);
-  Scalar* out = tensor.data();
-  const size_t count = size_t(tensor.numel());
-  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (size_t i = 0; i < count; ++i) {
-    out[i] = decode(raw, i);
-    if (!std::isfinite(out[i]))
-      refuse(path_, "tensor \"" + name + "\" holds NaN or Inf at index " + std::to_string(i));
-  }
-  return tensor;
+    refuse(path_, "ends inside tensor " + in_quotes(name) + " (it changed since it was opened?)");
+  return decode_safetensors_tensor(path_, name, e, bytes);
 }
 
 }  // namespace attnlab

@@ -22,12 +22,38 @@ struct SafetensorsEntry {
   uint64_t begin = 0, end = 0;
 };
 
+// What a file's header says: where the data starts, each tensor, the metadata.
+struct SafetensorsHeader {
+  uint64_t data_start = 0;  // 8 + the header's length
+  std::map<std::string, SafetensorsEntry> entries;
+  std::map<std::string, std::string> metadata;
+};
+
+// The header's length from the file's first 8 bytes, checked against a file of `file_size` bytes.
+// Throws UserError naming `path` when the file is shorter than 8 bytes (or `prefix` is), or the
+// header is larger than 100 MB or than the file.
+uint64_t safetensors_header_length(const std::string& prefix, uint64_t file_size,
+                                   const std::string& path);
+
+// The header of a file of `file_size` bytes whose first bytes are `prefix`: the 8-byte length and
+// the JSON header at least (the data may follow, or not). Every check SafetensorsFile makes on
+// open, on bytes in memory (the constructor calls it; so do the fuzzer and the tests). Throws
+// UserError naming `path`.
+SafetensorsHeader parse_safetensors_header(const std::string& prefix, uint64_t file_size,
+                                           const std::string& path);
+
+// Tensor `name` of entry `e` as contiguous float32 from its `bytes` (e.end - e.begin of them, as
+// in the file). Throws UserError naming `path` and the tensor for a dtype that is not a float, a
+// wrong number of bytes, or a NaN/Inf value.
+Tensor decode_safetensors_tensor(const std::string& path, const std::string& name,
+                                 const SafetensorsEntry& e, const std::string& bytes);
+
 class SafetensorsFile {
  public:
   // Reads and checks the header of `path`. Throws UserError naming the path and what is wrong:
-  // missing or unreadable, shorter than its header, a header that is not JSON or is larger than
-  // 100 MB, an entry whose byte range is out of the file, overlaps another or does not hold its
-  // shape's bytes.
+  // missing, unreadable or not a regular file (a named pipe would block), shorter than its header,
+  // a header that is not JSON or is larger than 100 MB, an entry whose byte range is out of the
+  // file, overlaps another or does not hold its shape's bytes.
   explicit SafetensorsFile(std::string path);
 
   const std::string& path() const { return path_; }
