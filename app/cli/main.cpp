@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     } else {
       if (real) cli::print_model_header(std::cout, *real);
       cli::print_shape_journey(std::cout, trace);
+      if (real) cli::print_block_rest(std::cout, *real);
       cli::print_counters(std::cout, trace);
       cli::print_decode(std::cout, trace);
       cli::print_diagnostics(std::cout, trace);
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
     if (!request.export_dir.empty()) {
       export_trace(trace, request.export_dir);
       if (real)
-        for (const auto& [name, bytes] : model_export_files(real->forward))
+        for (const auto& [name, bytes] : model_export_files(real->forward, real->layer))
           write_file_atomically(request.export_dir + "/" + name, bytes);
       std::cerr << "attnlab-cli: wrote "
                 << trace.parameters.size() + trace.records.size() + trace.side_records.size()

@@ -67,6 +67,43 @@ void print_model_header(std::ostream& out, const RealModel& m) {
   out << "\n";
 }
 
+void print_block_rest(std::ostream& out, const RealModel& m) {
+  const ModelSpec& s = m.session.model.spec;
+  const LayerRecord& r = m.forward.layers.at(size_t(m.layer));
+  struct Row {
+    const char* name;
+    std::string formula;
+    const Tensor& tensor;
+  };
+  const std::vector<Row> rows =
+      s.family == ModelFamily::Bert
+          ? std::vector<Row>{{"residual", "LayerNorm(h + out)  attention.output.LayerNorm",
+                              r.residual},
+                             {"mlp_in", "residual  (BERT normalises after, not before)",
+                              r.mlp_input},
+                             {"mlp_hidden", "gelu(mlp_in @ W_i + b_i)  intermediate.dense",
+                              r.mlp_hidden},
+                             {"block_out", "LayerNorm(residual + mlp_hidden @ W_o + b_o)  output.*",
+                              r.block_out}}
+      : s.family == ModelFamily::Gpt2
+          ? std::vector<Row>{{"residual", "h + out", r.residual},
+                             {"mlp_in", "ln_2(residual)  LayerNorm", r.mlp_input},
+                             {"mlp_hidden", "gelu_new(mlp_in @ c_fc + b)", r.mlp_hidden},
+                             {"block_out", "residual + mlp_hidden @ c_proj + b", r.block_out}}
+          : std::vector<Row>{
+                {"residual", "h + out", r.residual},
+                {"mlp_in", "post_attention_layernorm(residual)  RMSNorm", r.mlp_input},
+                {"mlp_hidden", "silu(mlp_in @ W_gate) * (mlp_in @ W_up)  SwiGLU", r.mlp_hidden},
+                {"block_out", "residual + mlp_hidden @ W_down", r.block_out}};
+  out << "The rest of block " << m.layer << " (attention's out joins the residual stream h):\n";
+  for (const Row& row : rows)
+    out << "  " << std::left << std::setw(11) << row.name << std::setw(58) << row.formula
+        << std::right << shape_to_string(row.tensor.shape()) << "\n";
+  out << "  block_out is layer " << m.layer + 1
+      << (m.layer + 1 < s.n_layers ? "'s h" : "'s: the final norm and the output head read it")
+      << "\n\n";
+}
+
 void print_next_tokens(std::ostream& out, const RealModel& m, int64_t k, double temperature) {
   if (!m.forward.logits.has_values()) {
     out << "Next token: this checkpoint has no output head (BERT without its MLM head)\n\n";

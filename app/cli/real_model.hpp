@@ -26,6 +26,9 @@ std::string default_sentence(const ModelSpec& spec);
 
 // "gpt2 · 12 layers · 12 heads (64 wide) · d_model 768 · vocab 50257" and the tokens with ids.
 void print_model_header(std::ostream& out, const RealModel& model);
+// The rest of the layer's block after attention (residual, norm, MLP, residual), each step's
+// formula and shape, and where it goes next.
+void print_block_rest(std::ostream& out, const RealModel& model);
 // The k most likely next tokens after the last position (decoders), or at each [MASK] (BERT).
 void print_next_tokens(std::ostream& out, const RealModel& model, int64_t k, double temperature);
 // `n` more tokens, the likeliest each time, decoded with a KV cache: each with its probability,

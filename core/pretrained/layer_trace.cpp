@@ -99,7 +99,8 @@ Trace trace_layer(const PretrainedModel& m, const PretrainedRun& forward, int64_
   return run(l.config, l.inputs);
 }
 
-std::vector<std::pair<std::string, std::string>> model_export_files(const PretrainedRun& run) {
+std::vector<std::pair<std::string, std::string>> model_export_files(const PretrainedRun& run,
+                                                                    int64_t layer) {
   const int64_t T = int64_t(run.ids.size()), L = int64_t(run.layers.size());
   std::vector<std::pair<std::string, std::string>> files;
   files.emplace_back("token_ids.npy", npy_bytes_int64(run.ids, {1, T}));
@@ -109,6 +110,9 @@ std::vector<std::pair<std::string, std::string>> model_export_files(const Pretra
     run.layers[size_t(l)].weights.copy_to(attentions.data() + l * h * T * T);
   files.emplace_back("attentions.npy", npy_bytes(attentions));
   if (run.logits.has_values()) files.emplace_back("logits.npy", npy_bytes(run.logits));
+  const LayerRecord& rest = run.layers.at(size_t(layer));
+  for (const Tensor* t : {&rest.residual, &rest.mlp_input, &rest.mlp_hidden, &rest.block_out})
+    files.emplace_back(t->storage()->name + ".npy", npy_bytes(*t));
   return files;
 }
 

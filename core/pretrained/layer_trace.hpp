@@ -29,7 +29,9 @@ Trace trace_layer(const PretrainedModel& model, const PretrainedRun& run, int64_
 
 // The real model's files for an export beside the layer's stage tensors: token_ids.npy (B, T)
 // int64, attentions.npy (n_layers, B, h, T, T) as transformers' output_attentions stacked, and
-// logits.npy (B, T, vocab) when the model has an output head.
-std::vector<std::pair<std::string, std::string>> model_export_files(const PretrainedRun& run);
+// logits.npy (B, T, vocab) when the model has an output head; and the rest of block `layer`:
+// residual.npy, mlp_in.npy, mlp_hidden.npy, block_out.npy.
+std::vector<std::pair<std::string, std::string>> model_export_files(const PretrainedRun& run,
+                                                                    int64_t layer);
 
 }  // namespace attnlab

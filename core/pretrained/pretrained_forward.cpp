@@ -79,16 +79,15 @@ float silu(float x) {
   return x / (1.0f + std::exp(-x));
 }
 
-// The block's MLP on its normed input (T, d) -> (T, d).
-Mat mlp(const PretrainedModel& m, const Block& b, const Mat& x) {
+// The MLP's hidden activations on its input (T, d) -> (T, d_ff): act(x W_up), or SwiGLU's
+// silu(x W_gate) * (x W_up).
+Mat mlp_hidden(const PretrainedModel& m, const Block& b, const Mat& x) {
   Mat hidden = dense(x, b.up);  // (T, d_ff)
   if (m.spec.family == ModelFamily::Llama) {
     const Mat gate = dense(x, b.gate);  // (T, d_ff)
-    hidden = hidden.cwiseProduct(gate.unaryExpr(&silu));
-  } else {
-    hidden = hidden.unaryExpr(m.spec.activation == "gelu" ? &gelu_erf : &gelu_tanh);
+    return hidden.cwiseProduct(gate.unaryExpr(&silu));
   }
-  return dense(hidden, b.down);
+  return hidden.unaryExpr(m.spec.activation == "gelu" ? &gelu_erf : &gelu_tanh);
 }
 
 // RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head),
@@ -195,19 +194,24 @@ Mat block_forward(const PretrainedModel& m, int64_t l, Mat h, LayerCache& cache,
   cache.v.bottomRows(T) = v;
   Tensor weights = Tensor::empty("weights", {1, s.n_heads, T, P + T});
   const Mat attn = dense(attend(s, q, cache.k, cache.v, weights.data(), head_off), b.o);  // (T, d)
+  // The rest of the block: the residual, the second norm, the MLP, the residual (BERT: each
+  // residual sum normed after).
+  const Mat residual = post_norm ? normed(h + attn, b.attn_norm) : Mat(h + attn);  // (T, d)
+  const Mat mlp_in = post_norm ? residual : normed(residual, b.mlp_norm);          // (T, d)
+  const Mat hidden = mlp_hidden(m, b, mlp_in);                                     // (T, d_ff)
+  const Mat mlp_out = dense(hidden, b.down);                                       // (T, d)
+  Mat out = post_norm ? normed(residual + mlp_out, b.mlp_norm) : Mat(residual + mlp_out);
   if (rec) {
     rec->hidden_in = to_tensor("hidden_in", h);
     rec->attn_input = to_tensor("x", x);
     rec->weights = weights;
     rec->attn_out = to_tensor("out", attn);
+    rec->residual = to_tensor("residual", residual);
+    rec->mlp_input = to_tensor("mlp_in", mlp_in);
+    rec->mlp_hidden = to_tensor("mlp_hidden", hidden);
+    rec->block_out = to_tensor("block_out", out);
   }
-  if (post_norm) {
-    h = normed(h + attn, b.attn_norm);
-    return normed(h + mlp(m, b, h), b.mlp_norm);
-  }
-  h += attn;
-  h += mlp(m, b, normed(h, b.mlp_norm));
-  return h;
+  return out;
 }
 
 // The output head on the last layer's stream (T, d): (T, vocab).

@@ -16,6 +16,11 @@ struct LayerRecord {
   Tensor attn_input;  // (1, T, d): what attention reads (the normed input; BERT: hidden_in)
   Tensor weights;     // (1, h, T, T): each head's softmax weights
   Tensor attn_out;    // (1, T, d): after the output projection, before the residual
+  // The rest of the block (the lesson after attention: residual, norm, feed-forward):
+  Tensor residual;    // (1, T, d): hidden_in + attn_out (BERT: LayerNorm of it)
+  Tensor mlp_input;   // (1, T, d): the second norm of it (BERT: residual itself)
+  Tensor mlp_hidden;  // (1, T, d_ff): act(mlp_in W_up) (Llama: silu(mlp_in W_gate) * mlp_in W_up)
+  Tensor block_out;   // (1, T, d): residual + mlp_hidden W_down (BERT: LayerNorm of it)
 };
 
 struct PretrainedRun {

@@ -24,6 +24,10 @@ dh the head width, d the model width, L the --layer, counted from 0):
   weights.npy    (B, h, T, T)             layer L's softmax weights
   out.npy        (B, T, d)                after c_proj / o_proj / attention.output.dense, before
                                           the residual (and BERT's LayerNorm)
+  residual.npy   (B, T, d)                h + out (BERT: attention.output.LayerNorm of it)
+  mlp_in.npy     (B, T, d)                the second norm of the residual (BERT: the residual)
+  mlp_hidden.npy (B, T, d_ff)             the MLP's activations (Llama: silu(gate) * up)
+  block_out.npy  (B, T, d)                the block's output, the next layer's input
 all float32 and C-contiguous."""
 import importlib.util
 import json
@@ -55,7 +59,8 @@ CASES = [
     ("bert-noprefix-f16", [2, 4, 6, 8, 10, 12, 14, 16, 18, 149], 2),
 ]
 
-PROBED = ("attentions", "logits", "x", "q", "k", "v", "weights", "out")
+PROBED = ("attentions", "logits", "x", "q", "k", "v", "weights", "out", "residual", "mlp_in",
+          "mlp_hidden", "block_out")
 
 
 def worst_error(got, want):

@@ -108,12 +108,14 @@ def gpt2_forward(c, w, ids, layer):
         weights, context = attend(split_heads(q, n_head), split_heads(k, n_head),
                                   split_heads(v, n_head), causal=True)
         out = conv1d(context, w, p + "attn.c_proj")  # (B, T, d)
-        hidden = hidden + out
+        hidden = residual = hidden + out
         m = layer_norm(hidden, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
-        hidden = hidden + conv1d(gelu_new(conv1d(m, w, p + "mlp.c_fc")), w, p + "mlp.c_proj")
+        inner = gelu_new(conv1d(m, w, p + "mlp.c_fc"))  # (B, T, d_ff)
+        hidden = hidden + conv1d(inner, w, p + "mlp.c_proj")
         attentions.append(weights)
         if i == layer:
-            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out)
+            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
+                         mlp_in=m, mlp_hidden=inner, block_out=hidden)
     hidden = layer_norm(hidden, w["ln_f.weight"], w["ln_f.bias"], eps)
     head = w["wte.weight"] if c.get("tie_word_embeddings", True) else w["lm_head.weight"]
     return dict(attentions=np.stack(attentions), logits=hidden @ head.T, **probe)
@@ -172,13 +174,14 @@ def llama_forward(c, w, ids, layer):
         v_heads = np.repeat(split_heads(v, kv), h // kv, axis=1)  # (B, h, T, dh)
         weights, context = attend(q_heads, k_heads, v_heads, causal=True)
         out = linear(context, w, p + "self_attn.o_proj")  # (B, T, d)
-        hidden = hidden + out
+        hidden = residual = hidden + out
         m = rms_norm(hidden, w[p + "post_attention_layernorm.weight"], eps)
         gated = silu(linear(m, w, p + "mlp.gate_proj")) * linear(m, w, p + "mlp.up_proj")
         hidden = hidden + linear(gated, w, p + "mlp.down_proj")
         attentions.append(weights)
         if i == layer:
-            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out)
+            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
+                         mlp_in=m, mlp_hidden=gated, block_out=hidden)
     hidden = rms_norm(hidden, w["model.norm.weight"], eps)
     tied = c.get("tie_word_embeddings", False)  # LlamaConfig's, MistralConfig's, Qwen2Config's
     head = w["model.embed_tokens.weight"] if tied else w["lm_head.weight"]
@@ -212,7 +215,8 @@ def bert_forward(c, w, ids, layer):
         hidden = norm(linear(inner, w, p + "output.dense") + a, p + "output.LayerNorm")
         attentions.append(weights)
         if i == layer:
-            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out)
+            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=a, mlp_in=a,
+                         mlp_hidden=inner, block_out=hidden)
     result = dict(attentions=np.stack(attentions), **probe)
     if "cls.predictions.bias" in w:
         t = norm(gelu_erf(linear(hidden, w, "cls.predictions.transform.dense")),

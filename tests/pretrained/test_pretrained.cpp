@@ -80,6 +80,15 @@ TEST_P(EachFamily, TheTracedLayerIsTheForwardPassesLayer) {
   }
 }
 
+// The rest of each block hands the next layer its input: block_out (l) is hidden_in (l + 1).
+TEST_P(EachFamily, EachBlocksOutputIsTheNextLayersInput) {
+  const PretrainedModel m = model(GetParam());
+  const PretrainedRun run = run_pretrained(m, kIds);
+  for (size_t l = 0; l + 1 < run.layers.size(); ++l)
+    EXPECT_EQ(run.layers[l].block_out.to_vector(), run.layers[l + 1].hidden_in.to_vector());
+  EXPECT_EQ(run.layers.back().mlp_hidden.size(2), m.spec.d_ff);
+}
+
 // A head switched off in the forward pass is the core's ablation of that head.
 TEST_P(EachFamily, ASwitchedOffHeadIsTheCoresAblation) {
   const PretrainedModel m = model(GetParam());
