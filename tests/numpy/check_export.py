@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Every exported stage of attnlab-cli, recomputed in NumPy (float64) from the exported x and
-weights, on configurations chosen here (biases, masks, d_k != d_model/h, no W_o, dropout, B > 1).
+weights, on configurations chosen here (biases, masks, d_k != d_model/h, no W_o, dropout, B > 1,
+Llama's RoPE with --rope-theta: q_rot and k_rot, and rope_inv_freq against theta^(-2i/d_k)).
 Everything is float32, as in PyTorch, so the tolerance is 1e-5 relative to each tensor's largest
 magnitude (at least 1): |ours - numpy| <= 1e-5 * max(1, max|numpy|).
 Prints the worst relative error per configuration and "N passed, M failed"."""
@@ -10,7 +11,8 @@ import tempfile
 
 import numpy as np
 
-from export_checks import bias, compare, config, export, has, load, run_all, softmax, visible
+from export_checks import (bias, compare, config, export, has, load, rope_inv_freq, rotate_half,
+                           run_all, softmax, visible)
 
 CLI = os.environ["ATTNLAB_CLI"]
 
@@ -27,6 +29,10 @@ CONFIGS = [
     ["--d-model", "6", "--heads", "1", "--sentence", "The cat sat on the mat", "--mask", "causal"],
     ["--d-model", "64", "--heads", "8", "--seq-len", "32", "--batch", "2", "--bias", "--seed", "9"],
     ["--d-model", "512", "--heads", "8", "--seq-len", "128", "--bias", "--mask", "causal"],
+    ["--preset", "seed003", "--rope-theta", "10000"],
+    ["--d-model", "16", "--heads", "4", "--seq-len", "9", "--batch", "2", "--rope-theta", "10000",
+     "--bias", "--mask", "causal", "--seed", "4"],
+    ["--d-model", "64", "--heads", "4", "--seq-len", "24", "--rope-theta", "500000", "--seed", "8"],
 ]
 
 
@@ -41,7 +47,12 @@ def reference(d):
         ref[n + "_split"] = ref[n].reshape(B, T, h, -1)
         ref[n + "_heads"] = ref[n + "_split"].transpose(0, 2, 1, 3)
     dk = ref["q_heads"].shape[-1]
-    ref["scores"] = ref["q_heads"] @ ref["k_heads"].transpose(0, 1, 3, 2)
+    q, k = ref["q_heads"], ref["k_heads"]
+    if cfg["rope_theta"] > 0:  # Llama's RoPE after the transpose
+        inv_freq = ref["rope_inv_freq"] = rope_inv_freq(cfg, dk)
+        q = ref["q_rot"] = rotate_half(q, inv_freq)
+        k = ref["k_rot"] = rotate_half(k, inv_freq)
+    ref["scores"] = q @ k.transpose(0, 1, 3, 2)
     ref["scaled"] = ref["scores"] / np.sqrt(dk)
     vis = visible(cfg, B, T, T)[:, None]  # (B, 1, T, T) broadcasts over heads
     ref["masked"] = np.where(vis, ref["scaled"], -np.inf)

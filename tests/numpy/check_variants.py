@@ -4,7 +4,9 @@ inputs and weights: grouped-query and multi-query attention (n_kv_heads in {1, 2
 k_grouped / k_expanded views), KV-cache decoding (1 and 7 tokens; every decode{i}_* tensor and the
 prefill cache, and each step's output against the full causal run), multi-head latent attention
 (with and without the rotary part and the query latent; the absorbed form's output) and
-cross-attention (T_q != T_k from a second sentence or an --x-kv file, padding on the key side).
+cross-attention (T_q != T_k from a second sentence or an --x-kv file, padding on the key side),
+and Llama's RoPE (--rope-theta) with GQA/MQA and with KV-cache decoding (each token turned by
+its position; the cache holds turned keys).
 Tolerance as in check_export.py: |ours - numpy| <= 1e-5 * max(1, max|numpy|).
 
 With --torch, cross-attention is also checked against PyTorch's nn.MultiheadAttention(kdim=...,
@@ -16,8 +18,8 @@ import tempfile
 
 import numpy as np
 
-from export_checks import (bias, compare, config, export, has, load, padding_lengths, run_all,
-                           softmax, visible)
+from export_checks import (bias, compare, config, export, has, load, padding_lengths,
+                           rope_inv_freq, rotate_half, run_all, softmax, visible)
 
 CLI = os.environ["ATTNLAB_CLI"]
 
@@ -53,6 +55,16 @@ MLA = [
      "--mask", "padding:6", "--seed", "3"],
     ["--d-model", "24", "--heads", "3", "--mla", "10", "--q-latent", "9", "--seq-len", "5",
      "--d-k", "5", "--d-v", "7"],
+]
+ROPE = [
+    ["--d-model", "16", "--heads", "4", "--kv-heads", "2", "--seq-len", "7", "--batch", "2",
+     "--rope-theta", "10000", "--bias", "--mask", "causal", "--seed", "4"],
+    ["--d-model", "32", "--heads", "8", "--kv-heads", "1", "--seq-len", "9", "--rope-theta",
+     "500000", "--seed", "7"],
+    ["--d-model", "16", "--heads", "4", "--seq-len", "9", "--decode", "5", "--rope-theta", "10000",
+     "--bias", "--batch", "2", "--seed", "5"],
+    ["--d-model", "32", "--heads", "8", "--kv-heads", "2", "--seq-len", "10", "--decode", "7",
+     "--rope-theta", "10000", "--d-k", "6", "--seed", "8"],
 ]
 CROSS = [
     ["--d-model", "16", "--heads", "4", "--sentence", "The cat sat on the mat",
@@ -107,12 +119,17 @@ def reference(d):
         ref[n + "_split"] = ref[n].reshape(B, tokens, heads, -1)
         ref[n + "_heads"] = ref[n + "_split"].transpose(0, 2, 1, 3)
     heads = {"k": ref["k_heads"], "v": ref["v_heads"]}
+    q_full = ref["q_heads"]
+    if cfg["rope_theta"] > 0:  # Llama's RoPE after the transpose, before GQA's expand
+        inv_freq = ref["rope_inv_freq"] = rope_inv_freq(cfg, dk)
+        q_full = ref["q_rot"] = rotate_half(ref["q_heads"], inv_freq)
+        heads["k"] = ref["k_rot"] = rotate_half(ref["k_heads"], inv_freq)
     if g > 1:  # (B, n_kv, T_k, d) -> (B, n_kv, g, T_k, d) stride 0 on g -> (B, h, T_k, d)
         for n in "kv":
-            hd = ref[n + "_heads"]
+            hd = heads[n]
             ref[n + "_grouped"] = np.broadcast_to(hd[:, :, None], (B, n_kv, g) + hd.shape[2:])
             heads[n] = ref[n + "_expanded"] = ref[n + "_grouped"].reshape(B, h, Tk, -1)
-    q_full, k_full = ref["q_heads"], heads["k"]
+    k_full = heads["k"]
     d_rope = cfg["rope_dim"] if cfg["kv_latent"] > 0 else 0
     if d_rope > 0:
         ref["q_rope"] = rotate(q_source @ load(d, "w_qr"), d_rope)
@@ -144,7 +161,9 @@ def add_decode(d, cfg, ref, dk, n_kv):
     B, T, _ = x.shape
     h, g = cfg["n_heads"], cfg["n_heads"] // n_kv
     P = T - cfg["decode_steps"]
-    ref["prefill_k_cache"] = ref["k_heads"][:, :, :P]
+    rope = cfg["rope_theta"] > 0
+    keys = ref["k_rot"] if rope else ref["k_heads"]  # the cache holds turned keys with RoPE
+    ref["prefill_k_cache"] = keys[:, :, :P]
     ref["prefill_v_cache"] = ref["v_heads"][:, :, :P]
     w = {n: load(d, "w_" + n) for n in "qkv"}
     b = {n: bias(d, "b_" + n) for n in "qkv"}
@@ -157,8 +176,11 @@ def add_decode(d, cfg, ref, dk, n_kv):
         k = (x_t @ w["k"] + b["k"]).reshape(B, 1, n_kv, dk).transpose(0, 2, 1, 3)
         v = (x_t @ w["v"] + b["v"]).reshape(B, 1, n_kv, -1).transpose(0, 2, 1, 3)
         ref[n + "q"], ref[n + "k"], ref[n + "v"] = q, k, v
+        if rope:  # the token turned by its position t
+            q = ref[n + "q_rot"] = rotate_half(q, ref["rope_inv_freq"], t)
+            k = ref[n + "k_rot"] = rotate_half(k, ref["rope_inv_freq"], t)
         # The cache after this step: the prompt's and every decoded token's keys, this one last.
-        k_cache = ref[n + "k_cache"] = np.concatenate([ref["k_heads"][:, :, :t], k], 2)
+        k_cache = ref[n + "k_cache"] = np.concatenate([keys[:, :, :t], k], 2)
         v_cache = ref[n + "v_cache"] = np.concatenate([ref["v_heads"][:, :, :t], v], 2)
         k_all, v_all = np.repeat(k_cache, g, 1), np.repeat(v_cache, g, 1)  # (B, h, t + 1, d)
         scores = ref[n + "scores"] = q @ k_all.transpose(0, 1, 3, 2) / np.sqrt(dk)
@@ -225,5 +247,5 @@ def run_config(args, use_torch):
 
 if __name__ == "__main__":
     use_torch = "--torch" in sys.argv[1:]
-    sys.exit(run_all(CROSS if use_torch else GQA + DECODE + MLA + CROSS,
+    sys.exit(run_all(CROSS if use_torch else GQA + DECODE + MLA + CROSS + ROPE,
                      lambda args: run_config(args, use_torch)))

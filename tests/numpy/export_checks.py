@@ -66,6 +66,20 @@ def softmax(scaled, vis):
     return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
 
 
+def rope_inv_freq(cfg, dk):
+    """Llama's RoPE: theta^(-2i/d_k) for i < d_k/2 (transformers' default rope_init_fn)."""
+    return cfg["rope_theta"] ** (-2.0 * np.arange(dk // 2) / dk)
+
+
+def rotate_half(x, inv_freq, first=0):
+    """transformers' apply_rotary_pos_emb on x (..., T, d): x * cos + rotate_half(x) * sin, the
+    angle of position t (first + index on axis -2) t * inv_freq repeated over both halves."""
+    T, d = x.shape[-2:]
+    angle = np.arange(first, first + T)[:, None] * np.concatenate([inv_freq, inv_freq])[None, :]
+    turned = np.concatenate([-x[..., d // 2 :], x[..., : d // 2]], -1)
+    return x * np.cos(angle) + turned * np.sin(angle)
+
+
 def compare(d, ref):
     """The worst relative error of each exported tensor against ref (float32, C order, same shape
     and the same -inf pattern required)."""

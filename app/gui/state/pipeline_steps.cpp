@@ -6,8 +6,8 @@ namespace attnlab::gui {
 
 namespace {
 
-// The strip's label: "QKᵀ", "÷√d_k", "·V"; a stage's plain step by the stage's name (transpose
-// before its expand); the others by their name.
+// The strip's label: "QKᵀ", "÷√d_k", "·V", "RoPE"; a stage's plain step by the stage's name
+// (transpose before its expand); the others by their name.
 std::string substep_label(Stage stage, Substep substep) {
   switch (substep) {
     case Substep::None:
@@ -18,6 +18,8 @@ std::string substep_label(Stage stage, Substep substep) {
       return "\u00F7\u221Ad_k";
     case Substep::AttendValues:
       return "\u00B7V";
+    case Substep::Rotate:
+      return "RoPE";
     default:
       return substep_name(substep);
   }
