@@ -65,6 +65,9 @@ struct Config {
   // RoPE as Llama has it (rotate-half pairing) on q and k after the transpose, with this base
   // theta (10000, Llama 3: 500000); 0 = off. Not MLA's interleaved rotary part (rope_dim).
   double rope_theta = 0;
+  // One projection W_qkv = [W_q | W_k | W_v] (d_in, h*d_k + n_kv*(d_k + d_v)), as GPT-2's c_attn
+  // and the lecture's fused class: q, k and v are its column blocks, views of one GEMM's output.
+  bool fused_qkv = false;
   // The tokens' labels when X is given rather than embedded from the sentence: a real model's
   // pieces as its tokenizer cut them ("·John"). Used when there are T of them; not a setting.
   std::vector<std::string> token_labels;

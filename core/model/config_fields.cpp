@@ -88,6 +88,10 @@ std::vector<ConfigField> make_table() {
       switch_field("bias", "biases", &Config::bias, "--bias",
                    "Biases on the projections (random unless given)",
                    "No biases on the projections"),
+      switch_field("fused_qkv", "fused QKV", &Config::fused_qkv, "--fused-qkv",
+                   "One projection W_qkv = [W_q | W_k | W_v] (GPT-2's c_attn): q, k, v are its "
+                   "column blocks, views",
+                   "Separate W_q, W_k, W_v projections (the default)"),
       switch_field("output_proj", "output projection", &Config::output_proj, "--output-proj",
                    "W_o on the concat (the default)",
                    "No W_o: the output is the concat (seed 003)"),

@@ -63,6 +63,7 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
   c.mask.causal = s.causal;
   if (!m.rope_inv_freq.empty()) c.rope_theta = s.rope_theta;
   c.input_words = input_words(s, layer);
+  c.fused_qkv = b.qkv.w.has_values();  // GPT-2's c_attn: the trace shows its q | k | v blocks
 
   Inputs& in = out.inputs;
   in.x = copy_of(run.layers[size_t(layer)].attn_input, "x");  // (1, T, d)

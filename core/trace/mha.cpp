@@ -48,11 +48,20 @@ class BatchedRun {
     const Tensor x_kv = c_.cross() ? builder_.add("x_kv", in_.x_kv) : x;
     step_done(1);
     const Tensor q_source = c_.q_latent > 0 ? project(x, in_.w_dq, {}, "c_q") : x;
-    const Tensor q = project(q_source, in_.w_q, in_.b_q, "q");
     const Tensor kv_source = c_.latent() ? project(x, in_.w_dkv, {}, "c_kv") : x_kv;
-    const Tensor k =
-        project(kv_source, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k, "k");
-    const Tensor v = project(kv_source, in_.w_v, in_.b_v, "v");
+    Tensor q, k, v;
+    if (p_.fused_qkv) {  // one GEMM, then each projection a column block of it: views
+      const Tensor qkv = project(x, parameter("w_qkv"), parameter("b_qkv"), "qkv");
+      const int64_t wq = h_ * dk_, wk = c_.kv_heads() * dk_, wv = c_.kv_heads() * dv_;
+      q = builder_.add("q", qkv.narrow(2, 0, wq));  // (B, T, h*d_k), strides (T*W, W, 1)
+      k = builder_.add("k", qkv.narrow(2, wq, wk));
+      v = builder_.add("v", qkv.narrow(2, wq + wk, wv));
+    } else {
+      q = project(q_source, in_.w_q, in_.b_q, "q");
+      k = project(kv_source, p_.shared_qk ? in_.w_q : in_.w_k, p_.shared_qk ? in_.b_q : in_.b_k,
+                  "k");
+      v = project(kv_source, in_.w_v, in_.b_v, "v");
+    }
     Tensor q_rope, k_rope;
     if (rope_ > 0) {
       q_rope = project(q_source, in_.w_qr, {}, "q_rope", rope_);
@@ -112,6 +121,13 @@ class BatchedRun {
     builder_.add(name, out, flops);
     check_cancel();
     return out;
+  }
+
+  // A parameter record's tensor (fused QKV's w_qkv, b_qkv); undefined when the trace has none.
+  Tensor parameter(const std::string& name) const {
+    for (const TensorRecord& r : trace_.parameters)
+      if (r.name == name) return r.tensor;
+    return Tensor();
   }
 
   // [SECTION] RoPE (rotate-half): (B, h|n_kv, T, d_k) read through the transpose's strides ->
@@ -323,10 +339,46 @@ TensorRecord parameter_record(const std::string& name, const Tensor& t, Axes axe
   return r;
 }
 
-void fill_parameters(const Config& c, const Inputs& in, Trace& trace) {
+// [W_q | W_k | W_v] (d_in, h*d_k + n_kv*(d_k + d_v)), or their biases joined the same way.
+Tensor join_columns(const std::vector<const Tensor*>& parts, const std::string& name,
+                    bool compute) {
+  const int64_t rows = parts[0]->dim() == 2 ? parts[0]->size(0) : 1;
+  int64_t width = 0;
+  for (const Tensor* t : parts) width += t->size(-1);
+  Tensor joined = parts[0]->dim() == 2 ? Tensor::empty(name, {rows, width}, compute)
+                                       : Tensor::empty(name, {width}, compute);
+  if (!compute) return joined;
+  int64_t column = 0;
+  for (const Tensor* t : parts) {
+    const std::vector<Scalar> values = t->to_vector();
+    const int64_t w = t->size(-1);
+    for (int64_t r = 0; r < rows; ++r)
+      std::copy(values.begin() + r * w, values.begin() + (r + 1) * w,
+                joined.data() + r * width + column);
+    column += w;
+  }
+  return joined;
+}
+
+void fill_parameters(const Plan& plan, const Inputs& in, Trace& trace) {
+  const Config& c = plan.config;
   auto add = [&](const std::string& name, const Tensor& t, Axes axes) {
     if (t.storage()) trace.parameters.push_back(parameter_record(name, t, std::move(axes)));
   };
+  if (plan.fused_qkv) {
+    // GPT-2's c_attn: one weight (d_in, h*d_k + n_kv*(d_k + d_v)) and one bias for q | k | v.
+    const Axis fused{AxisKind::Feature, fused_symbol(c), 0, 1};
+    const bool compute = !c.shape_only;
+    add("w_qkv", join_columns({&in.w_q, &in.w_k, &in.w_v}, "w_qkv", compute),
+        {{AxisKind::Feature, "d_in", 0, 1}, fused});
+    if (c.bias) add("b_qkv", join_columns({&in.b_q, &in.b_k, &in.b_v}, "b_qkv", compute), {fused});
+    Inputs rest = in;  // then w_o, b_o and rope_inv_freq as without fusing
+    rest.w_q = rest.w_k = rest.w_v = rest.b_q = rest.b_k = rest.b_v = Tensor();
+    Plan unfused = plan;
+    unfused.fused_qkv = false;
+    fill_parameters(unfused, rest, trace);
+    return;
+  }
   const int64_t h = c.n_heads, hk = c.kv_heads();
   const auto f = [](const char* symbol, int64_t heads = 1) {
     return Axis{AxisKind::Feature, symbol, 0, heads};
@@ -409,7 +461,7 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   const Inputs complete = config.shape_only
                               ? shape_only_inputs(config)
                               : complete_inputs(config, trace.tokens, inputs, trace.tokens_kv);
-  fill_parameters(config, complete, trace);
+  fill_parameters(plan, complete, trace);
   BatchedRun(plan, complete, control, trace).run();
   if (!config.shape_only) diagnose(trace);  // the weights exist even when concat failed
   return trace;
@@ -430,7 +482,7 @@ int64_t trace_bytes_needed(const Config& config) {
   Trace trace;
   trace.config = shapes;
   const Inputs parameters = shape_only_inputs(shapes);
-  fill_parameters(shapes, parameters, trace);
+  fill_parameters(plan, parameters, trace);
   BatchedRun(plan, parameters, RunControl{}, trace).run();
   int64_t bytes = trace.counters.bytes;
   for (const TensorRecord& p : trace.parameters) bytes += p.bytes;

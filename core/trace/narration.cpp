@@ -42,6 +42,29 @@ Words project(const Plan& p, const PlannedStep& s) {
           n + " = " + source + " @ self.W_" + weight + code_bias, note};
 }
 
+// Fused QKV (GPT-2's c_attn): one GEMM for the three, then each a block of its columns.
+Words project_fused(const Plan& p) {
+  const std::string bias = p.config.bias ? " + b_qkv" : "";
+  return {"[Q | K | V] = X W_qkv" + bias + ": one GEMM makes all three (GPT-2's c_attn)",
+          "qkv = x @ self.W_qkv" + std::string(p.config.bias ? " + self.b_qkv" : ""), ""};
+}
+
+Words split_columns(const Plan& p, const PlannedStep& s) {
+  const Config& c = p.config;
+  const int64_t wq = c.n_heads * c.head_dim_k(), wk = c.kv_heads() * c.head_dim_k();
+  const int64_t begin = s.which == 'q' ? 0 : s.which == 'k' ? wq : wq + wk;
+  const int64_t width = s.which == 'v' ? c.kv_heads() * c.head_dim_v() : s.which == 'q' ? wq : wk;
+  const std::string n(1, s.which);
+  const std::string code =
+      s.which == 'q' ? "q, k, v = qkv.split([" + std::to_string(wq) + ", " + std::to_string(wk) +
+                           ", " + std::to_string(c.kv_heads() * c.head_dim_v()) + "], dim=2)"
+                     : "";
+  return {upper(n) + " = columns " + std::to_string(begin) + ".." +
+              std::to_string(begin + width - 1) + " of qkv: a view, each row's next token " +
+              std::to_string(fused_width(c)) + " floats on",
+          code, "", s.which == 'q'};
+}
+
 // [SECTION] the variants' steps (core/variants/ explains each lesson)
 
 Words compress(const Plan& p, const PlannedStep& s) {
@@ -231,6 +254,10 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return {"X = token embedding + position encoding", "x", "", false};
     case Op::Project:
       return project(p, s);
+    case Op::ProjectFused:
+      return project_fused(p);
+    case Op::SplitColumns:
+      return split_columns(p, s);
     case Op::Compress:
       return compress(p, s);
     case Op::RopeProject:

@@ -19,6 +19,7 @@ constexpr double kContextDropoutWhenOff = 0.1;
 void decide(const Config& c, Plan& p) {
   const Mistake bug = c.mistake;
   p.shared_qk = bug == Mistake::SharedQkProjection;
+  p.fused_qkv = c.fused_qkv && !p.shared_qk && !c.latent() && !c.cross();
   p.heads_transposed = bug != Mistake::ForgetTranspose;
   p.rotate = c.rotary() && p.heads_transposed;
   p.scale = bug != Mistake::NoScale;
@@ -89,7 +90,8 @@ void add_head_steps(const Config& c, const Plan& p, const Sizes& s, char which,
                                           : "x";
   std::vector<std::string> inputs = {source, "w_" + weight};
   if (c.bias) inputs.push_back("b_" + weight);
-  steps.push_back({Op::Project,
+  if (p.fused_qkv) inputs = {"qkv"};
+  steps.push_back({p.fused_qkv ? Op::SplitColumns : Op::Project,
                    which,
                    Stage::Project,
                    Substep::None,
@@ -362,6 +364,15 @@ void add_absorbed_step(const Config& c, const Sizes& s, std::vector<PlannedStep>
 
 }  // namespace
 
+int64_t fused_width(const Config& c) {
+  return c.n_heads * c.head_dim_k() + c.kv_heads() * (c.head_dim_k() + c.head_dim_v());
+}
+
+std::string fused_symbol(const Config& c) {
+  if (!c.grouped() && c.head_dim_v() == c.head_dim_k()) return "3*h*d_k";
+  return c.grouped() ? "h*d_k+n_kv*(d_k+d_v)" : "h*(2*d_k+d_v)";
+}
+
 std::string decode_name(int64_t step, const std::string& part) {
   return "decode" + std::to_string(step) + "_" + part;
 }
@@ -382,6 +393,13 @@ Plan plan_for(const Config& c) {
   if (c.cross())
     p.steps.push_back(step(Op::Input, 'k', Stage::Input, "x_kv",
                            {batch(s), key_tokens(c, s), feature("d_in_kv", s.d_in_kv)}, {}));
+  if (p.fused_qkv) {
+    std::vector<std::string> inputs = {"x", "w_qkv"};
+    if (c.bias) inputs.push_back("b_qkv");
+    p.steps.push_back(step(Op::ProjectFused, 0, Stage::Project, "qkv",
+                           {batch(s), tokens(s), feature(fused_symbol(c), fused_width(c))},
+                           inputs));
+  }
   for (char which : {'q', 'k', 'v'}) {
     add_latent_step(c, s, which, p.steps);
     add_head_steps(c, p, s, which, p.steps);
@@ -426,6 +444,7 @@ double element_bound(const Config& c) {
     add(shape);
   }
   for (const Shape& shape : parameter_shapes(c)) add(shape);
+  if (c.fused_qkv) add({c.input_dim(), fused_width(c)});  // W_qkv, joined from W_q, W_k, W_v
   return total;
 }
 

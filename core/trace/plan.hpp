@@ -16,6 +16,8 @@ namespace attnlab {
 enum class Op {
   Input,          // x: (B, T, d_in)
   Project,        // q|k|v = x @ W (+ b): (B, T, h*d); MLA's k|v = c_kv @ W_uk|W_uv
+  ProjectFused,   // fused QKV: qkv = x @ W_qkv (+ b_qkv): (B, T, h*d_k + n_kv*(d_k + d_v))
+  SplitColumns,   // fused QKV: q|k|v = qkv's column block, a view: (B, T, h*d)
   Compress,       // MLA: c_kv = x @ W_dkv (B, T, d_c), c_q = x @ W_dq (B, T, d_c')
   RopeProject,    // MLA: q_rope (B, T, h*d_rope), k_rope (B, T, d_rope), rotated by position
   ExpandHeads,    // GQA/MLA: .unsqueeze().expand(): K/V heads repeated by a stride of 0
@@ -64,6 +66,10 @@ struct PlannedStep {
   int64_t position = -1;  // Pass::Decode: the token t this step decodes
 };
 
+// Fused QKV: W_qkv's columns, h*d_k + n_kv*(d_k + d_v), and their symbol ("3*h*d_k").
+int64_t fused_width(const Config& config);
+std::string fused_symbol(const Config& config);
+
 // The record names of decode step `step` (0 for the first decoded token): "decode0_q".
 std::string decode_name(int64_t step, const std::string& part);
 
@@ -71,6 +77,7 @@ struct Plan {
   Config config;
   // [SECTION] the decisions, each made here once
   bool shared_qk = false;        // K projected with W_q (shared-qk-projection)
+  bool fused_qkv = false;        // one GEMM makes q | k | v, each then a view of its columns
   bool heads_transposed = true;  // false: forget-transpose, attention over (B, T, h, d)
   // Llama's RoPE turns q and k after the transpose (rope_theta > 0). Not with forget-transpose:
   // cos and sin have one row per position, which (B, T, h, d_k) does not have on axis 2.

@@ -111,6 +111,25 @@ void check_rotary(const Config& c, std::vector<ConfigIssue>& issues) {
                                         str(dk + 1) + ", or drop --rope-theta"});
 }
 
+// Fused QKV: one GEMM over x for all three, so q, k and v must read the same input with their own
+// weights.
+void check_fused(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (!c.fused_qkv) return;
+  if (c.cross())
+    issues.push_back({"fused_qkv",
+                      "cross-attention's keys and values read another sentence, so one fused "
+                      "projection cannot make all three: drop --fused-qkv, or drop --sentence-kv / "
+                      "--x-kv"});
+  if (c.latent())
+    issues.push_back({"fused_qkv",
+                      "MLA's keys and values come from its latent, not from x: drop --fused-qkv, "
+                      "or drop --mla"});
+  if (c.mistake == Mistake::SharedQkProjection)
+    issues.push_back({"fused_qkv",
+                      "the shared-qk-projection mistake needs W_q and W_k apart: drop "
+                      "--fused-qkv, or choose another mistake"});
+}
+
 }  // namespace
 
 void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
@@ -119,6 +138,7 @@ void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
   check_decode(c, issues);
   check_latent(c, issues);
   check_rotary(c, issues);
+  check_fused(c, issues);
   const bool variant = c.grouped() || c.cross() || c.decode_steps > 0 || c.latent();
   if (variant && c.mistake != Mistake::None)
     issues.push_back({"mistake",
