@@ -335,6 +335,11 @@ bool App::open() {
   }
   input_events.typed = &state.typed;
   watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
+  // A model folder dropped on the window is opened (app/gui/model/).
+  platform::watch_dropped_paths(platform.window, [this](const std::string& path) {
+    ++input_events.count;
+    state.window.dropped_paths.push_back(path);
+  });
   start_imgui(options, restored, platform);
   route_clipboard(ImGui::GetIO(), state.typed);  // pasted emoji keep their stand-ins
   const std::string start_error = start_state(state, options, restored ? &*restored : nullptr);

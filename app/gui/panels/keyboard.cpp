@@ -123,8 +123,10 @@ void letter_key(AppState& state, const KeyPress& press) {
     const int digit = key - kKey0;
     if (press.shift)
       toggle_head_ablation(state, digit);
-    else if (digit >= 1 && digit <= kToolTabCount)
+    else if (digit >= 1 && digit <= 9)
       state.tabs.requested_tool = ToolTab(digit - 1);
+    else if (digit == 0)
+      state.tabs.requested_tool = ToolTab::Model;
   }
   if (key == kKeyC)
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;

@@ -9,6 +9,7 @@
 
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/text_field.hpp"
@@ -50,7 +51,13 @@ bool sentence_control(AppState& state, std::string& sentence) {
 
 bool input_controls(AppState& state, Config& c) {
   bool changed = false;
-  changed |= sentence_control(state, c.sentence);
+  if (model_is_current(state)) {  // the sentence the real model reads
+    std::string sentence = state.model.sentence;
+    if (sentence_control(state, sentence)) set_model_sentence(state, sentence);
+    model_sentence_notes(state);
+  } else {
+    changed |= sentence_control(state, c.sentence);
+  }
   changed |= slider(
       state, "seq_len", "T (tokens)", c.seq_len, 0, 256, c.seq_len == 0 ? "= sentence" : "%d",
       "Sequence length T: 0 takes as many tokens as the sentence has, more cycles it.");
@@ -259,6 +266,7 @@ void draw_controls_panel(AppState& state) {
     ImGui::PushItemWidth(state.controls.stacked_labels ? -FLT_MIN
                                                        : room - longest_label - font * 0.5f);
     preset_picker(state);
+    if (section("Pretrained model")) draw_model_section(state);
     Config config = state.session.config;
     bool changed = false;
     if (section("Input")) changed |= input_controls(state, config);

@@ -1,10 +1,11 @@
 // The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
 // (mistakes, memory layout, head tools, loop vs batched, counters, train, decode, KV cache).
-// Keys 1-9 pick a tab.
+// Keys 1-9 and 0 pick a tab.
 #include <imgui.h>
 
 #include <string>
 
+#include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
@@ -22,6 +23,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "Train a tiny attention model on a task and watch its heads specialise (key 7).",
     "KV-cache decoding: one token at a time over a growing cache; arrow keys step (key 8).",
     "What sharing K and V saves: GQA, MQA and DeepSeek-V2's latent attention (key 9).",
+    "A real model's heads: every layer's maps, the head finder, the next token (key 0).",
 };
 
 void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
@@ -53,6 +55,9 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
     case ToolTab::KVCache:
       draw_kv_cache_tab(state);
       break;
+    case ToolTab::Model:
+      draw_model_tab(state);
+      break;
   }
 }
 
@@ -65,6 +70,7 @@ bool presenter_tab_full_width(ToolTab tab) {
     case ToolTab::Train:
     case ToolTab::Decode:
     case ToolTab::KVCache:
+    case ToolTab::Model:
       return true;
     default:
       return false;
@@ -76,9 +82,9 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   const bool open_panel = begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags);
   if (open_panel && state.session.trace && state.ui.presenter) {
-    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8 and 9 show Mistakes,
-    // Counters (the model table), Train, Decode and KV cache across the width in its place, 1 (or
-    // any other) the stage view again.
+    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8, 9 and 0 show
+    // Mistakes, Counters (the model table), Train, Decode, KV cache and Model across the width in
+    // its place, 1 (or any other) the stage view again.
     if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
     state.tabs.requested_tool.reset();
     if (presenter_tab_full_width(state.tabs.tool))

@@ -48,6 +48,10 @@ float pixel_ratio();
 // F11: the desktop puts the window on the monitor and back; a page asks the browser.
 void toggle_fullscreen(GLFWwindow* window);
 
+// Files or folders dropped on the window: `on_path` is called with each one's path (the desktop;
+// a page's canvas takes no folders).
+void watch_dropped_paths(GLFWwindow* window, std::function<void(const std::string&)> on_path);
+
 // After each drawn frame: the browser keeps `state_json()` for the page's attnlab_page_state()
 // (what the browser test asserts on); the desktop does not call it.
 void publish_state(const std::function<std::string()>& state_json);

@@ -62,6 +62,16 @@ void toggle_fullscreen(GLFWwindow* window) {
     glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
+void watch_dropped_paths(GLFWwindow* window, std::function<void(const std::string&)> on_path) {
+  // GLFW's callback is a plain function: the one listener lives here.
+  static std::function<void(const std::string&)> listener;
+  listener = std::move(on_path);
+  glfwSetDropCallback(window, [](GLFWwindow*, int count, const char** paths) {
+    for (int i = 0; i < count; ++i)
+      if (listener && paths[i]) listener(paths[i]);
+  });
+}
+
 void publish_state(const std::function<std::string()>&) {}
 
 }  // namespace attnlab::gui::platform

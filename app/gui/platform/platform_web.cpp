@@ -97,6 +97,8 @@ void toggle_fullscreen(GLFWwindow*) {
   browser_fullscreen();
 }
 
+void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)>) {}
+
 void publish_state(const std::function<std::string()>& state_json) {
   page_state = state_json();
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "app/gui/model/model_state.hpp"
 #include "app/gui/state/frame_output.hpp"
 #include "app/gui/state/heatmap_data.hpp"
 #include "app/gui/state/panel_state.hpp"
@@ -48,6 +49,7 @@ struct AppState {
   TrainTab train;
   DecodeTab decode;
   KVCacheTab kv_cache;
+  ModelTab model;  // a real pretrained model (app/gui/model/)
 
   WindowRequests window;  // handled between frames
   TypedInput typed;       // the window's key presses and wide characters since the last frame

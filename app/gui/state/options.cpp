@@ -76,6 +76,13 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--zoom", o.zoom, "with --focus-head: magnify the maps about their centre")
       ->check(CLI::Range(1.0, 4096.0));
+  app.add_option("--model", o.model,
+                 "open a Hugging Face model folder (GPT-2, Llama, Mistral, Qwen2, BERT): its layer "
+                 "--layer on --sentence is the trace");
+  app.add_option("--layer", o.layer, "with --model: the layer shown (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--model-page", o.model_page, "the Model tab's right side: finder or next")
+      ->check(CLI::IsMember({"finder", "next"}));
   add_config_flags(app, o.config);
   app.add_option("--width", o.width, "window width (default: the last one, or 1600)")
       ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));
@@ -96,6 +103,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
     return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
   if ((o.compare_head >= 0 || o.zoom != 1) && o.focus_head < 0)
     return {2, "attnlab: --compare-head and --zoom need --focus-head N"};
+  if (app.count("--layer") > 0 && o.model.empty()) return {2, "attnlab: --layer needs --model DIR"};
   if (o.bench_drag > 0 && o.bench_frames == 0)
     return {2, "attnlab: --bench-drag needs --bench-frames N"};
   return {};

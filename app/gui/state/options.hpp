@@ -1,7 +1,8 @@
 // The command line of `attnlab`:
 //   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
 //           [--bench-frames N [--bench-drag EVERY]] [--font-scale X] [--theme light|dark]
-//           [--tab NAME] [the config flags of attnlab-cli: --heads N --mask causal ...]
+//           [--tab NAME] [--model DIR [--layer L]] [the config flags of attnlab-cli: --heads N
+//           --mask causal ...]
 #pragma once
 
 #include <optional>
@@ -34,6 +35,10 @@ struct StartOptions {
   double zoom = 1;
   std::string tab;     // open this tab: tensors, mistakes, memory, ..., code, checks
   ConfigFlags config;  // --heads, --mask, --mistake, ...: applied over the first config
+  // --model DIR: a Hugging Face folder whose layer `layer` on --sentence is the first trace.
+  std::string model;
+  int64_t layer = 0;
+  std::string model_page;  // the Model tab's right side: "finder" or "next"
   // Any config flag given: a new lesson, started from the preset (or seed003) and these flags,
   // not from the last session.
   bool config_flags_given = false;

@@ -60,6 +60,7 @@ std::string settings_to_json(const Settings& s) {
                    {"tensors", ui.splits.tensors},
                    {"heads", ui.splits.heads},
                    {"presenter", ui.splits.presenter}}},
+                 {"recent_models", ui.recent_models},
                  {"imgui_ini", s.imgui_ini}};
   // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
   // than losing every setting to json's type_error.
@@ -116,6 +117,13 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
       *value = splits.value(name, *value);
       if (!std::isfinite(*value)) throw UserError(source + ": splits." + name + " is not a number");
     }
+  }
+  if (object.contains("recent_models")) {  // strings only, at most 8: the rest is dropped
+    const json& recent = object.at("recent_models");
+    if (!recent.is_array()) throw UserError(source + ": recent_models is not a list");
+    for (const json& folder : recent)
+      if (folder.is_string() && ui.recent_models.size() < 8)
+        ui.recent_models.push_back(folder.get<std::string>());
   }
   s.imgui_ini = object.value("imgui_ini", "");
   return s;

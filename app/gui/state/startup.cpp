@@ -99,6 +99,22 @@ std::string start_state(AppState& state, const StartOptions& options,
   // A restored config may be invalid now (a preset changed): fall back to the default preset.
   if (!state.session.trace && !state.session.computing && restore_config)
     apply_preset(state, kDefaultPreset);
+  if (!options.model.empty()) {  // loads in the background; its layer replaces the preset's trace
+    ModelTab& model = state.model;
+    model.requested_layer = options.layer;
+    if (options.config.given("sentence"))
+      model.requested_sentence = options.config.value("sentence").text.value_or("");
+    if (!options.model_page.empty())
+      model.requested_page =
+          options.model_page == "next" ? ModelPage::NextToken : ModelPage::Finder;
+    start_model_load(state, options.model);
+    if (options.scripted()) {
+      wait_for_model(state);
+      if (error.empty() && !model.error.empty()) error = "attnlab: " + model.error;
+      if (error.empty() && !model.sentence_error.empty())
+        error = "attnlab: " + model.sentence_error;
+    }
+  }
   // Scripted runs need the trace before their first frame; a window shows progress instead.
   if (options.scripted()) state.session.worker->wait_idle();
   poll_trace(state);

@@ -13,7 +13,7 @@ constexpr TabText kToolTabs[kToolTabCount] = {
     {"memory", "Memory layout"},  {"head-tools", "Heads: 1 vs h, ablation, entropy"},
     {"paths", "Loop vs batched"}, {"counters", "Counters"},
     {"train", "Train"},           {"decode", "Decode"},
-    {"kv-cache", "KV cache"},
+    {"kv-cache", "KV cache"},     {"model", "Model"},
 };
 constexpr TabText kInfoTabs[kInfoTabCount] = {{"code", "Code"}, {"checks", "Checks"}};
 

@@ -1,6 +1,6 @@
 // The tabs of the two tabbed panels: the large middle panel (tensors and the teaching toolkit) and
-// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9 pick a middle
-// tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
+// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9 and 0 pick a
+// middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
 #pragma once
 
 #include <string>
@@ -16,9 +16,10 @@ enum class ToolTab {
   Counters,
   Train,
   Decode,
-  KVCache
+  KVCache,
+  Model
 };
-constexpr int kToolTabCount = 9;
+constexpr int kToolTabCount = 10;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;

@@ -1,6 +1,9 @@
 // The user's display choices: kept in AppState, saved with the settings.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "app/gui/state/heatmap_data.hpp"
 
 namespace attnlab::gui {
@@ -34,6 +37,7 @@ struct UiSettings {
   // heads take the screen.
   bool presenter = false;
   PanelSplits splits;
+  std::vector<std::string> recent_models;  // model folders opened, the latest first (up to 8)
 };
 
 }  // namespace attnlab::gui

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/gui/state/frame_output.hpp"
 
@@ -27,8 +28,9 @@ struct WindowRequests {
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
   std::string export_message;
   bool export_failed = false;
-  ImFont* mono_font = nullptr;  // code lines; null = the default font
-  std::string platform_note;    // what this platform cannot do (the browser page), or ""
+  ImFont* mono_font = nullptr;             // code lines; null = the default font
+  std::string platform_note;               // what this platform cannot do (the browser page), or ""
+  std::vector<std::string> dropped_paths;  // dropped on the window: a model folder to open
 };
 
 }  // namespace attnlab::gui

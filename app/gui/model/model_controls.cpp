@@ -1,0 +1,126 @@
+// The Controls' "Pretrained model" section: a Hugging Face folder (typed, picked from the recent
+// ones, dropped on the window or given with --model), loaded in the background with its progress
+// and Cancel; the error beside the field; the layer shown as the trace.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
+#include "app/gui/model/model_panels.hpp"
+#include "app/gui/panels/config_widgets.hpp"
+#include "app/gui/panels/job_status.hpp"
+#include "app/gui/panels/panels.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+void red_line(AppState& state, const std::string& text, const char* field) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+  state.frame.explained.push_back(field);
+}
+
+void dim_line(AppState& state, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
+const char* family_name(ModelFamily family) {
+  switch (family) {
+    case ModelFamily::Gpt2:
+      return "GPT-2";
+    case ModelFamily::Llama:
+      return "Llama family";
+    case ModelFamily::Bert:
+      return "BERT";
+  }
+  return "";
+}
+
+}  // namespace
+
+void model_folder_row(AppState& state) {
+  ModelTab& tab = state.model;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float open_w = ImGui::CalcTextSize("Open").x + 2 * style.FramePadding.x;
+  const float recent_w = ImGui::GetFrameHeight();
+  // The field takes what the row leaves after Open and the recent folders' arrow.
+  const float room = ImGui::GetContentRegionAvail().x;
+  ImGui::SetNextItemWidth(
+      std::max(ImGui::GetFontSize() * 4, room - open_w - recent_w - 2 * style.ItemInnerSpacing.x));
+  const bool entered =
+      ImGui::InputTextWithHint("##model_folder", "a Hugging Face model folder", &tab.folder_text,
+                               ImGuiInputTextFlags_EnterReturnsTrue);
+  tooltip(
+      "A model folder as Hugging Face saves it (config.json and .safetensors; GPT-2, Llama, "
+      "Mistral, Qwen2, BERT). Enter or Open loads it; a folder dropped on the window too.");
+  ImGui::SameLine(0, style.ItemInnerSpacing.x);
+  ImGui::BeginDisabled(tab.folder_text.empty());
+  const bool open = ImGui::Button("Open");
+  ImGui::EndDisabled();
+  tooltip("Load the folder's weights and tokenizer, and show its layer as the trace.");
+  if ((entered || open) && !tab.folder_text.empty()) start_model_load(state, tab.folder_text);
+  ImGui::SameLine(0, style.ItemInnerSpacing.x);
+  ImGui::BeginDisabled(state.ui.recent_models.empty());
+  if (ImGui::BeginCombo("##recent_models", "", ImGuiComboFlags_NoPreview)) {
+    for (const std::string& folder : state.ui.recent_models)
+      if (ImGui::Selectable(folder.c_str(), folder == tab.folder)) {
+        start_model_load(state, folder);
+        break;  // the list changes when it loads
+      }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  tooltip("The folders opened last, the latest first.");
+}
+
+void draw_model_section(AppState& state) {
+  ModelTab& tab = state.model;
+  model_folder_row(state);
+  if (!tab.loading.empty()) {
+    draw_task_status(tab.load, "model_load", palette(state.ui.theme).error);
+    dim_line(state, "Opening " + tab.loading + " ...");
+  }
+  if (!tab.error.empty()) red_line(state, tab.error, "model");
+  if (!tab.session) {
+    dim_line(state, "Open a model to see its real heads at every stage (attnlab --model DIR).");
+    return;
+  }
+  const ModelSpec& spec = tab.session->model.spec;
+  char about[160];
+  std::snprintf(about, sizeof about, "%s (%s): %lld layers x %lld heads, d_model %lld, vocab %lld",
+                tab.name.c_str(), family_name(spec.family), (long long)spec.n_layers,
+                (long long)spec.n_heads, (long long)spec.d_model, (long long)spec.vocab);
+  dim_line(state, about);
+  if (!tab.session->tokenizer)
+    dim_line(state, "No tokenizer in the folder: the sentence is token ids (5, 17, 42).");
+  int64_t layer = tab.layer;
+  const int64_t first = 0, last = std::max<int64_t>(spec.n_layers - 1, 0);
+  const bool moved = ImGui::SliderScalar(field_label(state, "layer").c_str(), ImGuiDataType_S64,
+                                         &layer, &first, &last, "%lld");
+  tooltip("The layer whose attention is the trace: every stage and the heads panel show it.");
+  if (moved) show_model_layer(state, std::clamp<int64_t>(layer, 0, last));
+  if (!model_is_current(state)) {
+    if (ImGui::Button("Show the model again")) show_model_layer(state, tab.layer);
+    tooltip("A preset (or an edited setting) is shown now: back to the model's layer.");
+  }
+}
+
+void model_sentence_notes(AppState& state) {
+  ModelTab& tab = state.model;
+  if (!tab.sentence_error.empty()) {
+    red_line(state, tab.sentence_error, "sentence");
+    return;
+  }
+  if (tab.sentence.empty()) dim_line(state, "empty: \"" + default_model_sentence(tab) + "\"");
+  dim_line(state, std::to_string(tab.tokens.ids.size()) + " tokens, as " + tab.name + " reads it");
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,22 @@
+// The app side of a real pretrained model (issue 22): the Controls' section that opens one and
+// picks its layer, and the Model tab (key 0): every layer's heads as small maps, the head finder's
+// table, and the next token with heads switched off. Each is a function of the app state.
+#pragma once
+
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+// The Controls' "Pretrained model" section: the folder, Open, the recent folders, the load's
+// progress and Cancel, the error beside the field, the layer slider.
+void draw_model_section(AppState& state);
+// The folder field, Open and the recent folders on one row (also at the top of the Model tab,
+// for presenter mode, where the controls are folded away).
+void model_folder_row(AppState& state);
+// Under the sentence field while the model is shown: its tokens' count, or why the sentence
+// cannot run, in red.
+void model_sentence_notes(AppState& state);
+// The Model tab.
+void draw_model_tab(AppState& state);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,315 @@
+#include "app/gui/model/model_state.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/gui_words.hpp"
+#include "core/model/errors.hpp"
+#include "core/pretrained/layer_trace.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// The trace's token labels are the model's pieces (Config::token_labels, where the core has it).
+template <typename C>
+void set_token_labels(C& config, const std::vector<std::string>& pieces) {
+  if constexpr (requires { config.token_labels; }) config.token_labels = pieces;
+}
+
+// One line: the first line of a message, in the controls' words.
+std::string one_line(const std::string& message) {
+  return in_gui_words(message.substr(0, message.find('\n')));
+}
+
+std::string folder_name(const std::string& folder) {
+  std::filesystem::path path(folder);
+  while (!path.empty() && path.filename().empty()) path = path.parent_path();  // "dir/"
+  const std::string name = path.filename().string();
+  return name.empty() ? folder : name;
+}
+
+// Takes a loaded model: runs it on the requested (or default) sentence and shows its layer.
+void adopt_model(AppState& state, std::shared_ptr<ModelSession> session) {
+  ModelTab& tab = state.model;
+  tab.session = std::move(session);
+  tab.folder = tab.loading;
+  tab.name = folder_name(tab.folder);
+  tab.loading.clear();
+  tab.error.clear();
+  tab.run.reset();
+  tab.found.clear();
+  tab.off_for.clear();
+  tab.off_run.reset();
+  tab.folder_text = tab.folder;
+  remember_model_folder(state.ui.recent_models, tab.folder);
+  const int64_t layers = tab.session->model.spec.n_layers;
+  tab.layer = std::clamp<int64_t>(tab.requested_layer < 0 ? 0 : tab.requested_layer, 0, layers - 1);
+  if (tab.requested_layer >= layers)
+    tab.error = "layer " + std::to_string(tab.requested_layer) +
+                " is not one of the model's: " + "showing layer " + std::to_string(tab.layer) +
+                " (0 to " + std::to_string(layers - 1) + ")";
+  tab.requested_layer = -1;
+  const std::string sentence = tab.requested_sentence.value_or("");
+  tab.requested_sentence.reset();
+  if (!set_model_sentence(state, sentence) && !sentence.empty()) {
+    const std::string why = tab.sentence_error;
+    set_model_sentence(state, "");  // the default text, the reason kept beside the field
+    tab.sentence = sentence;
+    tab.sentence_error = why;
+  }
+}
+
+}  // namespace
+
+// [SECTION] opening
+
+void start_model_load(AppState& state, const std::string& folder) {
+  ModelTab& tab = state.model;
+  tab.load.stop();  // a load under way: its folder is no longer wanted
+  tab.load.forget();
+  tab.loading = folder;
+  tab.error.clear();
+  tab.folder_text = folder;
+  tab.load.start(Config{}, "Opening the model", [folder](const RunControl& control) {
+    auto session = std::make_shared<ModelSession>();
+    // load_pretrained reports after each tensor: the place to stop when asked.
+    session->model = load_pretrained(folder, [&control](int64_t done, int64_t total) {
+      control.check_cancel();
+      control.report(total > 0 ? double(done) / double(total) : 0.0);
+    });
+    try {
+      session->tokenizer = HfTokenizer::open(folder, session->model.spec.model_type);
+    } catch (const UserError& error) {
+      session->tokenizer_error = error.what();
+    }
+    return session;
+  });
+}
+
+void poll_model(AppState& state) {
+  ModelTab& tab = state.model;
+  if (!state.window.dropped_paths.empty()) {  // a folder dropped on the window: the last one
+    const std::string dropped = state.window.dropped_paths.back();
+    state.window.dropped_paths.clear();
+    start_model_load(state, dropped);
+  }
+  if (tab.loading.empty()) return;
+  tab.load.poll();
+  if (tab.load.busy()) return;
+  if (tab.load.cancelled()) {
+    tab.loading.clear();
+    state.status = "Opening the model cancelled: still showing the previous trace.";
+  } else if (!tab.load.error().empty()) {
+    tab.error = one_line(tab.load.error());
+    tab.loading.clear();
+  } else if (const auto& loaded = tab.load.result(); loaded && *loaded) {
+    adopt_model(state, *loaded);
+  }
+  tab.load.forget();
+}
+
+void cancel_model_load(AppState& state) {
+  state.model.load.cancel();
+}
+
+void wait_for_model(AppState& state) {
+  state.model.load.wait();
+  poll_model(state);
+}
+
+std::string model_label(const ModelTab& tab) {
+  return tab.name + ", layer " + std::to_string(tab.layer);
+}
+
+bool model_is_current(const AppState& state) {
+  return state.model.session && state.model.run &&
+         state.session.preset_name == model_label(state.model);
+}
+
+void remember_model_folder(std::vector<std::string>& recent, const std::string& folder) {
+  std::erase(recent, folder);
+  recent.insert(recent.begin(), folder);
+  if (recent.size() > size_t(kMaxRecentModels)) recent.resize(kMaxRecentModels);
+}
+
+// [SECTION] what is shown
+
+bool show_model_layer(AppState& state, int64_t layer) {
+  ModelTab& tab = state.model;
+  if (!tab.session || !tab.run) return false;
+  // Heads switched off stay off while the layer stays (a new sentence); another layer starts on.
+  const bool same_layer = model_is_current(state) && layer == tab.layer;
+  const std::vector<bool> off =
+      same_layer ? state.session.config.ablated_heads : std::vector<bool>{};
+  LayerOfModel shown;
+  try {
+    shown = layer_of_model(tab.session->model, *tab.run, layer);
+  } catch (const std::exception& error) {
+    tab.error = one_line(error.what());
+    return false;
+  }
+  set_token_labels(shown.config, tab.tokens.pieces);
+  shown.config.ablated_heads = off;
+  tab.layer = layer;
+  Session& session = state.session;
+  session.preset_name = model_label(tab);
+  session.preset_config = shown.config;
+  session.preset_inputs = shown.inputs;
+  set_config(state, shown.config);
+  sync_edit_buffers(state);
+  if (state.heads.focus.head >= shown.config.n_heads) state.heads.focus = {};
+  return true;
+}
+
+std::string default_model_sentence(const ModelTab& tab) {
+  if (!tab.session) return "";
+  if (tab.session->tokenizer) {
+    if (tab.session->model.spec.family == ModelFamily::Bert)
+      return "The capital of France is [MASK].";
+    return "The capital of France is";
+  }
+  // No tokenizer: ids, five of them and then the first four again (an induction head's cue).
+  const int64_t vocab = tab.session->model.spec.vocab;
+  std::string ids;
+  for (int i = 0; i < 9; ++i)
+    ids += (ids.empty() ? "" : ", ") + std::to_string((11 + 13 * (i % 5)) % vocab);
+  return ids;
+}
+
+bool set_model_sentence(AppState& state, const std::string& sentence) {
+  ModelTab& tab = state.model;
+  if (!tab.session) return false;
+  tab.sentence = sentence;
+  const std::string text = sentence.empty() ? default_model_sentence(tab) : sentence;
+  const ModelSession& session = *tab.session;
+  ModelTokens tokens;
+  try {
+    if (session.tokenizer) {
+      tokens = tokens_of_sentence(session, text);
+    } else {
+      std::vector<int64_t> ids;
+      try {
+        ids = parse_token_ids(text);
+      } catch (const UserError&) {
+        throw UserError(
+            "this folder has no tokenizer: type token ids separated by commas, e.g. 5, 17, 42");
+      }
+      tokens = tokens_of_ids(session, ids);
+    }
+    auto run = std::make_shared<const PretrainedRun>(run_pretrained(session.model, tokens.ids));
+    tab.found = find_heads(session.model, *run);
+    tab.run = std::move(run);
+    tab.tokens = std::move(tokens);
+  } catch (const std::exception& error) {
+    tab.sentence_error = one_line(error.what());
+    return false;
+  }
+  tab.sentence_error.clear();
+  tab.off_for.clear();
+  tab.off_run.reset();
+  return show_model_layer(state, tab.layer);
+}
+
+void open_model_head(AppState& state, int64_t layer, int64_t head) {
+  if (!model_is_current(state) || layer != state.model.layer) {
+    state.walk.pending_stage = "attend";  // taken when the layer's trace arrives
+    if (!show_model_layer(state, layer)) return;
+  }
+  if (state.session.trace) go_to_named_step(state, "attend");
+  if (head >= 0 && head < state.session.config.n_heads) state.heads.focus = {int(head), -1, {}};
+}
+
+std::vector<HeadSwitch> switched_off_heads(const AppState& state) {
+  std::vector<HeadSwitch> off;
+  if (!model_is_current(state)) return off;
+  const std::vector<bool>& ablated = state.session.config.ablated_heads;
+  for (size_t h = 0; h < ablated.size(); ++h)
+    if (ablated[h]) off.push_back({state.model.layer, int64_t(h)});
+  return off;
+}
+
+const PretrainedRun* run_with_heads_off(AppState& state) {
+  ModelTab& tab = state.model;
+  const std::vector<HeadSwitch> off = switched_off_heads(state);
+  if (off.empty() || !tab.run) return nullptr;
+  if (off != tab.off_for || !tab.off_run) {
+    tab.off_for = off;
+    tab.off_run.reset();
+    tab.off_error.clear();
+    try {
+      tab.off_run = std::make_shared<const PretrainedRun>(
+          run_pretrained(tab.session->model, tab.run->ids, off));
+    } catch (const std::exception& error) {
+      tab.off_error = one_line(error.what());
+    }
+  }
+  return tab.off_run.get();
+}
+
+// [SECTION] the head finder and the next token
+
+const char* finder_column_name(FinderColumn column) {
+  constexpr const char* kNames[kFinderColumns] = {"layer.head", "previous", "first",
+                                                  "same",       "entropy",  "induction"};
+  return kNames[int(column)];
+}
+
+std::vector<int> sorted_heads(const std::vector<FoundHead>& found, FinderColumn column,
+                              bool descending) {
+  const auto key = [column](const FoundHead& f) {
+    switch (column) {
+      case FinderColumn::Head:
+        return double(f.layer) * 1e6 + double(f.head);
+      case FinderColumn::Previous:
+        return f.previous;
+      case FinderColumn::First:
+        return f.first;
+      case FinderColumn::Same:
+        return f.same;
+      case FinderColumn::Entropy:
+        return f.entropy;
+      case FinderColumn::Induction:
+        return f.induction;
+    }
+    return 0.0;
+  };
+  std::vector<int> order(found.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const double ka = key(found[size_t(a)]), kb = key(found[size_t(b)]);
+    return descending ? ka > kb : ka < kb;
+  });
+  return order;
+}
+
+std::vector<TopToken> top_tokens(const std::vector<double>& probabilities, int k) {
+  std::vector<TopToken> all(probabilities.size());
+  for (size_t i = 0; i < probabilities.size(); ++i) all[i] = {int64_t(i), probabilities[i]};
+  const size_t n = std::min(all.size(), size_t(std::max(k, 0)));
+  std::partial_sort(
+      all.begin(), all.begin() + ptrdiff_t(n), all.end(), [](const TopToken& a, const TopToken& b) {
+        return a.probability > b.probability || (a.probability == b.probability && a.id < b.id);
+      });
+  all.resize(n);
+  return all;
+}
+
+std::vector<int64_t> predicted_positions(const ModelTab& tab) {
+  std::vector<int64_t> positions;
+  if (!tab.session || !tab.run || tab.run->ids.empty()) return positions;
+  if (tab.session->model.spec.causal) {
+    positions.push_back(int64_t(tab.run->ids.size()) - 1);
+    return positions;
+  }
+  const auto mask =
+      tab.session->tokenizer ? tab.session->tokenizer->special_ids().mask : std::nullopt;
+  if (!mask) return positions;
+  for (size_t t = 0; t < tab.run->ids.size(); ++t)
+    if (tab.run->ids[t] == *mask) positions.push_back(int64_t(t));
+  return positions;
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,123 @@
+// A real pretrained model opened in the app (issue 22): the folder loaded on a background task,
+// the sentence's tokens and forward pass, the head finder's scores, and the layer shown as the
+// current trace (its attention input as X, its real weights as W, its pieces as token labels), so
+// every stage, the heads panel and the tabs show the real heads. The Model tab (panel_model.cpp)
+// and the Controls' Model section (model_controls.cpp) are functions of this state.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/state/background_task.hpp"
+#include "core/pretrained/head_finder.hpp"
+#include "core/pretrained/model_session.hpp"
+#include "core/pretrained/pretrained_forward.hpp"
+
+namespace attnlab::gui {
+
+struct AppState;
+
+constexpr int kMaxRecentModels = 8;
+constexpr int kTopTokens = 10;
+
+// The head finder's columns, in the table's order.
+enum class FinderColumn { Head, Previous, First, Same, Entropy, Induction };
+constexpr int kFinderColumns = 6;
+
+// Where the model view drew one head's map last frame (for tests and the layout).
+struct DrawnMap {
+  int64_t layer = 0, head = 0;
+  ImVec2 min, max;
+};
+
+// The right-hand side of the Model tab.
+enum class ModelPage { Finder, NextToken };
+
+struct ModelTab {
+  // [SECTION] the folder
+  std::string folder_text;  // the field as typed
+  std::string error;    // why the last Open failed (one line, the GUI's words), beside the field
+  std::string loading;  // the folder being loaded ("" = none)
+  BackgroundTask<std::shared_ptr<ModelSession>> load;
+  // Applied when the load arrives: the layer to show (-1: 0) and the sentence (--sentence).
+  int64_t requested_layer = -1;
+  std::optional<std::string> requested_sentence;
+
+  // [SECTION] the open model
+  std::shared_ptr<const ModelSession> session;  // null: none open
+  std::string folder;                           // the folder `session` came from
+  std::string name;                             // "gpt2-f32-tied" (the folder's last part)
+  int64_t layer = 0;                            // the layer shown as the trace
+  std::string sentence;                         // as typed ("" = the default text or ids)
+  std::string sentence_error;                   // why the sentence cannot run, beside it
+  ModelTokens tokens;                           // of the sentence that ran last
+  std::shared_ptr<const PretrainedRun> run;     // every head on
+  std::vector<FoundHead> found;                 // find_heads of `run`
+
+  // [SECTION] the tab's own
+  ModelPage page = ModelPage::Finder;
+  std::optional<ModelPage> requested_page;
+  FinderColumn sort_column = FinderColumn::Head;
+  bool sort_descending = false;
+  std::vector<int> finder_order;  // the rows of `found` in the order last drawn
+  std::vector<DrawnMap> drawn;    // the model view's maps, as last drawn
+  float temperature = 1.0f;
+  // With heads switched off (the trace's ablated_heads of the shown layer): the forward again.
+  std::vector<HeadSwitch> off_for;
+  std::shared_ptr<const PretrainedRun> off_run;
+  std::string off_error;
+};
+
+// [SECTION] opening
+// Starts loading `folder` on the background task (a load under way is cancelled first).
+void start_model_load(AppState& state, const std::string& folder);
+// Takes a finished load (and a folder dropped on the window); called every frame.
+void poll_model(AppState& state);
+void cancel_model_load(AppState& state);
+// Blocks until the load is done, then takes it (tests, screenshots).
+void wait_for_model(AppState& state);
+// The open model's layer is the shown config (not a preset, not a config edited since).
+bool model_is_current(const AppState& state);
+// The preset picker's name for the model's layer: "gpt2-f32-tied, layer 0".
+std::string model_label(const ModelTab& tab);
+// Adds `folder` to the front of the recent folders (at most kMaxRecentModels, no repeats).
+void remember_model_folder(std::vector<std::string>& recent, const std::string& folder);
+
+// [SECTION] what is shown
+// Makes layer `layer` of the open model on its sentence the current trace. False (and the error
+// beside the layer slider) when it cannot.
+bool show_model_layer(AppState& state, int64_t layer);
+// Runs the model on `sentence` (ids "5, 17, 42" when the folder has no tokenizer) and shows the
+// current layer on it; the error goes beside the sentence, the previous run stays.
+bool set_model_sentence(AppState& state, const std::string& sentence);
+// The text the model runs on when the sentence is empty.
+std::string default_model_sentence(const ModelTab& tab);
+// Shows layer `layer` at attend with head `head` focused in the heads panel.
+void open_model_head(AppState& state, int64_t layer, int64_t head);
+// The heads switched off in the shown trace, as the forward pass takes them.
+std::vector<HeadSwitch> switched_off_heads(const AppState& state);
+// The forward with those heads off (null when none are off), computed again when they change.
+const PretrainedRun* run_with_heads_off(AppState& state);
+
+// [SECTION] the head finder and the next token
+// The rows of `found` ordered by `column` (ties: by layer.head).
+std::vector<int> sorted_heads(const std::vector<FoundHead>& found, FinderColumn column,
+                              bool descending);
+const char* finder_column_name(FinderColumn column);
+
+struct TopToken {
+  int64_t id = 0;
+  double probability = 0;
+};
+// The `k` most probable ids, most probable first.
+std::vector<TopToken> top_tokens(const std::vector<double>& probabilities, int k = kTopTokens);
+// The positions whose next token is predicted: the last for a causal model, every [MASK] for
+// BERT (none when the sentence has no [MASK] or the folder no tokenizer).
+std::vector<int64_t> predicted_positions(const ModelTab& tab);
+
+}  // namespace attnlab::gui

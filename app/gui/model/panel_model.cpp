@@ -1,0 +1,416 @@
+// The Model tab (key 0): a real model's heads. Left, the model view (every layer x head as a small
+// map, as BertViz's model view), the shown layer and head outlined; a click opens that head in the
+// pipeline and the heads panel. Right, the head finder's table (sortable by each column) and the
+// next token: the top 10 with their probabilities, and what switching heads off does to them and
+// to the loss over the sentence.
+#include <imgui.h>
+#include <imgui_internal.h>  // TableSetColumnSortDirection: the tab's own sort drives the table
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/gui/look/colormap.hpp"
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
+#include "app/gui/model/model_panels.hpp"
+#include "app/gui/panels/job_status.hpp"
+#include "app/gui/panels/panels.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+void dim_text(const AppState& state, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
+std::string head_name(int64_t layer, int64_t head) {
+  return "L" + std::to_string(layer) + " h" + std::to_string(head);
+}
+
+// The head shown in the heads panel (focused) when the model's layer is the trace; -1: none.
+int64_t focused_head(const AppState& state) {
+  return model_is_current(state) ? state.heads.focus.head : -1;
+}
+
+bool is_off(const std::vector<HeadSwitch>& off, int64_t layer, int64_t head) {
+  return std::find(off.begin(), off.end(), HeadSwitch{layer, head}) != off.end();
+}
+
+// [SECTION] the model view
+
+// One head's (T, T) weights as a map of `side` pixels, each row scaled to its largest weight (the
+// heads panel's default). Long sequences are sampled down to about a cell per pixel.
+void small_map(ImDrawList* list, const float* weights, int64_t T, ImVec2 at, float side) {
+  const int64_t cells = std::clamp<int64_t>(int64_t(side), 1, std::max<int64_t>(T, 1));
+  const float cell = side / float(cells);
+  for (int64_t r = 0; r < cells; ++r) {
+    const int64_t q = r * T / cells;
+    const float* row = weights + q * T;
+    float row_max = 1e-12f;
+    for (int64_t k = 0; k < T; ++k) row_max = std::max(row_max, row[k]);
+    for (int64_t c = 0; c < cells; ++c) {
+      const int64_t k = c * T / cells;
+      const ImVec2 a(at.x + cell * float(c), at.y + cell * float(r));
+      list->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
+                          colour_at_packed(ColormapKind::Sequential, row[k] / row_max));
+    }
+  }
+}
+
+void model_view(AppState& state) {
+  ModelTab& tab = state.model;
+  const PretrainedRun& run = *tab.run;
+  const auto layers = int64_t(run.layers.size());
+  if (layers == 0) return;
+  const int64_t heads = run.layers[0].weights.size(1), T = run.layers[0].weights.size(2);
+  const float font = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float label_w = ImGui::CalcTextSize("L00").x + style.ItemInnerSpacing.x;
+  const float top_h = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float gap = std::max(2.0f, font * 0.25f);
+  // The largest square maps that fit the room; small ones scroll (GPT-2 small: 12 x 12).
+  const float side = std::max(
+      font * 0.8f,
+      std::floor(std::min(
+          (room.x - label_w) / float(heads) - gap,
+          (room.y - top_h - ImGui::GetTextLineHeightWithSpacing()) / float(layers) - gap)));
+  const std::vector<HeadSwitch> off = switched_off_heads(state);
+  const bool current = model_is_current(state);
+  const int64_t focus = focused_head(state);
+  const Palette& colours = palette(state.ui.theme);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  // Head numbers on top, layer numbers on the left (every one while they fit, else every k-th).
+  const int every = std::max(1, int(std::ceil(ImGui::CalcTextSize("h00").x / (side + gap))));
+  for (int64_t h = 0; h < heads; h += every) {
+    const std::string text = "h" + std::to_string(h);
+    list->AddText(ImVec2(origin.x + label_w + float(h) * (side + gap), origin.y), colours.text_dim,
+                  text.c_str());
+  }
+  const int every_row = std::max(1, int(std::ceil(ImGui::GetTextLineHeight() / (side + gap))));
+  tab.drawn.clear();
+  for (int64_t l = 0; l < layers; ++l) {
+    const float y = origin.y + top_h + float(l) * (side + gap);
+    if (l % every_row == 0) {
+      const std::string text = "L" + std::to_string(l);
+      list->AddText(ImVec2(origin.x, y + (side - ImGui::GetTextLineHeight()) * 0.5f),
+                    current && l == tab.layer ? colours.accent : colours.text_dim, text.c_str());
+    }
+    const Tensor& weights = run.layers[size_t(l)].weights;  // (1, h, T, T)
+    for (int64_t h = 0; h < heads; ++h) {
+      const ImVec2 at(origin.x + label_w + float(h) * (side + gap), y);
+      const ImVec2 end(at.x + side, at.y + side);
+      if (weights.is_contiguous()) small_map(list, weights.data() + h * T * T, T, at, side);
+      tab.drawn.push_back({l, h, at, end});
+      ImGui::SetCursorScreenPos(at);
+      ImGui::PushID(int(l * heads + h));
+      const bool clicked = ImGui::InvisibleButton("##head_map", ImVec2(side, side));
+      const bool twice = ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(0);
+      if (ImGui::IsItemHovered()) {
+        list->AddRect(at, end, colours.text, 0, 0, 2.0f);
+        const FoundHead* found = nullptr;
+        for (const FoundHead& f : tab.found)
+          if (f.layer == l && f.head == h) found = &f;
+        if (found)
+          ImGui::SetTooltip(
+              "%s: previous %.2f, first %.2f, same %.2f, entropy %.2f bits, induction %.2f\n"
+              "Click: show it in the pipeline and the heads panel; double-click: the stage view.",
+              head_name(l, h).c_str(), found->previous, found->first, found->same, found->entropy,
+              found->induction);
+      }
+      ImGui::PopID();
+      if (clicked) open_model_head(state, l, h);
+      if (twice) state.tabs.requested_tool = ToolTab::Tensors;
+      if (is_off(off, l, h)) {  // switched off: crossed out
+        list->AddLine(at, end, colours.error, 2.0f);
+        list->AddLine(ImVec2(at.x, end.y), ImVec2(end.x, at.y), colours.error, 2.0f);
+      }
+    }
+    if (current && l == tab.layer) {  // the shown layer, and its focused head
+      const float pad = gap * 0.5f;
+      list->AddRect(ImVec2(origin.x + label_w - pad, y - pad),
+                    ImVec2(origin.x + label_w + float(heads) * (side + gap) - pad, y + side + pad),
+                    colours.accent, 0, 0, 1.0f);
+      if (focus >= 0 && focus < heads) {
+        const ImVec2 at(origin.x + label_w + float(focus) * (side + gap), y);
+        list->AddRect(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + side + pad, at.y + side + pad),
+                      colours.accent, 0, 0, 3.0f);
+      }
+    }
+  }
+  ImGui::SetCursorScreenPos(
+      ImVec2(origin.x, origin.y + top_h + float(layers) * (side + gap) + gap));
+  char caption[96];
+  std::snprintf(caption, sizeof caption, "%lld layers x %lld heads, T = %lld (each row to its max)",
+                (long long)layers, (long long)heads, (long long)T);
+  dim_text(state, caption);
+}
+
+// [SECTION] the head finder
+
+void head_finder(AppState& state) {
+  ModelTab& tab = state.model;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##head_finder", kFinderColumns, flags, ImGui::GetContentRegionAvail()))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  const char* tips[kFinderColumns] = {
+      "The layer and the head; click a row to show it in the pipeline and the heads panel.",
+      "Previous token: the mean weight on key t-1 (queries t >= 1), on the sentence.",
+      "First token (the sink): the mean weight on key 0 (queries t >= 1).",
+      "Same token: the mean weight on key t.",
+      "Entropy of a query's weights, in bits (low: sharp, high: spread out).",
+      "Induction: on random tokens repeated once, the weight from each repeat to the token after "
+      "its earlier copy."};
+  for (int c = 0; c < kFinderColumns; ++c)
+    ImGui::TableSetupColumn(finder_column_name(FinderColumn(c)),
+                            c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0);
+  // The header row, with a tooltip per column.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < kFinderColumns; ++c) {
+    if (!ImGui::TableSetColumnIndex(c)) continue;
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    tooltip(tips[c]);
+  }
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
+    if (specs->SpecsDirty && specs->SpecsCount > 0) {  // a click on a header
+      tab.sort_column = FinderColumn(specs->Specs[0].ColumnIndex);
+      tab.sort_descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+    } else if (specs->SpecsCount == 0 || specs->Specs[0].ColumnIndex != int(tab.sort_column) ||
+               (specs->Specs[0].SortDirection == ImGuiSortDirection_Descending) !=
+                   tab.sort_descending) {  // the tab's sort, set elsewhere, drives the arrows
+      ImGui::TableSetColumnSortDirection(
+          int(tab.sort_column),
+          tab.sort_descending ? ImGuiSortDirection_Descending : ImGuiSortDirection_Ascending,
+          false);
+    }
+    specs->SpecsDirty = false;
+  }
+  tab.finder_order = sorted_heads(tab.found, tab.sort_column, tab.sort_descending);
+  const int64_t focus = focused_head(state);
+  const Palette& colours = palette(state.ui.theme);
+  for (const int row : tab.finder_order) {
+    const FoundHead& f = tab.found[size_t(row)];
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    const bool selected = model_is_current(state) && f.layer == tab.layer && f.head == focus;
+    const std::string name = head_name(f.layer, f.head);
+    if (ImGui::Selectable(name.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
+      open_model_head(state, f.layer, f.head);
+    const double scores[] = {f.previous, f.first, f.same, f.entropy, f.induction};
+    for (int c = 1; c < kFinderColumns; ++c) {
+      ImGui::TableSetColumnIndex(c);
+      const double value = scores[c - 1];
+      // The fractions' cells tinted by their value (entropy is in bits, not a fraction).
+      if (FinderColumn(c) != FinderColumn::Entropy && value > 0.05) {
+        ImVec4 tint = ImGui::ColorConvertU32ToFloat4(colours.accent);
+        tint.w = float(std::clamp(value, 0.0, 1.0)) * 0.45f;
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(tint));
+      }
+      ImGui::Text("%.2f", value);
+    }
+  }
+  ImGui::EndTable();
+}
+
+// [SECTION] the next token
+
+// The top tokens as bars, each scaled to the most probable one, with the piece and its percent.
+void token_bars(const AppState& state, const std::vector<TopToken>& top) {
+  const float width = std::max(ImGui::GetFontSize() * 3, ImGui::GetContentRegionAvail().x * 0.4f);
+  const double largest = top.empty() ? 1.0 : std::max(top.front().probability, 1e-12);
+  for (const TopToken& t : top) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%5.1f %%  %s", 100.0 * t.probability,
+                  piece_of(*state.model.session, t.id).c_str());
+    value_bar(float(t.probability / largest), width, palette(state.ui.theme).accent, text);
+  }
+}
+
+// Heads switched off: the loss over the sentence before -> after, and the top 10 at `position`
+// with each token's probability before and after.
+void switched_off_effect(AppState& state, int64_t position, double temperature) {
+  ModelTab& tab = state.model;
+  const PretrainedRun* off_run = run_with_heads_off(state);
+  if (!tab.off_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    text_wrapped(tab.off_error);
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (!off_run) return;
+  std::string names;
+  for (const HeadSwitch& s : tab.off_for)
+    names += (names.empty() ? "" : ", ") + head_name(s.layer, s.head);
+  heading(state, ("Switched off: " + names).c_str());
+  if (tab.session->model.spec.causal) {
+    const double before = next_token_loss(*tab.run), after = next_token_loss(*off_run);
+    ImGui::Text("next-token loss over the sentence: %.3f -> %.3f nats (%+.3f)", before, after,
+                after - before);
+    tooltip("Mean cross-entropy of each next token of the sentence, all heads on -> these off.");
+  }
+  const std::vector<double> p_on = next_token_probabilities(*tab.run, position, temperature);
+  const std::vector<double> p_off = next_token_probabilities(*off_run, position, temperature);
+  const std::vector<TopToken> top_on = top_tokens(p_on), top_off = top_tokens(p_off);
+  std::vector<int64_t> ids;
+  for (const TopToken& t : top_off) ids.push_back(t.id);
+  for (const TopToken& t : top_on)
+    if (std::find(ids.begin(), ids.end(), t.id) == ids.end()) ids.push_back(t.id);
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##off_effect", 4, flags)) return;
+  ImGui::TableSetupColumn("token");
+  ImGui::TableSetupColumn("all heads on");
+  ImGui::TableSetupColumn("heads off");
+  ImGui::TableSetupColumn("change");
+  ImGui::TableHeadersRow();
+  const auto in_top = [](const std::vector<TopToken>& top, int64_t id) {
+    return std::any_of(top.begin(), top.end(), [id](const TopToken& t) { return t.id == id; });
+  };
+  const Palette& colours = palette(state.ui.theme);
+  for (const int64_t id : ids) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(piece_of(*tab.session, id).c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text(in_top(top_on, id) ? "%.1f %%" : "(%.1f %%)", 100.0 * p_on[size_t(id)]);
+    ImGui::TableSetColumnIndex(2);
+    ImGui::Text(in_top(top_off, id) ? "%.1f %%" : "(%.1f %%)", 100.0 * p_off[size_t(id)]);
+    ImGui::TableSetColumnIndex(3);
+    const double change = 100.0 * (p_off[size_t(id)] - p_on[size_t(id)]);
+    ImGui::PushStyleColor(ImGuiCol_Text, change < 0 ? colours.error : colours.text);
+    ImGui::Text("%+.1f", change);
+    ImGui::PopStyleColor();
+  }
+  ImGui::EndTable();
+  dim_text(state, "(in brackets: not in that run's top 10)");
+}
+
+void next_token(AppState& state) {
+  ModelTab& tab = state.model;
+  const PretrainedRun& run = *tab.run;
+  if (!tab.session->model.has_head()) {
+    dim_text(state, "This model has no output head (BERT without its MLM head): no predictions.");
+    return;
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("temperature", &tab.temperature, 0.1f, 3.0f, "%.2f",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  tooltip("Softmax temperature: below 1 sharpens the distribution, above 1 flattens it.");
+  const std::vector<int64_t> positions = predicted_positions(tab);
+  if (positions.empty()) {
+    dim_text(state, tab.session->tokenizer
+                        ? "The sentence has no [MASK]: type one, e.g. The capital of France is "
+                          "[MASK]."
+                        : "No tokenizer in the folder: the [MASK] token is not known.");
+    return;
+  }
+  const bool causal = tab.session->model.spec.causal;
+  for (const int64_t t : positions) {
+    const std::string after = piece_of(*tab.session, run.ids[size_t(t)]);
+    heading(state, causal ? ("The next token after \"" + after + "\"").c_str()
+                          : ("At [MASK], token " + std::to_string(t)).c_str());
+    token_bars(state, top_tokens(next_token_probabilities(run, t, tab.temperature)));
+  }
+  ImGui::Spacing();
+  if (switched_off_heads(state).empty()) {
+    if (causal) ImGui::Text("next-token loss over the sentence: %.3f nats", next_token_loss(run));
+    dim_text(state,
+             "Switch a head off (Shift+digit, or the heads panel) to see what it does to the "
+             "next token and the loss.");
+    return;
+  }
+  switched_off_effect(state, positions.back(), tab.temperature);
+}
+
+}  // namespace
+
+void draw_model_tab(AppState& state) {
+  ModelTab& tab = state.model;
+  const float font = ImGui::GetFontSize();
+  model_folder_row(state);
+  if (!tab.loading.empty()) {
+    draw_task_status(tab.load, "model_load_tab", palette(state.ui.theme).error);
+    dim_text(state, "Opening " + tab.loading + " ...");
+  }
+  if (!tab.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    text_wrapped(tab.error);
+    ImGui::PopStyleColor();
+    state.frame.explained.push_back("model");
+  }
+  if (!tab.session || !tab.run) {
+    tab.drawn.clear();
+    dim_text(
+        state,
+        "Open a Hugging Face model folder (GPT-2, Llama, Mistral, Qwen2, BERT: config.json and "
+        ".safetensors) above, drop one on the window, or start with attnlab --model DIR. Its "
+        "layer becomes the trace; here every layer's heads, the head finder and the next "
+        "token.");
+    return;
+  }
+  // The layer, and the tokens, on one line.
+  const ModelSpec& spec = tab.session->model.spec;
+  int64_t layer = tab.layer;
+  const int64_t first = 0, last = spec.n_layers - 1;
+  ImGui::SetNextItemWidth(font * 6);
+  if (ImGui::SliderScalar("layer##model_tab", ImGuiDataType_S64, &layer, &first, &last, "%lld"))
+    show_model_layer(state, std::clamp(layer, first, last));
+  tooltip("The layer shown as the trace (its attention at every stage).");
+  ImGui::SameLine();
+  std::string pieces;
+  for (const std::string& piece : tab.tokens.pieces) pieces += (pieces.empty() ? "" : " ") + piece;
+  ImGui::TextDisabled("%s", pieces.c_str());
+  if (!tab.sentence_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    text_wrapped(tab.sentence_error);
+    ImGui::PopStyleColor();
+  }
+
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float left_w = std::max(font * 10, room.x * 0.5f - font * 0.5f);
+  ImGui::BeginChild("##model_view", ImVec2(left_w, room.y), false,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  model_view(state);
+  ImGui::EndChild();
+  ImGui::SameLine(0, font);
+  ImGui::BeginChild("##model_pages", ImVec2(0, room.y));
+  if (ImGui::BeginTabBar("##model_pages_bar")) {
+    const struct {
+      ModelPage page;
+      const char* label;
+      const char* tip;
+    } pages[] = {{ModelPage::Finder, "Head finder",
+                  "Every head's named patterns: previous, first, same token, entropy, induction."},
+                 {ModelPage::NextToken, "Next token",
+                  "The model's top 10 next tokens, and what switching heads off changes."}};
+    for (const auto& page : pages) {
+      const bool requested = tab.requested_page == page.page;
+      const bool open =
+          ImGui::BeginTabItem(page.label, nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0);
+      tooltip(page.tip);
+      if (!open) continue;
+      tab.page = page.page;
+      if (requested) tab.requested_page.reset();
+      if (page.page == ModelPage::Finder)
+        head_finder(state);
+      else
+        next_token(state);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace attnlab::gui

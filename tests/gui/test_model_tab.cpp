@@ -1,0 +1,269 @@
+// A real model in the app (issue 22), on tiny random Hugging Face checkpoints that
+// tests/numpy/hf_checkpoints.py writes: opening a folder makes its layer the trace (the core's
+// weights, the pieces as labels), the Model tab's model view has a map per layer x head and a
+// click opens that head, the head finder sorts, the top 10 are the core's, a bad folder is
+// explained beside the field with the trace kept, Cancel stops a load, key 0 opens the tab.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/model/model_panels.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/state/settings.hpp"
+#include "core/pretrained/head_finder.hpp"
+#include "core/pretrained/layer_trace.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The checkpoints, written once per test binary.
+const std::string& checkpoints() {
+  static const std::string dir = [] {
+    const fs::path out =
+        fs::temp_directory_path() / ("attnlab-gui-models-" + std::to_string(::getpid()));
+    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_SOURCE_DIR +
+                                "/tests/numpy/hf_checkpoints.py " + out.string() + " > /dev/null";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return out.string();
+  }();
+  return dir;
+}
+
+class ModelTabTest : public HeadlessImGui {
+ protected:
+  // Opens `name` (a folder under checkpoints()) at `layer`, waits for it and its trace.
+  void open(const std::string& name, int64_t layer = 0) {
+    state.model.requested_layer = layer;
+    start_model_load(state, checkpoints() + "/" + name);
+    wait_for_model(state);
+    state.session.worker->wait_idle();
+    poll_trace(state);
+    ASSERT_TRUE(state.model.session) << state.model.error;
+    ASSERT_TRUE(model_is_current(state)) << state.model.sentence_error;
+    frame();
+  }
+  void show_model_tab() {
+    state.tabs.requested_tool = ToolTab::Model;
+    frame();
+    frame();
+    ASSERT_EQ(state.tabs.tool, ToolTab::Model);
+  }
+  // A click at the centre of `rect`, as the mouse does it (down one frame, up the next).
+  void click(ImVec2 min, ImVec2 max) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+  }
+};
+
+TEST_F(ModelTabTest, OpeningAFolderMakesItsLayerTheTraceWithTheCoresWeights) {
+  start_on("seed003");
+  open("gpt2-f32-tied", 1);
+  const ModelTab& tab = state.model;
+  EXPECT_EQ(tab.layer, 1);
+  ASSERT_TRUE(state.session.trace);
+  const Trace& trace = *state.session.trace;
+  const int64_t T = int64_t(tab.tokens.ids.size());
+  EXPECT_EQ(trace.config.n_heads, 4);
+  EXPECT_EQ(trace.config.d_model, 32);
+  EXPECT_EQ(trace.config.tokens(), T);
+  EXPECT_TRUE(trace.config.mask.causal);
+  // The core's own forward, run here: the trace's weights are its layer 1's.
+  const PretrainedModel model = load_pretrained(checkpoints() + "/gpt2-f32-tied");
+  const PretrainedRun reference = run_pretrained(model, tab.tokens.ids);
+  const TensorRecord* weights = trace.find("weights");
+  ASSERT_TRUE(weights);
+  const Tensor& expected = reference.layers[1].weights;  // (1, h, T, T)
+  ASSERT_EQ(weights->tensor.numel(), expected.numel());
+  std::vector<float> got(size_t(expected.numel())), want(size_t(expected.numel()));
+  weights->tensor.copy_to(got.data());
+  expected.copy_to(want.data());
+  double max_diff = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    max_diff = std::max(max_diff, double(std::abs(got[i] - want[i])));
+  std::printf("max |trace - run_pretrained| = %.3g\n", max_diff);
+  EXPECT_LT(max_diff, 1e-5);
+  // No tokenizer in the folder: the pieces are "#id", and they label the trace's tokens where the
+  // core takes labels (Config::token_labels).
+  ASSERT_EQ(tab.tokens.pieces.size(), size_t(T));
+  EXPECT_EQ(tab.tokens.pieces[0], "#" + std::to_string(tab.tokens.ids[0]));
+  if constexpr (requires(Config c) { c.token_labels; }) {
+    EXPECT_EQ(trace.tokens, tab.tokens.pieces);
+  }
+  // The preset picker names the model; the folder went to the recent ones.
+  EXPECT_EQ(state.session.preset_name, "gpt2-f32-tied, layer 1");
+  ASSERT_FALSE(state.ui.recent_models.empty());
+  EXPECT_EQ(state.ui.recent_models.front(), checkpoints() + "/gpt2-f32-tied");
+  // Choosing a preset goes back to the presets.
+  ASSERT_TRUE(apply_preset(state, "seed003"));
+  EXPECT_FALSE(model_is_current(state));
+}
+
+TEST_F(ModelTabTest, AnotherSentenceOfIdsRunsAgainAndABadOneIsExplained) {
+  start_on("seed003");
+  open("llama-gqa-bf16-untied-sharded");
+  ASSERT_TRUE(set_model_sentence(state, "3, 1, 4, 1, 5"));
+  EXPECT_EQ(state.session.trace->config.tokens(), 5);
+  EXPECT_EQ(state.model.tokens.ids, (std::vector<int64_t>{3, 1, 4, 1, 5}));
+  EXPECT_FALSE(set_model_sentence(state, "3, x"));
+  EXPECT_NE(state.model.sentence_error.find("token ids"), std::string::npos)
+      << state.model.sentence_error;
+  EXPECT_EQ(state.session.trace->config.tokens(), 5);  // the last run stays
+}
+
+TEST_F(ModelTabTest, TheModelViewHasAMapPerLayerAndHeadAndAClickOpensThatHead) {
+  start_on("seed003");
+  open("gpt2-f32-tied");
+  show_model_tab();
+  const ModelSpec& spec = state.model.session->model.spec;
+  ASSERT_EQ(int64_t(state.model.drawn.size()), spec.n_layers * spec.n_heads);
+  for (const DrawnMap& map : state.model.drawn) EXPECT_GT(map.max.x - map.min.x, 8.0f);
+  DrawnMap target;
+  for (const DrawnMap& map : state.model.drawn)
+    if (map.layer == 1 && map.head == 2) target = map;
+  click(target.min, target.max);
+  EXPECT_EQ(state.model.layer, 1);
+  EXPECT_TRUE(model_is_current(state));
+  EXPECT_EQ(state.heads.focus.head, 2);
+  ASSERT_TRUE(current_step(state));
+  EXPECT_EQ(current_step(state)->stage, Stage::Attend);
+  EXPECT_EQ(state.session.preset_name, "gpt2-f32-tied, layer 1");
+}
+
+TEST_F(ModelTabTest, TheHeadFinderTableSortsByEachColumn) {
+  start_on("seed003");
+  open("gpt2-f32-tied");
+  state.model.requested_page = ModelPage::Finder;
+  show_model_tab();
+  const std::vector<FoundHead>& found = state.model.found;
+  ASSERT_EQ(found.size(), 8u);
+  // Drawn in layer.head order first.
+  ASSERT_EQ(state.model.finder_order.size(), found.size());
+  for (size_t i = 0; i < found.size(); ++i) EXPECT_EQ(state.model.finder_order[i], int(i));
+  // By previous-token score, largest first: the table's order follows.
+  state.model.sort_column = FinderColumn::Previous;
+  state.model.sort_descending = true;
+  frame();
+  frame();
+  ASSERT_EQ(state.model.finder_order.size(), found.size());
+  for (size_t i = 1; i < found.size(); ++i)
+    EXPECT_GE(found[size_t(state.model.finder_order[i - 1])].previous,
+              found[size_t(state.model.finder_order[i])].previous);
+  // Entropy, smallest first.
+  const std::vector<int> by_entropy = sorted_heads(found, FinderColumn::Entropy, false);
+  for (size_t i = 1; i < by_entropy.size(); ++i)
+    EXPECT_LE(found[size_t(by_entropy[i - 1])].entropy, found[size_t(by_entropy[i])].entropy);
+  // The finder's scores are the core's.
+  const std::vector<FoundHead> core = find_heads(state.model.session->model, *state.model.run);
+  ASSERT_EQ(core.size(), found.size());
+  for (size_t i = 0; i < core.size(); ++i) EXPECT_EQ(core[i].induction, found[i].induction);
+}
+
+TEST_F(ModelTabTest, TheTopTenAreTheCoresProbabilities) {
+  start_on("seed003");
+  open("gpt2-f32-tied");
+  state.model.temperature = 0.7f;
+  const std::vector<int64_t> positions = predicted_positions(state.model);
+  ASSERT_EQ(positions.size(), 1u);
+  const int64_t last = int64_t(state.model.tokens.ids.size()) - 1;
+  EXPECT_EQ(positions[0], last);
+  const std::vector<double> p = next_token_probabilities(*state.model.run, last, 0.7);
+  const std::vector<TopToken> top = top_tokens(p);
+  ASSERT_EQ(top.size(), 10u);
+  std::vector<double> sorted = p;
+  std::sort(sorted.rbegin(), sorted.rend());
+  for (size_t i = 0; i < top.size(); ++i) {
+    EXPECT_EQ(top[i].probability, sorted[i]);
+    EXPECT_EQ(top[i].probability, p[size_t(top[i].id)]);
+  }
+  // The page draws, with a head switched off too (Shift+digit's ablation): the forward without it.
+  state.model.requested_page = ModelPage::NextToken;
+  show_model_tab();
+  toggle_head_ablation(state, 1);
+  frame();
+  const std::vector<HeadSwitch> off = switched_off_heads(state);
+  ASSERT_EQ(off, (std::vector<HeadSwitch>{{0, 1}}));
+  ASSERT_TRUE(state.model.off_run);
+  const PretrainedRun without =
+      run_pretrained(state.model.session->model, state.model.run->ids, off);
+  EXPECT_EQ(next_token_loss(*state.model.off_run), next_token_loss(without));
+  EXPECT_NE(next_token_loss(without), next_token_loss(*state.model.run));
+}
+
+TEST_F(ModelTabTest, BertPredictsNothingWithoutAMask) {
+  start_on("seed003");
+  open("bert-prefix-mlm");
+  EXPECT_FALSE(state.session.trace->config.mask.causal);
+  EXPECT_TRUE(predicted_positions(state.model).empty());  // no tokenizer: no [MASK] known
+  state.model.requested_page = ModelPage::NextToken;
+  show_model_tab();
+}
+
+TEST_F(ModelTabTest, ABadFolderIsExplainedBesideTheFieldAndTheTraceStays) {
+  start_on("seed003");
+  const std::shared_ptr<const Trace> before = state.session.trace;
+  const fs::path bad = fs::temp_directory_path() / "attnlab-gui-not-a-model";
+  fs::create_directories(bad);
+  std::ofstream(bad / "config.json") << "{\"model_type\": \"gpt2\"}";
+  start_model_load(state, bad.string());
+  wait_for_model(state);
+  frame();
+  EXPECT_FALSE(state.model.error.empty());
+  EXPECT_EQ(state.model.error.find('\n'), std::string::npos);  // one line
+  EXPECT_EQ(state.session.trace, before);
+  EXPECT_FALSE(state.model.session);
+  const auto& explained = state.frame.explained;
+  EXPECT_NE(std::find(explained.begin(), explained.end(), "model"), explained.end());
+  start_model_load(state, "/no/such/folder");
+  wait_for_model(state);
+  EXPECT_FALSE(state.model.error.empty());
+  EXPECT_EQ(state.session.trace, before);
+}
+
+TEST_F(ModelTabTest, CancelStopsALoad) {
+  start_on("seed003");
+  const std::shared_ptr<const Trace> before = state.session.trace;
+  start_model_load(state, checkpoints() + "/llama-gqa-bf16-untied-sharded");
+  cancel_model_load(state);
+  wait_for_model(state);
+  // Either it finished before the cancel was seen, or it stopped and nothing changed.
+  if (!state.model.session) {
+    EXPECT_EQ(state.session.trace, before);
+    EXPECT_TRUE(state.model.loading.empty());
+    EXPECT_NE(state.status.find("cancelled"), std::string::npos) << state.status;
+  }
+}
+
+TEST_F(ModelTabTest, KeyZeroOpensTheModelTabAndPresenterModeGivesItTheWidth) {
+  start_on("seed003");
+  press(kKey0);
+  EXPECT_EQ(state.tabs.tool, ToolTab::Model);
+  EXPECT_TRUE(presenter_tab_full_width(ToolTab::Model));
+  EXPECT_TRUE(is_tab_name("model"));
+}
+
+TEST(ModelRecent, TheRecentFoldersAreTheLatestEightAndAreSaved) {
+  std::vector<std::string> recent;
+  for (int i = 0; i < 10; ++i) remember_model_folder(recent, "/m/" + std::to_string(i));
+  remember_model_folder(recent, "/m/5");
+  ASSERT_EQ(recent.size(), 8u);
+  EXPECT_EQ(recent.front(), "/m/5");
+  EXPECT_EQ(recent[1], "/m/9");
+  Settings settings;
+  settings.ui.recent_models = recent;
+  EXPECT_EQ(settings_from_json(settings_to_json(settings), "test").ui.recent_models, recent);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
