@@ -90,6 +90,17 @@ expect 2 "decode at most 5 tokens" -- --seq-len 6 --decode 6
 expect 2 "d_rope=3 must be even" -- --d-model 16 --heads 4 --mla 8:3
 expect 2 "--mla x: d_c \"x\" is not a whole number" -- --mla x
 expect 2 "drop --kv-heads, or drop --mla" -- --d-model 16 --heads 4 --mla 8 --kv-heads 2
+# Llama's RoPE: the transpose stage's rotation, its rules, and the loop and batched paths with it.
+expect 0 "q = q * cos + rotate_half(q) * sin" -- --preset seed003 --rope-theta 10000
+expect 0 "k_rot" -- --d-model 16 --heads 4 --kv-heads 2 --rope-theta 500000 --show k_rot
+expect 2 "d_k=3 must be even for RoPE" -- --d-model 12 --heads 4 --rope-theta 10000
+expect 2 "drop --rope-theta, or drop --mla" -- --d-model 16 --heads 4 --mla 8 --rope-theta 10000
+expect 2 "rope_theta=-1 is out of range" -- --rope-theta -1
+expect 0 "outputs differ by at most" -- --preset cat --rope-theta 10000 --compare-paths
+expect 0 "wrote" -- --preset seed003 --rope-theta 10000 --export "$work/rope"
+for name in q_rot k_rot rope_inv_freq; do
+  if [ -s "$work/rope/$name.npy" ]; then ok; else bad "the RoPE export lacks $name.npy"; fi
+done
 expect 2 "use a padding mask" -- --sentence-kv "a b" --mask causal
 expect 2 "give a key/value sentence (--sentence-kv) or X_kv (--x-kv)" -- --d-in-kv 5
 expect 0 "parameters 96  attention memory 242 weights" -- --preset seed003 --compare-heads
