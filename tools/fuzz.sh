@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the .npy reader and the preset reader (+ validate + run, the variants included: K/V heads,
-# cross-attention, decoding, MLA; each checked against its second path) with libFuzzer.
+# cross-attention, decoding, MLA; each checked against its second path), and the model folder's
+# .safetensors header reader and config.json reader, with libFuzzer.
 #   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
 # Builds build-fuzz/ with clang (-fsanitize=fuzzer-no-link,address,undefined), starts each target
 # from the committed seeds in tests/fuzz/corpus/<target>/ and prints executions and time per
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 build="build-fuzz"
-targets=(npy preset)
+targets=(npy preset safetensors model_config)
 packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev)
 
@@ -52,10 +53,10 @@ for target in "${targets[@]}"; do
   corpora=("$build/corpus/$target" "tests/fuzz/corpus/$target")
   [ -d "tests/fuzz/regressions/$target" ] && corpora+=("tests/fuzz/regressions/$target")
   touch "$build/findings/.started"
-  # A .npy of at most 8 KiB must never make the reader allocate more than a few MiB: a lying
-  # header that did would be reported as a malloc over the limit.
+  # A .npy or .safetensors of at most 8 KiB must never make the reader allocate more than a few
+  # MiB: a lying header that did would be reported as a malloc over the limit.
   malloc_limit_mb=2048
-  [ "$target" = npy ] && malloc_limit_mb=64
+  case "$target" in npy | safetensors | model_config) malloc_limit_mb=64 ;; esac
   status=0
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb="$malloc_limit_mb" \

@@ -1,11 +1,17 @@
 #include "tests/fuzz/fuzz_inputs.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <vector>
 
+#include "core/checkpoints/model_config.hpp"
+#include "core/checkpoints/safetensors.hpp"
 #include "core/model/config.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
@@ -33,6 +39,13 @@ void check_refusal(const UserError& error, const std::string& source) {
   require(message.size() > source.size() + 2, source + " refused without saying why");
   require(message.size() <= kMaxMessageChars,
           source + " refused with a " + std::to_string(message.size()) + "-character message");
+}
+
+// The readers of model folders also promise one line: a message is printed as one stderr line.
+void check_one_line_refusal(const UserError& error, const std::string& source) {
+  check_refusal(error, source);
+  require(std::string(error.what()).find('\n') == std::string::npos,
+          source + " refused with a message of more than one line");
 }
 
 // Every trace holds at least its weight matrices (W_q or MLA's query up-projection; K/V's for its
@@ -126,7 +139,106 @@ void check_paths_agree(const Config& config, const Inputs& inputs, const Trace& 
   }
 }
 
+bool same_entries(const std::map<std::string, SafetensorsEntry>& a,
+                  const std::map<std::string, SafetensorsEntry>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+    if (i->first != j->first || i->second.dtype != j->second.dtype ||
+        i->second.shape != j->second.shape || i->second.begin != j->second.begin ||
+        i->second.end != j->second.end)
+      return false;
+  return true;
+}
+
+// The file reader on `bytes`: its entries, or its refusal's message.
+std::string open_as_file(const std::string& bytes, std::map<std::string, SafetensorsEntry>& out) {
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("attnlab_fuzz_" + std::to_string(getpid()) + ".safetensors"))
+                                      .string();
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  try {
+    const SafetensorsFile file(path);
+    for (const std::string& name : file.names()) out[name] = file.entry(name);
+    return "";
+  } catch (const UserError& e) {
+    return e.what();
+  }
+}
+
 }  // namespace
+
+void exercise_safetensors(const std::string& bytes) {
+  const std::string source = "fuzz.safetensors";
+  SafetensorsHeader header;
+  std::string refusal;
+  try {
+    header = parse_safetensors_header(bytes, bytes.size(), source);
+  } catch (const UserError& e) {
+    check_one_line_refusal(e, source);
+    refusal = e.what();
+  }
+  std::map<std::string, SafetensorsEntry> from_file;
+  const std::string file_refusal = open_as_file(bytes, from_file);
+  require(refusal.empty() == file_refusal.empty(),
+          "the bytes and the file reader disagree on whether the file opens");
+  if (!refusal.empty()) return;
+  require(same_entries(header.entries, from_file),
+          "the bytes and the file reader read "
+          "different entries");
+  require(header.data_start >= 8 && header.data_start <= bytes.size(),
+          "the data starts outside the file");
+  const uint64_t data_bytes = bytes.size() - header.data_start;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const auto& [name, e] : header.entries) {
+    require(e.begin <= e.end && e.end <= data_bytes, "an accepted tensor's bytes are outside");
+    ranges.emplace_back(e.begin, e.end);
+    Tensor tensor;
+    try {
+      tensor = decode_safetensors_tensor(
+          source, name, e,
+          bytes.substr(size_t(header.data_start + e.begin), size_t(e.end - e.begin)));
+    } catch (const UserError& error) {
+      check_one_line_refusal(error, source);
+      continue;
+    }
+    require(tensor.shape() == e.shape, "a decoded tensor lost its shape");
+    for (float value : tensor.to_vector())
+      require(std::isfinite(value), "a decoded tensor holds NaN or Inf");
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i)
+    require(ranges[i].first >= ranges[i - 1].second, "two accepted tensors overlap");
+}
+
+void exercise_model_config(const std::string& text) {
+  const std::string source = "fuzz/config.json";
+  ModelSpec m;
+  try {
+    m = parse_model_config(text, source);
+  } catch (const UserError& e) {
+    check_one_line_refusal(e, source);
+    return;
+  }
+  constexpr int64_t kMax = int64_t{1} << 30;
+  for (const int64_t size :
+       {m.vocab, m.d_model, m.n_layers, m.n_heads, m.n_kv_heads, m.d_head, m.max_positions})
+    require(size > 0 && size <= kMax, "an accepted size is not in 1 .. 2^30");
+  require(m.d_ff > 0 && m.d_ff <= 4 * kMax, "an accepted MLP width is not positive or is huge");
+  require(m.n_heads % m.n_kv_heads == 0, "K/V heads that do not divide the heads were accepted");
+  require(m.family != ModelFamily::Bert || m.type_vocab > 0, "BERT without token types");
+  require(m.norm_eps > 0 && m.rope_theta > 0, "a non-positive epsilon or theta was accepted");
+  const bool llama = m.family == ModelFamily::Llama;
+  require(llama ? (m.activation == "silu" || m.activation == "swish")
+                : (m.activation == "gelu" || m.activation == "gelu_new" ||
+                   m.activation == "gelu_pytorch_tanh"),
+          "an activation the forward does not compute was accepted");
+  require(m.rope_scaling.type.empty() || m.rope_scaling.type == "linear" ||
+              m.rope_scaling.type == "llama3",
+          "an unknown rope_scaling type was accepted");
+  require(m.rope_scaling.type != "llama3" ||
+              m.rope_scaling.high_freq_factor > m.rope_scaling.low_freq_factor,
+          "llama3 rope_scaling with high_freq_factor <= low_freq_factor was accepted");
+}
 
 void exercise_npy(const std::string& bytes) {
   Tensor tensor;

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FuzzFile {
-  std::string target;  // "npy" or "preset": which exerciser reads it
+  std::string target;  // "npy", "preset", "safetensors" or "model_config": which exerciser reads it
   fs::path path;
 };
 
@@ -67,6 +67,10 @@ TEST_P(FuzzReplay, OnlyUserErrorsAndKeptPromises) {
   const std::string bytes = read_bytes(file.path);
   if (file.target == "npy") {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_npy(bytes)) << file.path;
+  } else if (file.target == "safetensors") {
+    EXPECT_NO_THROW(attnlab::fuzz::exercise_safetensors(bytes)) << file.path;
+  } else if (file.target == "model_config") {
+    EXPECT_NO_THROW(attnlab::fuzz::exercise_model_config(bytes)) << file.path;
   } else {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_preset(bytes)) << file.path;
   }
@@ -76,6 +80,10 @@ auto name_of = [](const testing::TestParamInfo<FuzzFile>& info) { return test_na
 
 INSTANTIATE_TEST_SUITE_P(Npy, FuzzReplay, testing::ValuesIn(files_of("npy")), name_of);
 INSTANTIATE_TEST_SUITE_P(Preset, FuzzReplay, testing::ValuesIn(files_of("preset")), name_of);
+INSTANTIATE_TEST_SUITE_P(Safetensors, FuzzReplay, testing::ValuesIn(files_of("safetensors")),
+                         name_of);
+INSTANTIATE_TEST_SUITE_P(ModelConfig, FuzzReplay, testing::ValuesIn(files_of("model_config")),
+                         name_of);
 
 // The fuzzer starts next to every variant: the seed presets include valid grouped-query,
 // multi-query, cross-attention (from a sentence and from X_kv), decoding and MLA configs, and a

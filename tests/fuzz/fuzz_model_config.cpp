@@ -1,0 +1,12 @@
+// libFuzzer target: arbitrary bytes through config.json's reader (parse_model_config); see
+// fuzz_inputs.hpp for the rules.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tests/fuzz/fuzz_inputs.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  attnlab::fuzz::exercise_model_config(std::string(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
