@@ -127,6 +127,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "attnlab-cli: out of memory: lower B, T or the widths, or use --shape-only\n";
     return 2;
+  } catch (const std::length_error&) {
+    std::cerr << "attnlab-cli: out of memory: lower B, T or the widths, or use --shape-only\n";
+    return 2;
   }
   return 0;
 }

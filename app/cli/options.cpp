@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/parse_arguments.hpp"
 #include "app/cli/real_model.hpp"
@@ -22,10 +23,10 @@ struct Flags {
   std::string preset;
   ConfigFlags config;
   std::string x, wq, wk, wv, wo, bq, bk, bv, bo;
-  std::string x_kv;    // --x-kv FILE: cross-attention's key/value side
-  std::string model;   // --model DIR: a Hugging Face folder, or a model saved by attnlab-cli train
-  std::string tokens;  // --tokens IDS: a Hugging Face model's token ids
-  int64_t layer = 0;   // --layer L
+  std::string x_kv;   // --x-kv FILE: cross-attention's key/value side
+  std::string model;  // --model DIR: a Hugging Face folder, or a model saved by attnlab-cli train
+  std::optional<std::string> tokens;  // --tokens IDS: a Hugging Face model's token ids
+  int64_t layer = 0;                  // --layer L
 };
 
 // A model sets the sizes, X and the weights, so the flags that would set them are refused; a
@@ -64,7 +65,7 @@ void refuse_flags_a_model_sets(const Flags& f, bool takes_sentence) {
 // --model DIR: the saved model's first layer on a batch of its task.
 void load_trained_model(const Flags& f, Request& r) {
   refuse_flags_a_model_sets(f, false);
-  if (!f.tokens.empty()) throw UserError("--tokens is for a Hugging Face model folder: drop it");
+  if (f.tokens) throw UserError("--tokens is for a Hugging Face model folder: drop it");
   const training::SavedModel model = training::load_model(f.model);
   const int64_t batch = f.config.value("batch").count.value_or(1);
   training::TraceOfModel trace = training::first_layer_trace(model, batch);
@@ -102,11 +103,10 @@ void load_real_model(const Flags& f, Request& r) {
                     std::to_string(spec.n_layers - 1));
   m->layer = f.layer;
   const std::optional<std::string>& sentence = f.config.value("sentence").text;
-  if (!f.tokens.empty() && sentence)
+  if (f.tokens && sentence)
     throw UserError("--tokens and --sentence both give the tokens: give one");
-  m->tokens = !f.tokens.empty()
-                  ? tokens_of_ids(m->session, parse_token_ids(f.tokens))
-                  : tokens_of_sentence(m->session, sentence.value_or(default_sentence(spec)));
+  m->tokens = f.tokens ? tokens_of_ids(m->session, parse_token_ids(*f.tokens))
+                       : tokens_of_sentence(m->session, sentence.value_or(default_sentence(spec)));
   for (int64_t h : f.config.value("ablated_heads").heads) m->off.push_back({f.layer, h});
   m->forward = run_pretrained(m->session.model, m->tokens.ids, m->off);
   LayerOfModel layer = layer_of_model(m->session.model, m->forward, f.layer);
@@ -118,9 +118,9 @@ void load_real_model(const Flags& f, Request& r) {
   layer.config.decode_steps = c.decode_steps;
   layer.config.memory_cap_bytes = c.memory_cap_bytes;
   layer.config.shape_only = c.shape_only;
-  layer.config.token_labels = m->tokens.pieces;
   c = layer.config;
   r.inputs = layer.inputs;
+  r.inputs.labels.tokens = m->tokens.pieces;
   r.real_model = std::move(m);
 }
 
@@ -269,7 +269,7 @@ int parse(int argc, char** argv, Request& r) {
         r.notices.push_back(std::move(notice));
     }
     if (f.model.empty()) {
-      if (!f.tokens.empty() || f.layer != 0 || r.heads_report || r.next_token || r.generate)
+      if (f.tokens || f.layer != 0 || r.heads_report || r.next_token || r.generate)
         throw UserError(
             "--tokens, --layer, --heads-report, --next-token and --generate need --model DIR");
       load_files(f, r);

@@ -68,12 +68,6 @@ struct Config {
   // One projection W_qkv = [W_q | W_k | W_v] (d_in, h*d_k + n_kv*(d_k + d_v)), as GPT-2's c_attn
   // and the lecture's fused class: q, k and v are its column blocks, views of one GEMM's output.
   bool fused_qkv = false;
-  // The tokens' labels when X is given rather than embedded from the sentence: a real model's
-  // pieces as its tokenizer cut them ("·John"). Used when there are T of them; not a setting.
-  std::vector<std::string> token_labels;
-  // What X is when it is given rather than embedded (a real model's layer: "X = ln_1(h), ...");
-  // the input stage's words. Not a setting.
-  std::string input_words;
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }

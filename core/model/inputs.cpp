@@ -193,6 +193,7 @@ Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, 
     complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
   }
   if (c.rotary()) in.rope_inv_freq = complete_inverse_frequencies(given.rope_inv_freq, c);
+  in.labels = given.labels;
   return in;
 }
 

@@ -21,6 +21,12 @@ namespace attnlab {
 // With Llama's RoPE (config.rope_theta > 0) rope_inv_freq (d_k/2) holds the inverse frequencies
 // the pairs turn at: theta^(-2i/d_k) unless given (a model with rope_scaling brings its own).
 // An undefined tensor (default-constructed) means "generate it".
+// What a given X is, for the words beside it (a real model's layer): not tensors.
+struct InputLabels {
+  std::vector<std::string> tokens;  // the tokens' labels ("·John"), used when there are T of them
+  std::string words;                // the input stage's words ("X = ln_1(h): ..."), or ""
+};
+
 struct Inputs {
   Tensor x;
   Tensor x_kv;
@@ -28,6 +34,7 @@ struct Inputs {
   Tensor b_q, b_k, b_v, b_o;
   Tensor w_dkv, w_dq, w_qr, w_kr;
   Tensor rope_inv_freq;
+  InputLabels labels;
 };
 
 // Every tensor of Inputs with its name (as in presets and the export), for code that walks them
@@ -42,7 +49,9 @@ inline constexpr InputTensor kInputTensors[] = {
     {"b_q", &Inputs::b_q},   {"b_k", &Inputs::b_k},     {"b_v", &Inputs::b_v},
     {"b_o", &Inputs::b_o},   {"w_dkv", &Inputs::w_dkv}, {"w_dq", &Inputs::w_dq},
     {"w_qr", &Inputs::w_qr}, {"w_kr", &Inputs::w_kr},   {"rope_inv_freq", &Inputs::rope_inv_freq}};
-static_assert(sizeof(kInputTensors) / sizeof(kInputTensors[0]) * sizeof(Tensor) == sizeof(Inputs),
+static_assert(sizeof(kInputTensors) / sizeof(kInputTensors[0]) * sizeof(Tensor) +
+                      sizeof(InputLabels) ==
+                  sizeof(Inputs),
               "kInputTensors must list every tensor of Inputs");
 
 // (B, T, d_in) toy embeddings: each token is a deterministic N(0,1) vector seeded by the

@@ -62,10 +62,10 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
   c.output_proj = true;
   c.mask.causal = s.causal;
   if (!m.rope_inv_freq.empty()) c.rope_theta = s.rope_theta;
-  c.input_words = input_words(s, layer);
   c.fused_qkv = b.qkv.w.has_values();  // GPT-2's c_attn: the trace shows its q | k | v blocks
 
   Inputs& in = out.inputs;
+  in.labels.words = input_words(s, layer);
   in.x = copy_of(run.layers[size_t(layer)].attn_input, "x");  // (1, T, d)
   if (b.qkv.w.has_values()) {  // GPT-2: c_attn (d, 3d) is W_q | W_k | W_v
     in.w_q = columns(b.qkv.w, 0, d, "w_q");
@@ -96,7 +96,7 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
 Trace trace_layer(const PretrainedModel& m, const PretrainedRun& forward, int64_t layer,
                   const std::vector<std::string>& pieces) {
   LayerOfModel l = layer_of_model(m, forward, layer);
-  l.config.token_labels = pieces;
+  l.inputs.labels.tokens = pieces;
   return run(l.config, l.inputs);
 }
 

@@ -200,10 +200,8 @@ std::vector<float> rope_frequencies(const ModelSpec& s) {
 }
 
 bool is_pretrained_folder(const std::string& folder) {
-  std::ifstream in(std::filesystem::path(folder) / "config.json", std::ios::binary);
-  if (!in) return false;
-  const nlohmann::json config = nlohmann::json::parse(in, nullptr, false);
-  return config.is_object() && config.contains("model_type");
+  std::error_code ignored;
+  return !std::filesystem::exists(std::filesystem::path(folder) / "model.json", ignored);
 }
 
 PretrainedModel load_pretrained(const std::string& folder,

@@ -64,8 +64,8 @@ struct PretrainedModel {
 PretrainedModel load_pretrained(const std::string& folder,
                                 const std::function<void(int64_t, int64_t)>& progress = {});
 
-// True when `folder` holds a Hugging Face model (config.json with a model_type), not a model
-// saved by `attnlab-cli train`.
+// True unless `folder` holds a model saved by `attnlab-cli train` (its model.json): a Hugging Face
+// folder, or anything else, whose errors then name config.json and the weights' files.
 bool is_pretrained_folder(const std::string& folder);
 
 // RoPE's inverse frequencies for the Llama family (d_head / 2): theta^(-2i/d_head), adjusted by

@@ -45,6 +45,7 @@ class BatchedRun {
 
   void run() {
     const Tensor x = builder_.add("x", in_.x);
+    if (!in_.labels.words.empty()) trace_.records.back().formula = in_.labels.words;
     const Tensor x_kv = c_.cross() ? builder_.add("x_kv", in_.x_kv) : x;
     step_done(1);
     const Tensor q_source = c_.q_latent > 0 ? project(x, in_.w_dq, {}, "c_q") : x;
@@ -425,7 +426,7 @@ Counters parameter_counts(const Config& c) {
 
 // Token labels: the sentence's, or x0, x1, ... when X came from a file without a sentence.
 std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
-  if (int64_t(c.token_labels.size()) == c.tokens()) return c.token_labels;
+  if (int64_t(inputs.labels.tokens.size()) == c.tokens()) return inputs.labels.tokens;
   if (!inputs.x.storage() || !c.sentence.empty()) return tokens_for(c.sentence, c.tokens());
   std::vector<std::string> labels;
   for (int64_t t = 0; t < c.tokens(); ++t) labels.push_back("x" + std::to_string(t));

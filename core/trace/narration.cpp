@@ -250,7 +250,6 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       if (s.which == 'k')
         return {"X_kv = the other sentence's embeddings: keys and values come from it", "x_kv", "",
                 false};
-      if (!p.config.input_words.empty()) return {p.config.input_words, "x", "", false};
       return {"X = token embedding + position encoding", "x", "", false};
     case Op::Project:
       return project(p, s);

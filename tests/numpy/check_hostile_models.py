@@ -459,20 +459,6 @@ CASES = [
      ["--layer"]),
 ]
 
-# Cases that fail today because of a bug in a part this test does not own (app/cli,
-# core/pretrained): reported as "KNOWN BUG" and not counted as failures, so the suite stays
-# green while the fix is under way; one that passes is reported so that it can be taken off.
-# ATTNLAB_STRICT=1 counts them as failures.
-KNOWN_BUGS = {
-    "only pytorch_model.bin": "a folder without config.json is taken for a trained model "
-                              "(options.cpp, is_pretrained_folder)",
-    "no config.json": "a folder without config.json is taken for a trained model",
-    "config.json not JSON": "a config.json that is not JSON is taken for a trained model",
-    "n_layer 10^400": "a config.json nlohmann cannot parse is taken for a trained model",
-    "--tokens empty": "--tokens \"\" is taken as no --tokens (options.cpp tests f.tokens.empty())",
-}
-
-
 def run_cli(folder, args):
     cli = os.environ["ATTNLAB_CLI"]
     started = time.monotonic()
@@ -506,8 +492,7 @@ def check_good(folder, args):
 def main():
     if "ATTNLAB_CLI" not in os.environ:
         sys.exit("set ATTNLAB_CLI to attnlab-cli's path")
-    strict = os.environ.get("ATTNLAB_STRICT") == "1"
-    passed = failed = known = 0
+    passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         good = {}
         for family, write in GOOD.items():
@@ -527,21 +512,12 @@ def main():
                     what, seconds = check_good(folder, args)
                 else:
                     what, seconds = check_refused(folder, args, wanted)
-                if name in KNOWN_BUGS:
-                    print(f"FIXED {name}: passes now; take it off KNOWN_BUGS ({what})")
-                else:
-                    print(f"{name}: {seconds:.2f} s: {what}")
+                print(f"{name}: {seconds:.2f} s: {what}")
                 passed += 1
             except AssertionError as err:
-                if name in KNOWN_BUGS and not strict:
-                    print(f"KNOWN BUG {name}: {KNOWN_BUGS[name]}: {err}")
-                    known += 1
-                else:
-                    print(f"FAIL {name}: {err}")
-                    failed += 1
+                print(f"FAIL {name}: {err}")
+                failed += 1
             shutil.rmtree(folder, ignore_errors=True)
-    if known:
-        print(f"{known} known bugs (see KNOWN_BUGS; ATTNLAB_STRICT=1 counts them as failures)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

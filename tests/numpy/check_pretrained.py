@@ -304,13 +304,15 @@ def torch_forward(folder, ids, layer):
                              eps)
             r = mha(x, w[p + "attn.c_attn.weight"].T, w[p + "attn.c_attn.bias"],
                     w[p + "attn.c_proj.weight"].T, w[p + "attn.c_proj.bias"], h, True)
-            hidden = hidden + r["out"]
+            hidden = residual = hidden + r["out"]
             m = F.layer_norm(hidden, hidden.shape[-1:], w[p + "ln_2.weight"], w[p + "ln_2.bias"],
                              eps)
-            m = F.gelu(F.linear(m, w[p + "mlp.c_fc.weight"].T, w[p + "mlp.c_fc.bias"]),
-                       approximate="tanh")
-            hidden = hidden + F.linear(m, w[p + "mlp.c_proj.weight"].T, w[p + "mlp.c_proj.bias"])
-            layers.append(dict(x=x, **r))
+            inner = F.gelu(F.linear(m, w[p + "mlp.c_fc.weight"].T, w[p + "mlp.c_fc.bias"]),
+                           approximate="tanh")
+            hidden = hidden + F.linear(inner, w[p + "mlp.c_proj.weight"].T,
+                                       w[p + "mlp.c_proj.bias"])
+            layers.append(dict(x=x, **r, residual=residual, mlp_in=m, mlp_hidden=inner,
+                               block_out=hidden))
         hidden = F.layer_norm(hidden, hidden.shape[-1:], w["ln_f.weight"], w["ln_f.bias"], eps)
         tied = config.get("tie_word_embeddings", True)
         logits = hidden @ (w["wte.weight"] if tied else w["lm_head.weight"]).T
@@ -334,10 +336,12 @@ def torch_forward(folder, ids, layer):
             bq = torch.cat([w[s + n + ".bias"] for n in ("query", "key", "value")])
             r = mha(hidden, wq, bq, w[p + "attention.output.dense.weight"],
                     w[p + "attention.output.dense.bias"], h, False)
-            layers.append(dict(x=hidden, **r))
+            x = hidden
             a = ln(r["out"] + hidden, p + "attention.output.LayerNorm")
-            hidden = ln(lin(F.gelu(lin(a, p + "intermediate.dense")), p + "output.dense") + a,
-                        p + "output.LayerNorm")
+            inner = F.gelu(lin(a, p + "intermediate.dense"))
+            hidden = ln(lin(inner, p + "output.dense") + a, p + "output.LayerNorm")
+            layers.append(dict(x=x, **r, residual=a, mlp_in=a, mlp_hidden=inner,
+                               block_out=hidden))
         logits = None
         if "cls.predictions.bias" in w:
             t = ln(F.gelu(lin(hidden, "cls.predictions.transform.dense")),
@@ -382,11 +386,12 @@ def torch_forward(folder, ids, layer):
             weights = scores.softmax(-1)
             out = lin((weights @ vh).transpose(1, 2).reshape(x.shape[0], T, h * dh),
                       p + "self_attn.o_proj")
-            hidden = hidden + out
+            hidden = residual = hidden + out
             m = rms(hidden, w[p + "post_attention_layernorm.weight"])
-            hidden = hidden + lin(F.silu(lin(m, p + "mlp.gate_proj")) * lin(m, p + "mlp.up_proj"),
-                                  p + "mlp.down_proj")
-            layers.append(dict(x=x, q=q, k=k, v=v, weights=weights, out=out))
+            gated = F.silu(lin(m, p + "mlp.gate_proj")) * lin(m, p + "mlp.up_proj")
+            hidden = hidden + lin(gated, p + "mlp.down_proj")
+            layers.append(dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
+                               mlp_in=m, mlp_hidden=gated, block_out=hidden))
         hidden = rms(hidden, w["model.norm.weight"])
         tied = config.get("tie_word_embeddings", False)
         logits = hidden @ (w["model.embed_tokens.weight"] if tied else w["lm_head.weight"]).T

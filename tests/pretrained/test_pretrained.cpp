@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/model/errors.hpp"
@@ -215,7 +216,10 @@ TEST(Refusals, OneLineNamingWhatIsWrong) {
   EXPECT_NE(message([] { parse_token_ids("-4"); }).find("\"-4\""), std::string::npos);
   EXPECT_EQ(parse_token_ids(" 464, 3797,3332 "), (std::vector<int64_t>{464, 3797, 3332}));
   EXPECT_TRUE(is_pretrained_folder((checkpoints() / "gpt2-f32-tied").string()));
-  EXPECT_FALSE(is_pretrained_folder(checkpoints().string()));
+  const fs::path trained = checkpoints() / "trained";  // attnlab-cli train writes model.json
+  fs::create_directories(trained);
+  std::ofstream(trained / "model.json") << "{}";
+  EXPECT_FALSE(is_pretrained_folder(trained.string()));
 }
 
 // Without tokenizer files, a sentence is refused with the reason and the way round it; ids work,
