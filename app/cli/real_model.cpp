@@ -12,6 +12,13 @@ namespace attnlab::cli {
 
 namespace {
 
+// `text` padded with spaces to `width` characters (UTF-8 code points, not bytes: "·the" is 4).
+std::string padded(const std::string& text, size_t width) {
+  size_t chars = 0;
+  for (unsigned char byte : text) chars += (byte & 0xC0) != 0x80;
+  return text + std::string(chars < width ? width - chars : 1, ' ');
+}
+
 const char* family_name(ModelFamily f) {
   switch (f) {
     case ModelFamily::Gpt2:
@@ -34,8 +41,8 @@ void print_top(std::ostream& out, const RealModel& m, int64_t t, int64_t k, doub
                     [&](int64_t a, int64_t b) { return p[size_t(a)] > p[size_t(b)]; });
   for (int64_t i = 0; i < k; ++i) {
     const int64_t id = order[size_t(i)];
-    out << "  " << std::right << std::setw(2) << i + 1 << ". " << std::left << std::setw(16)
-        << piece_of(m.session, id) << std::right << std::setw(8) << id << "  " << std::fixed
+    out << "  " << std::right << std::setw(2) << i + 1 << ". "
+        << padded(piece_of(m.session, id), 16) << std::setw(8) << id << "  " << std::fixed
         << std::setprecision(4) << p[size_t(id)] << "\n";
     out.unsetf(std::ios::fixed);
   }
@@ -138,9 +145,9 @@ void print_generation(std::ostream& out, const RealModel& m, int64_t n) {
     const int64_t id = best - logits.begin();
     double sum = 0;
     for (float l : logits) sum += std::exp(double(l - *best));
-    out << "  " << std::right << std::setw(3) << generator.position() << "  " << std::left
-        << std::setw(16) << piece_of(m.session, id) << std::right << std::setw(8) << id << "  p "
-        << std::fixed << std::setprecision(4) << 1.0 / sum;
+    out << "  " << std::right << std::setw(3) << generator.position() << "  "
+        << padded(piece_of(m.session, id), 16) << std::setw(8) << id << "  p " << std::fixed
+        << std::setprecision(4) << 1.0 / sum;
     out.unsetf(std::ios::fixed);
     if (i + 1 == n || generator.position() + 1 >= m.session.model.spec.max_positions) {
       out << "\n";
