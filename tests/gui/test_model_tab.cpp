@@ -94,13 +94,10 @@ TEST_F(ModelTabTest, OpeningAFolderMakesItsLayerTheTraceWithTheCoresWeights) {
     max_diff = std::max(max_diff, double(std::abs(got[i] - want[i])));
   std::printf("max |trace - run_pretrained| = %.3g\n", max_diff);
   EXPECT_LT(max_diff, 1e-5);
-  // No tokenizer in the folder: the pieces are "#id", and they label the trace's tokens where the
-  // core takes labels (Config::token_labels).
+  // No tokenizer in the folder: the pieces are "#id", and they label the trace's tokens.
   ASSERT_EQ(tab.tokens.pieces.size(), size_t(T));
   EXPECT_EQ(tab.tokens.pieces[0], "#" + std::to_string(tab.tokens.ids[0]));
-  if constexpr (requires(Config c) { c.token_labels; }) {
-    EXPECT_EQ(trace.tokens, tab.tokens.pieces);
-  }
+  EXPECT_EQ(trace.tokens, tab.tokens.pieces);
   // The preset picker names the model; the folder went to the recent ones.
   EXPECT_EQ(state.session.preset_name, "gpt2-f32-tied, layer 1");
   ASSERT_FALSE(state.ui.recent_models.empty());

@@ -46,13 +46,13 @@ const char* family_name(ModelFamily family) {
 
 }  // namespace
 
-void model_folder_row(AppState& state) {
+void model_folder_row(AppState& state, float leave) {
   ModelTab& tab = state.model;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float open_w = ImGui::CalcTextSize("Open").x + 2 * style.FramePadding.x;
   const float recent_w = ImGui::GetFrameHeight();
   // The field takes what the row leaves after Open and the recent folders' arrow.
-  const float room = ImGui::GetContentRegionAvail().x;
+  const float room = ImGui::GetContentRegionAvail().x - leave;
   ImGui::SetNextItemWidth(
       std::max(ImGui::GetFontSize() * 4, room - open_w - recent_w - 2 * style.ItemInnerSpacing.x));
   const bool entered =

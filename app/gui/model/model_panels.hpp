@@ -12,7 +12,8 @@ namespace attnlab::gui {
 void draw_model_section(AppState& state);
 // The folder field, Open and the recent folders on one row (also at the top of the Model tab,
 // for presenter mode, where the controls are folded away).
-void model_folder_row(AppState& state);
+// `leave`: room to keep free at the row's end (for more on the same line).
+void model_folder_row(AppState& state, float leave = 0);
 // Under the sentence field while the model is shown: its tokens' count, or why the sentence
 // cannot run, in red.
 void model_sentence_notes(AppState& state);

@@ -13,10 +13,12 @@ namespace attnlab::gui {
 
 namespace {
 
-// The trace's token labels are the model's pieces (Config::token_labels, where the core has it).
-template <typename C>
-void set_token_labels(C& config, const std::vector<std::string>& pieces) {
+// The trace's token labels are the model's pieces (where the core takes them: Inputs::labels, or
+// Config::token_labels before it).
+template <typename C, typename I>
+void set_token_labels(C& config, I& inputs, const std::vector<std::string>& pieces) {
   if constexpr (requires { config.token_labels; }) config.token_labels = pieces;
+  if constexpr (requires { inputs.labels.tokens; }) inputs.labels.tokens = pieces;
 }
 
 // One line: the first line of a message, in the controls' words.
@@ -151,7 +153,7 @@ bool show_model_layer(AppState& state, int64_t layer) {
     tab.error = one_line(error.what());
     return false;
   }
-  set_token_labels(shown.config, tab.tokens.pieces);
+  set_token_labels(shown.config, shown.inputs, tab.tokens.pieces);
   shown.config.ablated_heads = off;
   tab.layer = layer;
   Session& session = state.session;
@@ -252,8 +254,9 @@ const PretrainedRun* run_with_heads_off(AppState& state) {
 // [SECTION] the head finder and the next token
 
 const char* finder_column_name(FinderColumn column) {
-  constexpr const char* kNames[kFinderColumns] = {"layer.head", "previous", "first",
-                                                  "same",       "entropy",  "induction"};
+  // Short, so six columns stay whole at a projector's font scale; the tooltips say them in full.
+  constexpr const char* kNames[kFinderColumns] = {"head", "prev", "first",
+                                                  "same", "bits", "induct"};
   return kNames[int(column)];
 }
 

@@ -160,12 +160,13 @@ void head_finder(AppState& state) {
   ModelTab& tab = state.model;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##head_finder", kFinderColumns, flags, ImGui::GetContentRegionAvail()))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   const char* tips[kFinderColumns] = {
-      "The layer and the head; click a row to show it in the pipeline and the heads panel.",
+      "Layer and head (L1 h3); click a row to show it in the pipeline and the heads panel.",
       "Previous token: the mean weight on key t-1 (queries t >= 1), on the sentence.",
       "First token (the sink): the mean weight on key 0 (queries t >= 1).",
       "Same token: the mean weight on key t.",
@@ -229,12 +230,17 @@ void head_finder(AppState& state) {
 void token_bars(const AppState& state, const std::vector<TopToken>& top) {
   const float width = std::max(ImGui::GetFontSize() * 3, ImGui::GetContentRegionAvail().x * 0.4f);
   const double largest = top.empty() ? 1.0 : std::max(top.front().probability, 1e-12);
+  // Ten rows close together: all of them fit under the heading at 720 rows and font scale 1.5.
+  ImGui::PushStyleVar(
+      ImGuiStyleVar_ItemSpacing,
+      ImVec2(ImGui::GetStyle().ItemSpacing.x, std::max(1.0f, ImGui::GetFontSize() * 0.08f)));
   for (const TopToken& t : top) {
     char text[160];
     std::snprintf(text, sizeof text, "%5.1f %%  %s", 100.0 * t.probability,
                   piece_of(*state.model.session, t.id).c_str());
     value_bar(float(t.probability / largest), width, palette(state.ui.theme).accent, text);
   }
+  ImGui::PopStyleVar();
 }
 
 // Heads switched off: the loss over the sentence before -> after, and the top 10 at `position`
@@ -303,8 +309,9 @@ void next_token(AppState& state) {
     dim_text(state, "This model has no output head (BERT without its MLM head): no predictions.");
     return;
   }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("temperature", &tab.temperature, 0.1f, 3.0f, "%.2f",
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("temperature 0.00").x +
+                          2 * ImGui::GetStyle().FramePadding.x + ImGui::GetFontSize());
+  ImGui::SliderFloat("##temperature", &tab.temperature, 0.1f, 3.0f, "temperature %.2f",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   tooltip("Softmax temperature: below 1 sharpens the distribution, above 1 flattens it.");
   const std::vector<int64_t> positions = predicted_positions(tab);
@@ -318,8 +325,9 @@ void next_token(AppState& state) {
   const bool causal = tab.session->model.spec.causal;
   for (const int64_t t : positions) {
     const std::string after = piece_of(*tab.session, run.ids[size_t(t)]);
-    heading(state, causal ? ("The next token after \"" + after + "\"").c_str()
-                          : ("At [MASK], token " + std::to_string(t)).c_str());
+    if (t == positions.front()) ImGui::SameLine();
+    heading(state, causal ? ("next after \"" + after + "\"").c_str()
+                          : ("at [MASK], token " + std::to_string(t)).c_str());
     token_bars(state, top_tokens(next_token_probabilities(run, t, tab.temperature)));
   }
   ImGui::Spacing();
@@ -338,7 +346,26 @@ void next_token(AppState& state) {
 void draw_model_tab(AppState& state) {
   ModelTab& tab = state.model;
   const float font = ImGui::GetFontSize();
-  model_folder_row(state);
+  const bool open = tab.session && tab.run;
+  // With a model open, its layer and tokens share the folder's row: the maps and bars get the room.
+  const float layer_w = font * 4;
+  model_folder_row(state, open ? ImGui::GetContentRegionAvail().x * 0.5f : 0);
+  if (open) {
+    const ModelSpec& spec = tab.session->model.spec;
+    ImGui::SameLine();
+    int64_t layer = tab.layer;
+    const int64_t first = 0, last = spec.n_layers - 1;
+    ImGui::SetNextItemWidth(layer_w);
+    if (ImGui::SliderScalar("layer##model_tab", ImGuiDataType_S64, &layer, &first, &last, "%lld"))
+      show_model_layer(state, std::clamp(layer, first, last));
+    tooltip("The layer shown as the trace (its attention at every stage).");
+    ImGui::SameLine();
+    std::string pieces;
+    for (const std::string& piece : tab.tokens.pieces)
+      pieces += (pieces.empty() ? "" : " ") + piece;
+    ImGui::TextDisabled("%s", pieces.c_str());
+    tooltip("The sentence's tokens as the model cut them (the Input's sentence box changes it).");
+  }
   if (!tab.loading.empty()) {
     draw_task_status(tab.load, "model_load_tab", palette(state.ui.theme).error);
     dim_text(state, "Opening " + tab.loading + " ...");
@@ -359,18 +386,6 @@ void draw_model_tab(AppState& state) {
         "token.");
     return;
   }
-  // The layer, and the tokens, on one line.
-  const ModelSpec& spec = tab.session->model.spec;
-  int64_t layer = tab.layer;
-  const int64_t first = 0, last = spec.n_layers - 1;
-  ImGui::SetNextItemWidth(font * 6);
-  if (ImGui::SliderScalar("layer##model_tab", ImGuiDataType_S64, &layer, &first, &last, "%lld"))
-    show_model_layer(state, std::clamp(layer, first, last));
-  tooltip("The layer shown as the trace (its attention at every stage).");
-  ImGui::SameLine();
-  std::string pieces;
-  for (const std::string& piece : tab.tokens.pieces) pieces += (pieces.empty() ? "" : " ") + piece;
-  ImGui::TextDisabled("%s", pieces.c_str());
   if (!tab.sentence_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
     text_wrapped(tab.sentence_error);

@@ -266,7 +266,13 @@ void draw_controls_panel(AppState& state) {
     ImGui::PushItemWidth(state.controls.stacked_labels ? -FLT_MIN
                                                        : room - longest_label - font * 0.5f);
     preset_picker(state);
-    if (section("Pretrained model")) draw_model_section(state);
+    // Folded until a model is open (or opening, or failed to): the presets' lessons keep the room.
+    const ModelTab& model = state.model;
+    if (!model.loading.empty() || !model.error.empty()) ImGui::SetNextItemOpen(true);
+    if (ImGui::CollapsingHeader("Pretrained model",
+                                model.session ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      draw_model_section(state);
+    tooltip("Open a Hugging Face model folder: its real heads at every stage (key 0: Model tab).");
     Config config = state.session.config;
     bool changed = false;
     if (section("Input")) changed |= input_controls(state, config);
