@@ -3,13 +3,17 @@
 // person would: it checks the heatmap pixels against the core's numbers (the native pixel
 // checker, on the page's screenshot and its state), steps with the arrow key, changes n_heads by
 // typing into the slider, enters presenter mode, downloads the tensors, resizes the page, and
-// reloads it to see the settings kept; from PLAIN_URL (a server sending no isolation headers) the
+// reloads it to see the settings kept, opens a tiny Hugging Face checkpoint's files through the
+// page's file input (read into the page's memory, opened as a dropped folder); from PLAIN_URL (a server sending no isolation headers) the
 // page must make itself isolated (isolation.js) and run.
 //   node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import {fileURLToPath} from 'node:url';
 import puppeteer from 'puppeteer-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 const [url, outDir, pixelCheck, plainUrl] = process.argv.slice(2);
 if (!url || !outDir || !pixelCheck || !plainUrl) {
@@ -195,7 +199,44 @@ try {
   s = await pressUntil('ArrowRight', (st) => st.decode.step === 1, 'the next decoded token');
   check(s.step.label === 'expand', `→ steps the decoded tokens, not the walk (${s.step.label})`);
 
-  // 8. A static host without the headers: the service worker isolates the page (one reload).
+  // 8. A model folder from the user's disk: the tiny GPT-2 (2 layers, 4 heads) written by
+  // hf_checkpoints.py, given to the page's file input as a person's pick would be.
+  const checkpoints = path.join(outDir, 'checkpoints');
+  const written = spawnSync('/usr/bin/python3', [path.join(here, '../numpy/hf_checkpoints.py'), checkpoints],
+                            {encoding: 'utf8'});
+  check(written.status === 0, `hf_checkpoints.py writes the tiny checkpoints ${written.stderr.trim()}`);
+  const tiny = path.join(checkpoints, 'gpt2-f32-tied');
+  await page.goto(`${url}/index.html?preset=seed003&stage=attend`);
+  s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length > 0, 'the page before the model');
+  const picker = await page.$('#model-files');
+  const button = await page.$('#model-open');
+  check(Boolean(button && await button.isVisible()), 'the page shows its "Open model folder…" button');
+  await picker.evaluate((input) => { input.dataset.folder = 'gpt2-f32-tied'; });
+  const given = Date.now();
+  await picker.uploadFile(...fs.readdirSync(tiny).map((name) => path.join(tiny, name)));
+  s = await waitFor((st) => st.model && st.model.name === 'gpt2-f32-tied' && st.model.ran &&
+                    st.heatmaps.length === 4, 'the opened model', 60);
+  const opened = Date.now() - given;
+  const read = await page.evaluate(() => window.attnlabModelRead);
+  console.log(`     files given -> first heatmap of the model: ${opened} ms (read into memory in ` +
+              `${(read.read - read.given).toFixed(0)} ms, ${read.bytes} bytes in ${read.files} files)`);
+  check(s.model.folder === '/models/gpt2-f32-tied' && s.model.n_layers === 2 && s.model.n_heads === 4 &&
+        s.model.error === '' && s.config.n_heads === 4,
+        `the model opens from the page's memory: ${JSON.stringify({...s.model, progress: undefined})}`);
+  await page.screenshot({path: path.join(outDir, 'page_model.png')});
+  const shot = await page.screenshot({encoding: 'binary', clip: {
+    x: s.heatmaps[0].rect[0], y: s.heatmaps[0].rect[1],
+    width: Math.max(1, s.heatmaps[0].rect[2] - s.heatmaps[0].rect[0]),
+    height: Math.max(1, s.heatmaps[0].rect[3] - s.heatmaps[0].rect[1])}});
+  check(s.heatmaps.every((h) => h.rect[2] - h.rect[0] > 8 && h.rect[3] - h.rect[1] > 8) && shot.length > 0,
+        `its layer's 4 heads are drawn as heatmaps: ${JSON.stringify(s.heatmaps.map((h) => h.rect))}`);
+  // A folder without config.json is refused by the page, in words, before anything is read.
+  await picker.evaluate((input) => { input.dataset.folder = 'not-a-model'; });
+  await picker.uploadFile(path.join(tiny, 'model.safetensors'));
+  const refusal = await page.$eval('#model-progress', (el) => el.textContent);
+  check(refusal.includes('no config.json'), `a folder without config.json is refused: "${refusal}"`);
+
+  // 9. A static host without the headers: the service worker isolates the page (one reload).
   await page.goto(`${plainUrl}/index.html?preset=seed003&stage=attend`);
   s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length > 0, 'the page on a plain host', 60);
   const isolated = await page.evaluate(() => window.crossOriginIsolated);

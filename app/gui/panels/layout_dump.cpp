@@ -40,6 +40,20 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["trace_ms"] = state.session.trace_seconds * 1e3;
   out["presenter"] = state.ui.presenter;
   out["typing"] = ImGui::GetIO().WantTextInput;  // a text field has the keyboard
+  {  // the Model tab's folder: being opened, open (its sizes) or why not
+    const ModelTab& tab = state.model;
+    json model = {{"loading", tab.loading}, {"error", tab.error}, {"folder", tab.folder},
+                  {"name", tab.name},       {"layer", tab.layer}, {"ran", tab.run != nullptr}};
+    if (!tab.loading.empty()) model["progress"] = tab.load.progress();
+    if (tab.session) {
+      const ModelSpec& spec = tab.session->model.spec;
+      model["n_layers"] = spec.n_layers;
+      model["n_heads"] = spec.n_heads;
+      model["d_model"] = spec.d_model;
+      model["tokens"] = tab.tokens.pieces.size();
+    }
+    out["model"] = model;
+  }
   if (!state.session.trace) return out.dump(2) + "\n";
   const Trace& trace = *state.session.trace;
   out["config"] = config_to_json(trace.config);

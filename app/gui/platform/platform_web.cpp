@@ -1,6 +1,8 @@
 // The browser page (Emscripten): frames come from the page's animation frames, a saved file
 // becomes a download, settings live in IndexedDB (mounted at ATTNLAB_CONFIG_DIR by index.html
-// before main runs), and the canvas follows the page's size and pixel ratio.
+// before main runs), the canvas follows the page's size and pixel ratio, and a model folder the
+// user picks or drops on the page (read by index.html into the page's memory, /models/<name>/)
+// is opened as a folder dropped on the desktop's window is.
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 
@@ -12,6 +14,8 @@ namespace {
 
 std::function<bool()>* the_frame = nullptr;  // the page's loop outlives run_frames
 std::string page_state = "{}";               // the last frame's state, for attnlab_page_state
+std::function<void(const std::string&)>
+    open_folder;  // watch_dropped_paths's, for attnlab_open_model
 
 void one_frame(void*) {
   if (!(*the_frame)()) emscripten_cancel_main_loop();
@@ -97,7 +101,9 @@ void toggle_fullscreen(GLFWwindow*) {
   browser_fullscreen();
 }
 
-void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)>) {}
+void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)> on_path) {
+  open_folder = std::move(on_path);
+}
 
 void publish_state(const std::function<std::string()>& state_json) {
   page_state = state_json();
@@ -108,4 +114,13 @@ void publish_state(const std::function<std::string()>& state_json) {
 // The page's JavaScript reads the last frame's state as JSON (the browser test asserts on it).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attnlab_page_state() {
   return attnlab::gui::platform::page_state.c_str();
+}
+
+// index.html calls this once a picked or dropped folder's files are in the page's file system
+// (MEMFS, /models/<name>/): the app opens it as the desktop opens a folder dropped on its window.
+// Returns 0 when the request was taken, 1 when the app is not running yet.
+extern "C" EMSCRIPTEN_KEEPALIVE int attnlab_open_model(const char* path) {
+  if (!attnlab::gui::platform::open_folder || !path) return 1;
+  attnlab::gui::platform::open_folder(path);
+  return 0;
 }

@@ -26,8 +26,11 @@ bool window_request_pending(const AppState& state) {
 
 bool wants_frames(const AppState& state) {
   const bool training = state.train.run && state.train.run->running();  // heads learning live
+  // A model folder being opened (or just dropped): frames until it is shown, so its progress
+  // moves and it is taken as soon as it is loaded (a page draws only the frames that are due).
+  const bool opening_model = !state.model.loading.empty() || !state.window.dropped_paths.empty();
   return transition_animating(state) || state.walk.playing || state.session.computing ||
-         measurement_pending(state) || window_request_pending(state) || training;
+         measurement_pending(state) || window_request_pending(state) || training || opening_model;
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {
