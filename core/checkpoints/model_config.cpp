@@ -181,7 +181,10 @@ ModelSpec parse_model_config(const std::string& text, const std::string& label) 
 ModelSpec read_model_config(const std::string& folder) {
   const std::filesystem::path path = std::filesystem::path(folder) / "config.json";
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(folder + ": has no config.json: give the folder of a downloaded model");
+  if (!in)
+    throw UserError(folder +
+                    ": has no config.json (a Hugging Face model's) nor model.json (a model "
+                    "attnlab-cli train saved): give the folder of a downloaded or trained model");
   std::stringstream text;
   text << in.rdbuf();
   return parse_model_config(text.str(), path.string());

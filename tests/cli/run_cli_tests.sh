@@ -197,7 +197,7 @@ expect 0 "h=2 d_k=8 d_v=8 mask=causal bias=on" -- --model "$work/trained"
 expect 0 "wrote" -- --model "$work/trained" --batch 2 --export "$work/trained_export"
 if [ -f "$work/trained_export/weights.npy" ]; then ok; else bad "--model --export wrote no weights.npy"; fi
 expect 0 "mask=none" -- --model "$work/nb"
-expect 2 "is not a trained model: it has no readable model.json" -- --model "$work"
+expect 2 "has no config.json (a Hugging Face model's) nor model.json" -- --model "$work"
 expect 2 "drop --heads" -- --model "$work/trained" --heads 4
 expect 2 "drop --preset" -- --model "$work/trained" --preset seed003
 
