@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "core/model/errors.hpp"
@@ -247,10 +249,15 @@ Tensor SafetensorsFile::load(const std::string& name) const {
   const SafetensorsEntry& e = entry(name);
   if (!decoder_for(e.dtype))  // before reading its bytes
     return decode_safetensors_tensor(path_, name, e, "");
-  std::ifstream in(path_, std::ios::binary);
+  // One fread of the whole range, unbuffered: a stream's buffer would split it into small reads,
+  // and in the browser page each read from a worker thread waits on the main thread.
   std::string bytes(e.end - e.begin, '\0');
-  in.seekg(std::streamoff(data_start_ + e.begin));
-  if (!in || !in.read(bytes.data(), std::streamsize(bytes.size())))
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path_.c_str(), "rb"),
+                                                       &std::fclose);
+  const bool read = file && std::setvbuf(file.get(), nullptr, _IONBF, 0) == 0 &&
+                    fseeko(file.get(), off_t(data_start_ + e.begin), SEEK_SET) == 0 &&
+                    std::fread(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
+  if (!read)
     refuse(path_, "ends inside tensor " + in_quotes(name) + " (it changed since it was opened?)");
   return decode_safetensors_tensor(path_, name, e, bytes);
 }
