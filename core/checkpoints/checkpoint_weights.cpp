@@ -81,6 +81,10 @@ const SafetensorsEntry& CheckpointWeights::entry(const std::string& name) const 
   return found->second->entry(name);
 }
 
+void CheckpointWeights::read_all() const {
+  for (const auto& [file, shard] : shards_) shard->read_all();
+}
+
 Tensor CheckpointWeights::load(const std::string& name) const {
   entry(name);  // the folder's message for an unknown name
   return shard_of_.at(name)->load(name);

@@ -22,6 +22,8 @@ class CheckpointWeights {
   bool has(const std::string& name) const { return shard_of_.count(name) > 0; }
   const SafetensorsEntry& entry(const std::string& name) const;
   Tensor load(const std::string& name) const;
+  // Every shard's SafetensorsFile::read_all(): F32 weights used in place, one read per shard.
+  void read_all() const;
 
  private:
   std::string folder_;

@@ -190,7 +190,7 @@ SafetensorsHeader parse_safetensors_header(const std::string& prefix, uint64_t f
 }
 
 Tensor decode_safetensors_tensor(const std::string& path, const std::string& name,
-                                 const SafetensorsEntry& e, const std::string& bytes) {
+                                 const SafetensorsEntry& e, std::string_view bytes) {
   const Decode decode = decoder_for(e.dtype);
   if (!decode)
     throw UserError(path + ": tensor " + in_quotes(name) + " is " + e.dtype +
@@ -245,19 +245,46 @@ const SafetensorsEntry& SafetensorsFile::entry(const std::string& name) const {
   return found->second;
 }
 
+// `size` bytes from `offset` into `out`, in one unbuffered fread: a stream's buffer would split
+// them into small reads, and in the browser page each read from a worker waits on the main thread.
+bool read_range(const std::string& path, uint64_t offset, uint64_t size, char* out) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  return file && std::setvbuf(file.get(), nullptr, _IONBF, 0) == 0 &&
+         fseeko(file.get(), off_t(offset), SEEK_SET) == 0 &&
+         std::fread(out, 1, size, file.get()) == size;
+}
+
+void SafetensorsFile::read_all() const {
+  if (section_.has_values() || entries_.empty()) return;
+  uint64_t end = 0;
+  for (const auto& [name, e] : entries_) {
+    if (e.dtype != "F32" || e.begin % sizeof(Scalar) != 0) return;  // read tensor by tensor
+    end = std::max(end, e.end);
+  }
+  Tensor section = Tensor::empty(std::filesystem::path(path_).filename().string(),
+                                 {int64_t((end + sizeof(Scalar) - 1) / sizeof(Scalar))});
+  if (!read_range(path_, data_start_, end, reinterpret_cast<char*>(section.data())))
+    refuse(path_, "ends inside its tensors (it changed since it was opened?)");
+  section_ = section;
+}
+
 Tensor SafetensorsFile::load(const std::string& name) const {
   const SafetensorsEntry& e = entry(name);
   if (!decoder_for(e.dtype))  // before reading its bytes
     return decode_safetensors_tensor(path_, name, e, "");
-  // One fread of the whole range, unbuffered: a stream's buffer would split it into small reads,
-  // and in the browser page each read from a worker thread waits on the main thread.
+  if (section_.has_values()) {  // F32 in place: a view of the section, checked for NaN and Inf
+    const int64_t count = int64_t((e.end - e.begin) / sizeof(Scalar));
+    const Tensor view = section_.narrow(0, int64_t(e.begin / sizeof(Scalar)), count).view(e.shape);
+    const Scalar* values = view.data();
+    for (int64_t i = 0; i < count; ++i)
+      if (!std::isfinite(values[i]))
+        refuse(path_,
+               "tensor " + in_quotes(name) + " holds NaN or Inf at index " + std::to_string(i));
+    return view;
+  }
   std::string bytes(e.end - e.begin, '\0');
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path_.c_str(), "rb"),
-                                                       &std::fclose);
-  const bool read = file && std::setvbuf(file.get(), nullptr, _IONBF, 0) == 0 &&
-                    fseeko(file.get(), off_t(data_start_ + e.begin), SEEK_SET) == 0 &&
-                    std::fread(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
-  if (!read)
+  if (!read_range(path_, data_start_ + e.begin, bytes.size(), bytes.data()))
     refuse(path_, "ends inside tensor " + in_quotes(name) + " (it changed since it was opened?)");
   return decode_safetensors_tensor(path_, name, e, bytes);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tensor/tensor.hpp"
@@ -46,7 +47,7 @@ SafetensorsHeader parse_safetensors_header(const std::string& prefix, uint64_t f
 // in the file). Throws UserError naming `path` and the tensor for a dtype that is not a float, a
 // wrong number of bytes, or a NaN/Inf value.
 Tensor decode_safetensors_tensor(const std::string& path, const std::string& name,
-                                 const SafetensorsEntry& e, const std::string& bytes);
+                                 const SafetensorsEntry& e, std::string_view bytes);
 
 class SafetensorsFile {
  public:
@@ -68,11 +69,18 @@ class SafetensorsFile {
   // name, a dtype that is not a float, a file truncated since it was opened, or a NaN/Inf value.
   Tensor load(const std::string& name) const;
 
+  // Reads the whole data section at once, when every tensor in it is F32 on a 4-byte boundary
+  // (as saved from float32 weights): load() then returns views of it, the weights used in place
+  // with no copy, and no read per tensor. Otherwise does nothing (each load() reads its range).
+  // For a caller that loads every tensor anyway.
+  void read_all() const;
+
  private:
   std::string path_;
   uint64_t data_start_ = 0;  // 8 + the header's length
   std::map<std::string, SafetensorsEntry> entries_;
   std::map<std::string, std::string> metadata_;
+  mutable Tensor section_;  // read_all(): the data section as float32 (its first max-end bytes)
 };
 
 // IEEE half and bfloat16 bits to float (exposed for tests).

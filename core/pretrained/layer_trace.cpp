@@ -10,17 +10,6 @@ namespace attnlab {
 
 namespace {
 
-// A (rows, cols) copy of `t` in the row-vector convention: W (in, out).
-Tensor as_in_out(const Dense& layer, const std::string& name) {
-  const Tensor w = layer.out_in ? layer.w.transpose(0, 1) : layer.w;
-  return w.contiguous(name);
-}
-
-// Columns [c0, c0 + n) of a (rows, cols) matrix, as a new (rows, n) tensor.
-Tensor columns(const Tensor& m, int64_t c0, int64_t n, const std::string& name) {
-  return m.narrow(1, c0, n).contiguous(name);
-}
-
 // The input stage's words: what X is in this family's block.
 std::string input_words(const ModelSpec& s, int64_t layer) {
   const std::string l = std::to_string(layer);
@@ -35,10 +24,21 @@ std::string input_words(const ModelSpec& s, int64_t layer) {
   return "";
 }
 
+// A copy in storage of its own (the checkpoint's tensors may be views of a whole file).
 Tensor copy_of(const Tensor& t, const std::string& name) {
   Tensor out = Tensor::empty(name, t.shape());
   t.copy_to(out.data());
   return out;
+}
+
+// A (rows, cols) copy of the layer's weight in the row-vector convention: W (in, out).
+Tensor as_in_out(const Dense& layer, const std::string& name) {
+  return copy_of(layer.out_in ? layer.w.transpose(0, 1) : layer.w, name);
+}
+
+// Columns [c0, c0 + n) of a (rows, cols) matrix, as a new (rows, n) tensor.
+Tensor columns(const Tensor& m, int64_t c0, int64_t n, const std::string& name) {
+  return copy_of(m.narrow(1, c0, n), name);
 }
 
 }  // namespace
@@ -71,9 +71,9 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
     in.w_q = columns(b.qkv.w, 0, d, "w_q");
     in.w_k = columns(b.qkv.w, d, d, "w_k");
     in.w_v = columns(b.qkv.w, 2 * d, d, "w_v");
-    in.b_q = b.qkv.b.narrow(0, 0, d).contiguous("b_q");
-    in.b_k = b.qkv.b.narrow(0, d, d).contiguous("b_k");
-    in.b_v = b.qkv.b.narrow(0, 2 * d, d).contiguous("b_v");
+    in.b_q = copy_of(b.qkv.b.narrow(0, 0, d), "b_q");
+    in.b_k = copy_of(b.qkv.b.narrow(0, d, d), "b_k");
+    in.b_v = copy_of(b.qkv.b.narrow(0, 2 * d, d), "b_v");
   } else {
     in.w_q = as_in_out(b.q, "w_q");  // (d, h*d_head)
     in.w_k = as_in_out(b.k, "w_k");  // (d, n_kv*d_head)

@@ -18,7 +18,9 @@ class TensorLoader {
  public:
   TensorLoader(const std::string& folder, const ModelSpec& spec,
                const std::function<void(int64_t, int64_t)>& progress, int64_t total)
-      : folder_(folder), weights_(folder), spec_(spec), progress_(progress), total_(total) {}
+      : folder_(folder), weights_(folder), spec_(spec), progress_(progress), total_(total) {
+    weights_.read_all();  // every tensor is loaded: F32 shards in one read each, used in place
+  }
 
   bool has(const std::string& name) const { return weights_.has(name); }
 

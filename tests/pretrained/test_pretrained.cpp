@@ -139,6 +139,23 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, CausalFamily,
                          ::testing::Values("gpt2-f32-tied", "llama-gqa-bf16-untied-sharded",
                                            "llama3-rope-scaling", "qwen2-bias-tied-bf16"));
 
+// An all-F32 checkpoint is read once and its weights used in place (views of that read); other
+// dtypes are decoded tensor by tensor. The traced layer's weights are copies of their own either
+// way, so a trace never holds a whole file.
+TEST(InPlace, F32WeightsAreViewsOfOneReadAndTheTraceCopiesThem) {
+  const PretrainedModel m = model("gpt2-f32-tied");
+  EXPECT_TRUE(m.token_embedding.shares_storage_with(m.blocks[0].qkv.w));
+  EXPECT_EQ(m.token_embedding.storage()->name, "model.safetensors");
+  const PretrainedModel half = model("gpt2-f16-prefix-untied");
+  EXPECT_FALSE(half.token_embedding.shares_storage_with(half.blocks[0].qkv.w));
+  const PretrainedRun run = run_pretrained(m, kIds);
+  const LayerOfModel l = layer_of_model(m, run, 0);
+  for (const Tensor* t : {&l.inputs.w_q, &l.inputs.b_q, &l.inputs.w_o, &l.inputs.b_o}) {
+    EXPECT_FALSE(t->shares_storage_with(m.token_embedding));
+    EXPECT_EQ(t->storage()->numel, t->numel());
+  }
+}
+
 TEST(Generator, BertDoesNotGenerate) {
   const PretrainedModel m = model("bert-prefix-mlm");
   EXPECT_THROW(Generator{m}, UserError);
