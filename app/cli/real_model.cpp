@@ -136,25 +136,14 @@ void print_next_tokens(std::ostream& out, const RealModel& m, int64_t k, double 
 }
 
 void print_generation(std::ostream& out, const RealModel& m, int64_t n) {
-  Generator generator(m.session.model, m.off);
-  std::vector<float> logits = generator.feed(m.tokens.ids);
   out << "Generated with a KV cache (the prompt's " << m.tokens.ids.size()
       << " tokens once, then one token at a time):\n";
-  for (int64_t i = 0; i < n; ++i) {
-    const auto best = std::max_element(logits.begin(), logits.end());
-    const int64_t id = best - logits.begin();
-    double sum = 0;
-    for (float l : logits) sum += std::exp(double(l - *best));
-    out << "  " << std::right << std::setw(3) << generator.position() << "  "
-        << padded(piece_of(m.session, id), 16) << std::setw(8) << id << "  p " << std::fixed
-        << std::setprecision(4) << 1.0 / sum;
+  for (const GeneratedToken& g : generate_greedy(m.session.model, m.tokens.ids, n, m.off)) {
+    out << "  " << std::right << std::setw(3) << g.position << "  "
+        << padded(piece_of(m.session, g.id), 16) << std::setw(8) << g.id << "  p " << std::fixed
+        << std::setprecision(4) << g.probability;
     out.unsetf(std::ios::fixed);
-    if (i + 1 == n || generator.position() + 1 >= m.session.model.spec.max_positions) {
-      out << "\n";
-      break;
-    }
-    logits = generator.feed({id});
-    out << "  cache " << format_bytes(double(generator.cache_bytes())) << "\n";
+    out << "  from a cache of " << format_bytes(double(g.cache_bytes)) << "\n";
   }
   out << "\n";
 }

@@ -271,6 +271,26 @@ std::vector<float> Generator::feed(const std::vector<int64_t>& ids) {
   return std::vector<float>(logits.data(), logits.data() + logits.size());
 }
 
+std::vector<GeneratedToken> generate_greedy(const PretrainedModel& model,
+                                            const std::vector<int64_t>& prompt, int64_t n,
+                                            const std::vector<HeadSwitch>& off) {
+  Generator generator(model, off);
+  std::vector<float> logits = generator.feed(prompt);
+  const bool learned_positions = model.position_embedding.has_values();
+  std::vector<GeneratedToken> out;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto best = std::max_element(logits.begin(), logits.end());
+    double sum = 0;  // softmax's denominator relative to the largest logit
+    for (float l : logits) sum += std::exp(double(l - *best));
+    out.push_back(
+        {generator.position(), best - logits.begin(), 1.0 / sum, generator.cache_bytes()});
+    if (i + 1 == n || (learned_positions && generator.position() + 1 >= model.spec.max_positions))
+      break;
+    logits = generator.feed({out.back().id});
+  }
+  return out;
+}
+
 int64_t Generator::cache_bytes() const {
   int64_t n = 0;
   for (const LayerCache& c : caches_) n += (c.k.size() + c.v.size()) * int64_t(sizeof(float));

@@ -64,6 +64,21 @@ class Generator {
   std::vector<int64_t> fed_;
 };
 
+// One token decoded greedily: where it goes, which, its probability, and the cache it was
+// predicted from (every position before it, every layer's K and V).
+struct GeneratedToken {
+  int64_t position = 0, id = 0;
+  double probability = 0;
+  int64_t cache_bytes = 0;
+};
+
+// Up to `n` more tokens after `prompt`, the likeliest each time, with a Generator (the prompt
+// once, then one token at a time); stops early at a model's last learned position. Throws as
+// Generator does.
+std::vector<GeneratedToken> generate_greedy(const PretrainedModel& model,
+                                            const std::vector<int64_t>& prompt, int64_t n,
+                                            const std::vector<HeadSwitch>& off = {});
+
 // Checks ids against the model (the same errors run_pretrained throws).
 void check_token_ids(const PretrainedModel& model, const std::vector<int64_t>& ids);
 

@@ -5,6 +5,7 @@
 // by ctest -R numpy_pretrained.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -133,6 +134,26 @@ TEST_P(CausalFamily, DecodingWithTheCacheIsTheFullPass) {
   // Every layer keeps T keys and T values of n_kv * d_head floats.
   EXPECT_EQ(generator.cache_bytes(),
             m.spec.n_layers * T * 2 * m.spec.n_kv_heads * m.spec.d_head * 4);
+}
+
+// Greedy decoding picks what the full pass on the grown sentence ranks first, with its
+// probability, from a cache of every earlier position.
+TEST_P(CausalFamily, GreedyGenerationIsTheFullPassesArgmax) {
+  const PretrainedModel m = model(GetParam());
+  std::vector<int64_t> ids(kIds.begin(), kIds.begin() + 5);
+  const std::vector<GeneratedToken> generated = generate_greedy(m, ids, 4);
+  ASSERT_EQ(generated.size(), 4u);
+  for (const GeneratedToken& g : generated) {
+    const PretrainedRun full = run_pretrained(m, ids);
+    const std::vector<double> p = next_token_probabilities(full, int64_t(ids.size()) - 1);
+    const int64_t best = std::max_element(p.begin(), p.end()) - p.begin();
+    EXPECT_EQ(g.id, best) << GetParam() << " position " << g.position;
+    EXPECT_NEAR(g.probability, p[size_t(best)], 1e-5);
+    EXPECT_EQ(g.position, int64_t(ids.size()));
+    EXPECT_EQ(g.cache_bytes,
+              m.spec.n_layers * g.position * 2 * m.spec.n_kv_heads * m.spec.d_head * 4);
+    ids.push_back(g.id);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Checkpoints, CausalFamily,

@@ -67,6 +67,11 @@ struct ModelTab {
   std::vector<int> finder_order;  // the rows of `found` in the order last drawn
   std::vector<DrawnMap> drawn;    // the model view's maps, as last drawn
   float temperature = 1.0f;
+  // Greedy generation with the KV cache (causal models): how many, and the last result.
+  int generate_count = 8;
+  std::vector<GeneratedToken> generated;
+  std::vector<int64_t> generated_after;  // the prompt `generated` continues
+  std::string generate_error;
   // With heads switched off (the trace's ablated_heads of the shown layer): the forward again.
   std::vector<HeadSwitch> off_for;
   std::shared_ptr<const PretrainedRun> off_run;

@@ -302,6 +302,46 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
   dim_text(state, "(in brackets: not in that run's top 10)");
 }
 
+// Greedy decoding with the KV cache: N more tokens, each computed once (the heads switched off
+// stay off), with the cache each was predicted from.
+void generation(AppState& state) {
+  ModelTab& tab = state.model;
+  ImGui::Spacing();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000").x + 2 * ImGui::GetFontSize());
+  ImGui::InputInt("##generate_count", &tab.generate_count, 1, 8);
+  tab.generate_count = std::clamp(tab.generate_count, 1, 64);
+  ImGui::SameLine();
+  if (ImGui::Button("Generate with the KV cache")) {
+    try {
+      tab.generated = generate_greedy(tab.session->model, tab.run->ids, tab.generate_count,
+                                      switched_off_heads(state));
+      tab.generated_after = tab.run->ids;
+      tab.generate_error.clear();
+    } catch (const std::exception& error) {
+      tab.generate_error = error.what();
+    }
+  }
+  tooltip(
+      "Decode this many more tokens, the likeliest each time: the sentence once, then one "
+      "token at a time over the cached keys and values (1 to 64).");
+  if (!tab.generate_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+    ImGui::TextWrapped("%s", tab.generate_error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (tab.generated.empty() || tab.generated_after != tab.run->ids) return;
+  std::string text = "continues:";  // the pieces apart, so a line can wrap between them
+  for (const GeneratedToken& g : tab.generated) text += " " + piece_of(*tab.session, g.id);
+  ImGui::TextWrapped("%s", text.c_str());
+  const GeneratedToken& last = tab.generated.back();
+  dim_text(state, (std::to_string(tab.generated.size()) +
+                   " tokens; the last predicted from a "
+                   "cache of " +
+                   format_bytes(double(last.cache_bytes)) + " (" + std::to_string(last.position) +
+                   " positions)")
+                      .c_str());
+}
+
 void next_token(AppState& state) {
   ModelTab& tab = state.model;
   const PretrainedRun& run = *tab.run;
@@ -330,6 +370,7 @@ void next_token(AppState& state) {
                           : ("at [MASK], token " + std::to_string(t)).c_str());
     token_bars(state, top_tokens(next_token_probabilities(run, t, tab.temperature)));
   }
+  if (causal) generation(state);
   ImGui::Spacing();
   if (switched_off_heads(state).empty()) {
     if (causal) ImGui::Text("next-token loss over the sentence: %.3f nats", next_token_loss(run));
