@@ -19,18 +19,6 @@ std::string padded(const std::string& text, size_t width) {
   return text + std::string(chars < width ? width - chars : 1, ' ');
 }
 
-const char* family_name(ModelFamily f) {
-  switch (f) {
-    case ModelFamily::Gpt2:
-      return "GPT-2";
-    case ModelFamily::Llama:
-      return "Llama family";
-    case ModelFamily::Bert:
-      return "BERT";
-  }
-  return "";
-}
-
 // The k most likely tokens of position t's logits.
 void print_top(std::ostream& out, const RealModel& m, int64_t t, int64_t k, double temperature) {
   const std::vector<double> p = next_token_probabilities(m.forward, t, temperature);

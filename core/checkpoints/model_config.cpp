@@ -148,6 +148,18 @@ void read_bert(const ConfigReader& c, ModelSpec& m) {
 
 }  // namespace
 
+const char* family_name(ModelFamily family) {
+  switch (family) {
+    case ModelFamily::Gpt2:
+      return "GPT-2";
+    case ModelFamily::Llama:
+      return "Llama family";
+    case ModelFamily::Bert:
+      return "BERT";
+  }
+  return "";
+}
+
 ModelSpec parse_model_config(const std::string& text, const std::string& label) {
   const json config = json::parse(text, nullptr, false);
   if (config.is_discarded() || !config.is_object())

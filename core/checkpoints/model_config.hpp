@@ -35,6 +35,9 @@ struct ModelSpec {
   bool causal = true;           // false for BERT
 };
 
+// "GPT-2", "Llama family", "BERT": the family's name for people.
+const char* family_name(ModelFamily family);
+
 // Parses config.json text; `label` names the file in messages. Throws UserError (one line) for
 // text that is not JSON, a model_type other than the families above (listing them), a missing
 // or non-positive size (naming its key), or sizes that do not fit together (heads not dividing

@@ -32,18 +32,6 @@ void dim_line(AppState& state, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-const char* family_name(ModelFamily family) {
-  switch (family) {
-    case ModelFamily::Gpt2:
-      return "GPT-2";
-    case ModelFamily::Llama:
-      return "Llama family";
-    case ModelFamily::Bert:
-      return "BERT";
-  }
-  return "";
-}
-
 }  // namespace
 
 void model_folder_row(AppState& state, float leave) {
