@@ -1,7 +1,6 @@
 #include "app/cli/real_model.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <iomanip>
 #include <numeric>
 

@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <numbers>
 
 #include "core/checkpoints/checkpoint_weights.hpp"

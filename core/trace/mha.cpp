@@ -361,24 +361,21 @@ Tensor join_columns(const std::vector<const Tensor*>& parts, const std::string& 
   return joined;
 }
 
-void fill_parameters(const Plan& plan, const Inputs& in, Trace& trace) {
+void fill_parameters(const Plan& plan, const Inputs& given, Trace& trace) {
   const Config& c = plan.config;
   auto add = [&](const std::string& name, const Tensor& t, Axes axes) {
     if (t.storage()) trace.parameters.push_back(parameter_record(name, t, std::move(axes)));
   };
+  Inputs in = given;
   if (plan.fused_qkv) {
-    // GPT-2's c_attn: one weight (d_in, h*d_k + n_kv*(d_k + d_v)) and one bias for q | k | v.
+    // GPT-2's c_attn: one weight (d_in, h*d_k + n_kv*(d_k + d_v)) and one bias for q | k | v,
+    // listed instead of the six they join (undefined below, so not added).
     const Axis fused{AxisKind::Feature, fused_symbol(c), 0, 1};
     const bool compute = !c.shape_only;
     add("w_qkv", join_columns({&in.w_q, &in.w_k, &in.w_v}, "w_qkv", compute),
         {{AxisKind::Feature, "d_in", 0, 1}, fused});
     if (c.bias) add("b_qkv", join_columns({&in.b_q, &in.b_k, &in.b_v}, "b_qkv", compute), {fused});
-    Inputs rest = in;  // then w_o, b_o and rope_inv_freq as without fusing
-    rest.w_q = rest.w_k = rest.w_v = rest.b_q = rest.b_k = rest.b_v = Tensor();
-    Plan unfused = plan;
-    unfused.fused_qkv = false;
-    fill_parameters(unfused, rest, trace);
-    return;
+    in.w_q = in.w_k = in.w_v = in.b_q = in.b_k = in.b_v = Tensor();
   }
   const int64_t h = c.n_heads, hk = c.kv_heads();
   const auto f = [](const char* symbol, int64_t heads = 1) {
