@@ -1,7 +1,8 @@
 # The browser page (included by CMakeLists.txt when Emscripten builds): attnlab.js + .wasm (+ its
 # thread worker), the presets and the DejaVu fonts preloaded into the page's file system at the
 # paths the desktop uses, and web/index.html beside them. Settings persist in IndexedDB (IDBFS).
-target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp)
+target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp
+                               platform/web_gemm_speed.cpp)
 target_link_libraries(attnlab PRIVATE attnlab_gui_logic)
 set(DEJAVU /usr/share/fonts/truetype/dejavu)
 foreach(font IN ITEMS DejaVuSans.ttf DejaVuSansMono.ttf)
@@ -16,7 +17,7 @@ target_link_options(attnlab PRIVATE
   -sPTHREAD_POOL_SIZE=8
   -sFORCE_FILESYSTEM=1 -lidbfs.js
   "SHELL:-sEXPORTED_RUNTIME_METHODS=FS,ENV,UTF8ToString,ccall"
-  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model"
+  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model,_attnlab_gemm_speed"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets/presets@/assets/presets"
   "SHELL:--preload-file ${DEJAVU}/DejaVuSans.ttf@${DEJAVU}/DejaVuSans.ttf"
   "SHELL:--preload-file ${DEJAVU}/DejaVuSansMono.ttf@${DEJAVU}/DejaVuSansMono.ttf")

@@ -19,8 +19,8 @@ std::vector<int64_t> induction_sequence(int64_t vocab, int64_t n, uint64_t seed)
 std::vector<FoundHead> find_heads(const PretrainedModel& model, const PretrainedRun& sentence,
                                   int64_t n, uint64_t seed) {
   int64_t limit = model.position_embedding.has_values() ? model.spec.max_positions / 2 : n;
-  const PretrainedRun repeated =
-      run_pretrained(model, induction_sequence(model.spec.vocab, std::min(n, limit), seed));
+  const PretrainedRun repeated = run_pretrained(
+      model, induction_sequence(model.spec.vocab, std::min(n, limit), seed), {}, false);
   const int64_t T = int64_t(sentence.ids.size()), R = int64_t(repeated.ids.size()), half = R / 2;
   std::vector<FoundHead> out;
   for (int64_t l = 0; l < int64_t(sentence.layers.size()); ++l) {

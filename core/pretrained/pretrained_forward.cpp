@@ -9,6 +9,7 @@
 #include "core/kernels/attention_math.hpp"
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
+#include "core/tensor/vector_gemm.hpp"
 
 namespace attnlab {
 
@@ -33,19 +34,28 @@ Tensor to_tensor(const std::string& name, const Mat& m) {
 }
 
 // y (T, out) = x (T, in) W (+ b), split over the output columns (T is small next to the widths).
+// In the page (WebAssembly) the vector kernel does the product: Eigen's is scalar there.
 Mat dense(const Mat& x, const Dense& layer) {
   const int64_t out = layer.out();
   Mat y(x.rows(), out);
   const ConstMap w = as_matrix(layer.w);
-  parallel_for(out, 2.0 * double(x.rows()) * double(x.cols()) * double(out),
-               [&](int64_t c0, int64_t c1) {
-                 if (layer.out_in)
-                   y.middleCols(c0, c1 - c0).noalias() = x * w.middleRows(c0, c1 - c0).transpose();
-                 else
-                   y.middleCols(c0, c1 - c0).noalias() = x * w.middleCols(c0, c1 - c0);
-                 if (layer.b.has_values())
-                   y.middleCols(c0, c1 - c0).rowwise() += as_row(layer.b).segment(c0, c1 - c0);
-               });
+  const float* bias = layer.b.has_values() ? layer.b.data() : nullptr;
+  const double flops = 2.0 * double(x.rows()) * double(x.cols()) * double(out);
+  if constexpr (kVectorGemmPreferred) {  // split in blocks of 8 columns, the kernel's width
+    const auto layout = layer.out_in ? WeightLayout::OutIn : WeightLayout::InOut;
+    parallel_for((out + 7) / 8, flops, [&](int64_t b0, int64_t b1) {
+      vector_gemm_columns(x.data(), x.rows(), x.cols(), w.data(), layout, out, bias, b0 * 8,
+                          std::min(out, b1 * 8), y.data());
+    });
+    return y;
+  }
+  parallel_for(out, flops, [&](int64_t c0, int64_t c1) {
+    if (layer.out_in)
+      y.middleCols(c0, c1 - c0).noalias() = x * w.middleRows(c0, c1 - c0).transpose();
+    else
+      y.middleCols(c0, c1 - c0).noalias() = x * w.middleCols(c0, c1 - c0);
+    if (bias) y.middleCols(c0, c1 - c0).rowwise() += as_row(layer.b).segment(c0, c1 - c0);
+  });
   return y;
 }
 
@@ -236,7 +246,7 @@ std::vector<bool> heads_off_in(const ModelSpec& s, int64_t l, const std::vector<
 }  // namespace
 
 PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t>& ids,
-                             const std::vector<HeadSwitch>& off) {
+                             const std::vector<HeadSwitch>& off, bool logits) {
   check_token_ids(m, ids);
   PretrainedRun run;
   run.ids = ids;
@@ -247,7 +257,7 @@ PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t
     h = block_forward(m, l, std::move(h), cache, heads_off_in(m.spec, l, off), &rec);
     run.layers.push_back(std::move(rec));
   }
-  if (m.has_head()) run.logits = to_tensor("logits", head_logits(m, h));  // (1, T, vocab)
+  if (logits && m.has_head()) run.logits = to_tensor("logits", head_logits(m, h));  // (1, T, vocab)
   return run;
 }
 

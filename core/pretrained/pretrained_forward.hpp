@@ -37,8 +37,9 @@ struct HeadSwitch {
 
 // Throws UserError for no tokens, an id outside the vocabulary, or more tokens than the model's
 // learned positions (GPT-2, BERT) hold.
+// `logits` false skips the output head (the head finder's induction run needs only the weights).
 PretrainedRun run_pretrained(const PretrainedModel& model, const std::vector<int64_t>& ids,
-                             const std::vector<HeadSwitch>& off = {});
+                             const std::vector<HeadSwitch>& off = {}, bool logits = true);
 
 // One layer's KV cache: the rotated keys and the values of every position so far (t, n_kv*dh).
 struct LayerCache {

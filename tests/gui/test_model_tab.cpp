@@ -2,7 +2,9 @@
 // tests/numpy/hf_checkpoints.py writes: opening a folder makes its layer the trace (the core's
 // weights, the pieces as labels), the Model tab's model view has a map per layer x head and a
 // click opens that head, the head finder sorts, the top 10 are the core's, a bad folder is
-// explained beside the field with the trace kept, Cancel stops a load, key 0 opens the tab.
+// explained beside the field with the trace kept, Cancel stops a load, key 0 opens the tab, the
+// model shown is opened again at the next start, and --sentence is the sentence of a model opened
+// later.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +15,9 @@
 
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/options.hpp"
 #include "app/gui/state/settings.hpp"
+#include "app/gui/state/startup.hpp"
 #include "core/pretrained/head_finder.hpp"
 #include "core/pretrained/layer_trace.hpp"
 #include "headless_imgui.hpp"
@@ -260,6 +264,56 @@ TEST(ModelRecent, TheRecentFoldersAreTheLatestEightAndAreSaved) {
   Settings settings;
   settings.ui.recent_models = recent;
   EXPECT_EQ(settings_from_json(settings_to_json(settings), "test").ui.recent_models, recent);
+}
+
+StartOptions parsed(std::vector<const char*> args) {
+  args.insert(args.begin(), "attnlab");
+  StartOptions options;
+  const ParseOutcome outcome = parse_options(int(args.size()), args.data(), options);
+  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
+  return options;
+}
+
+TEST_F(ModelTabTest, TheModelShownIsOpenedAgainAtTheNextStartWithItsLayerAndSentence) {
+  open("gpt2-f32-tied", 1);
+  ASSERT_TRUE(set_model_sentence(state, "5, 6, 7, 8")) << state.model.sentence_error;
+  LoadedSettings last;
+  last.found = true;
+  last.settings = settings_from_json(settings_to_json(current_settings(state, "")), "test");
+  EXPECT_EQ(last.settings.model.folder, checkpoints() + "/gpt2-f32-tied");
+  EXPECT_EQ(last.settings.model.layer, 1);
+  EXPECT_EQ(last.settings.model.sentence, "5, 6, 7, 8");
+
+  AppState next;
+  ASSERT_EQ(start_state(next, parsed({"--screenshot", "a.png"}), &last), "");
+  ASSERT_TRUE(next.model.session) << next.model.error;
+  EXPECT_TRUE(model_is_current(next));
+  EXPECT_EQ(next.model.layer, 1);
+  EXPECT_EQ(next.model.tokens.ids, (std::vector<int64_t>{5, 6, 7, 8}));
+  // The layer's trace is the model's own, not the settings' config with random weights.
+  ASSERT_TRUE(next.session.trace);
+  EXPECT_EQ(next.session.trace->config.d_model, next.model.session->model.spec.d_model);
+}
+
+TEST(ModelReopen, AFolderThatIsGoneIsSaidNotAnError) {
+  LoadedSettings last;
+  last.found = true;
+  last.settings.model = {"/no/such/model/folder", 2, ""};
+  AppState state;
+  ASSERT_EQ(start_state(state, parsed({"--screenshot", "a.png"}), &last), "");
+  EXPECT_FALSE(state.model.session);
+  EXPECT_NE(state.status.find("/no/such/model/folder is not there any more"), std::string::npos)
+      << state.status;
+  EXPECT_TRUE(state.session.trace) << "the last session's config is shown instead";
+}
+
+TEST_F(ModelTabTest, TheSentenceGivenAtStartIsTheSentenceOfAModelOpenedLater) {
+  ASSERT_EQ(start_state(state, parsed({"--sentence", "3, 4, 5", "--screenshot", "a.png"}), nullptr),
+            "");
+  EXPECT_FALSE(state.model.session) << "no model yet: the toy model reads the sentence";
+  open("gpt2-f32-tied");
+  EXPECT_EQ(state.model.tokens.ids, (std::vector<int64_t>{3, 4, 5}));
+  EXPECT_EQ(state.model.sentence, "3, 4, 5");
 }
 
 }  // namespace

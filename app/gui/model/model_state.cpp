@@ -33,10 +33,28 @@ std::string folder_name(const std::string& folder) {
   return name.empty() ? folder : name;
 }
 
-// Takes a loaded model: runs it on the requested (or default) sentence and shows its layer.
-void adopt_model(AppState& state, std::shared_ptr<ModelSession> session) {
+// Makes `done` the model's sentence and run (the error beside the sentence when it could not run,
+// the previous run kept); shows the current layer on it.
+bool take_sentence_run(AppState& state, const SentenceRun& done) {
   ModelTab& tab = state.model;
-  tab.session = std::move(session);
+  tab.sentence = done.sentence;
+  if (!done.error.empty()) {
+    tab.sentence_error = done.error;
+    return false;
+  }
+  tab.tokens = done.tokens;
+  tab.run = done.run;
+  tab.found.clear();  // poll_model starts the head finder on the new run
+  tab.sentence_error.clear();
+  tab.off_for.clear();
+  tab.off_run.reset();
+  return show_model_layer(state, tab.layer);
+}
+
+// Takes a loaded model and its first sentence's run, and shows its layer.
+void adopt_model(AppState& state, const LoadedModel& loaded) {
+  ModelTab& tab = state.model;
+  tab.session = loaded.session;
   tab.folder = tab.loading;
   tab.name = folder_name(tab.folder);
   tab.loading.clear();
@@ -54,13 +72,11 @@ void adopt_model(AppState& state, std::shared_ptr<ModelSession> session) {
                 " is not one of the model's: " + "showing layer " + std::to_string(tab.layer) +
                 " (0 to " + std::to_string(layers - 1) + ")";
   tab.requested_layer = -1;
-  const std::string sentence = tab.requested_sentence.value_or("");
-  tab.requested_sentence.reset();
-  if (!set_model_sentence(state, sentence) && !sentence.empty()) {
-    const std::string why = tab.sentence_error;
-    set_model_sentence(state, "");  // the default text, the reason kept beside the field
-    tab.sentence = sentence;
-    tab.sentence_error = why;
+  take_sentence_run(state, loaded.first);
+  if (!tab.run) {  // the asked sentence cannot run: the default text, the reason kept beside it
+    take_sentence_run(state, run_model_sentence(*tab.session, ""));
+    tab.sentence = loaded.first.sentence;
+    tab.sentence_error = loaded.first.error;
   }
 }
 
@@ -75,20 +91,44 @@ void start_model_load(AppState& state, const std::string& folder) {
   tab.loading = folder;
   tab.error.clear();
   tab.folder_text = folder;
-  tab.load.start(Config{}, "Opening the model", [folder](const RunControl& control) {
-    auto session = std::make_shared<ModelSession>();
+  // The sentence asked for (--sentence) runs on the task too: opening never stalls the window.
+  const std::string sentence = tab.requested_sentence.value_or("");
+  tab.requested_sentence.reset();
+  tab.load.start(Config{}, "Opening the model", [folder, sentence](const RunControl& control) {
+    LoadedModel loaded;
+    loaded.session = std::make_shared<ModelSession>();
+    ModelSession& session = *loaded.session;
     // load_pretrained reports after each tensor: the place to stop when asked.
-    session->model = load_pretrained(folder, [&control](int64_t done, int64_t total) {
+    session.model = load_pretrained(folder, [&control](int64_t done, int64_t total) {
       control.check_cancel();
       control.report(total > 0 ? double(done) / double(total) : 0.0);
     });
     try {
-      session->tokenizer = HfTokenizer::open(folder, session->model.spec.model_type);
+      session.tokenizer = HfTokenizer::open(folder, session.model.spec.model_type);
     } catch (const UserError& error) {
-      session->tokenizer_error = error.what();
+      session.tokenizer_error = error.what();
     }
-    return session;
+    control.check_cancel();
+    loaded.first = run_model_sentence(session, sentence);
+    return loaded;
   });
+}
+
+// The head finder of the shown run, on its own task: started when the run changes, taken when done.
+void poll_head_finder(ModelTab& tab) {
+  tab.finding.poll();
+  if (tab.finding.busy()) return;
+  if (const auto& found = tab.finding.result();
+      found && tab.found.empty() && tab.finding_for == tab.run)
+    tab.found = *found;
+  if (tab.run && tab.finding_for != tab.run) {
+    tab.finding.forget();
+    tab.finding_for = tab.run;
+    tab.finding.start(Config{}, "Finding the heads",
+                      [session = tab.session, run = tab.run](const RunControl&) {
+                        return find_heads(session->model, *run);
+                      });
+  }
 }
 
 void poll_model(AppState& state) {
@@ -98,6 +138,7 @@ void poll_model(AppState& state) {
     state.window.dropped_paths.clear();
     start_model_load(state, dropped);
   }
+  poll_head_finder(tab);
   if (tab.loading.empty()) return;
   tab.load.poll();
   if (tab.load.busy()) return;
@@ -107,10 +148,11 @@ void poll_model(AppState& state) {
   } else if (!tab.load.error().empty()) {
     tab.error = one_line(tab.load.error());
     tab.loading.clear();
-  } else if (const auto& loaded = tab.load.result(); loaded && *loaded) {
+  } else if (const auto& loaded = tab.load.result(); loaded && loaded->session) {
     adopt_model(state, *loaded);
   }
   tab.load.forget();
+  poll_head_finder(tab);
 }
 
 void cancel_model_load(AppState& state) {
@@ -119,6 +161,8 @@ void cancel_model_load(AppState& state) {
 
 void wait_for_model(AppState& state) {
   state.model.load.wait();
+  poll_model(state);
+  state.model.finding.wait();
   poll_model(state);
 }
 
@@ -166,31 +210,30 @@ bool show_model_layer(AppState& state, int64_t layer) {
   return true;
 }
 
-std::string default_model_sentence(const ModelTab& tab) {
-  if (!tab.session) return "";
-  if (tab.session->tokenizer) {
-    if (tab.session->model.spec.family == ModelFamily::Bert)
-      return "The capital of France is [MASK].";
+std::string default_model_sentence(const ModelSession& session) {
+  if (session.tokenizer) {
+    if (session.model.spec.family == ModelFamily::Bert) return "The capital of France is [MASK].";
     return "The capital of France is";
   }
   // No tokenizer: ids, five of them and then the first four again (an induction head's cue).
-  const int64_t vocab = tab.session->model.spec.vocab;
+  const int64_t vocab = session.model.spec.vocab;
   std::string ids;
   for (int i = 0; i < 9; ++i)
     ids += (ids.empty() ? "" : ", ") + std::to_string((11 + 13 * (i % 5)) % vocab);
   return ids;
 }
 
-bool set_model_sentence(AppState& state, const std::string& sentence) {
-  ModelTab& tab = state.model;
-  if (!tab.session) return false;
-  tab.sentence = sentence;
-  const std::string text = sentence.empty() ? default_model_sentence(tab) : sentence;
-  const ModelSession& session = *tab.session;
-  ModelTokens tokens;
+std::string default_model_sentence(const ModelTab& tab) {
+  return tab.session ? default_model_sentence(*tab.session) : "";
+}
+
+SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence) {
+  SentenceRun done;
+  done.sentence = sentence;
+  const std::string text = sentence.empty() ? default_model_sentence(session) : sentence;
   try {
     if (session.tokenizer) {
-      tokens = tokens_of_sentence(session, text);
+      done.tokens = tokens_of_sentence(session, text);
     } else {
       std::vector<int64_t> ids;
       try {
@@ -199,20 +242,19 @@ bool set_model_sentence(AppState& state, const std::string& sentence) {
         throw UserError(
             "this folder has no tokenizer: type token ids separated by commas, e.g. 5, 17, 42");
       }
-      tokens = tokens_of_ids(session, ids);
+      done.tokens = tokens_of_ids(session, ids);
     }
-    auto run = std::make_shared<const PretrainedRun>(run_pretrained(session.model, tokens.ids));
-    tab.found = find_heads(session.model, *run);
-    tab.run = std::move(run);
-    tab.tokens = std::move(tokens);
+    done.run =
+        std::make_shared<const PretrainedRun>(run_pretrained(session.model, done.tokens.ids));
   } catch (const std::exception& error) {
-    tab.sentence_error = one_line(error.what());
-    return false;
+    done = SentenceRun{sentence, {}, nullptr, one_line(error.what())};
   }
-  tab.sentence_error.clear();
-  tab.off_for.clear();
-  tab.off_run.reset();
-  return show_model_layer(state, tab.layer);
+  return done;
+}
+
+bool set_model_sentence(AppState& state, const std::string& sentence) {
+  if (!state.model.session) return false;
+  return take_sentence_run(state, run_model_sentence(*state.model.session, sentence));
 }
 
 void open_model_head(AppState& state, int64_t layer, int64_t head) {

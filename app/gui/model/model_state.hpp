@@ -38,13 +38,28 @@ struct DrawnMap {
 // The right-hand side of the Model tab.
 enum class ModelPage { Finder, NextToken };
 
+// A sentence's forward pass, computed on a background task or in place.
+struct SentenceRun {
+  std::string sentence;  // as asked ("" = the default text or ids)
+  ModelTokens tokens;
+  std::shared_ptr<const PretrainedRun> run;
+  std::string error;  // why the sentence cannot run (then nothing else is set)
+};
+
+// What the load task hands over: the model and its first sentence, both computed off the UI thread.
+struct LoadedModel {
+  std::shared_ptr<ModelSession> session;
+  SentenceRun first;
+};
+
 struct ModelTab {
   // [SECTION] the folder
   std::string folder_text;  // the field as typed
   std::string error;    // why the last Open failed (one line, the GUI's words), beside the field
   std::string loading;  // the folder being loaded ("" = none)
-  BackgroundTask<std::shared_ptr<ModelSession>> load;
-  // Applied when the load arrives: the layer to show (-1: 0) and the sentence (--sentence).
+  BackgroundTask<LoadedModel> load;
+  // Applied when the load arrives: the layer to show (-1: 0) and the sentence (--sentence; also
+  // for a model opened later, by a drop or in the page).
   int64_t requested_layer = -1;
   std::optional<std::string> requested_sentence;
 
@@ -57,7 +72,11 @@ struct ModelTab {
   std::string sentence_error;                   // why the sentence cannot run, beside it
   ModelTokens tokens;                           // of the sentence that ran last
   std::shared_ptr<const PretrainedRun> run;     // every head on
-  std::vector<FoundHead> found;                 // find_heads of `run`
+  // find_heads of `run`, on its own task after the run is shown (the first heatmap does not wait
+  // for the induction run): empty while finding.
+  std::vector<FoundHead> found;
+  BackgroundTask<std::vector<FoundHead>> finding;
+  std::shared_ptr<const PretrainedRun> finding_for;  // the run `finding` was started for
 
   // [SECTION] the tab's own
   ModelPage page = ModelPage::Finder;
@@ -84,7 +103,7 @@ void start_model_load(AppState& state, const std::string& folder);
 // Takes a finished load (and a folder dropped on the window); called every frame.
 void poll_model(AppState& state);
 void cancel_model_load(AppState& state);
-// Blocks until the load is done, then takes it (tests, screenshots).
+// Blocks until the load and the head finder are done, then takes them (tests, screenshots).
 void wait_for_model(AppState& state);
 // The open model's layer is the shown config (not a preset, not a config edited since).
 bool model_is_current(const AppState& state);
@@ -101,7 +120,10 @@ bool show_model_layer(AppState& state, int64_t layer);
 // current layer on it; the error goes beside the sentence, the previous run stays.
 bool set_model_sentence(AppState& state, const std::string& sentence);
 // The text the model runs on when the sentence is empty.
+std::string default_model_sentence(const ModelSession& session);
 std::string default_model_sentence(const ModelTab& tab);
+// The forward pass of `sentence` (the default text when empty); never throws.
+SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence);
 // Shows layer `layer` at attend with head `head` focused in the heads panel.
 void open_model_head(AppState& state, int64_t layer, int64_t head);
 // The heads switched off in the shown trace, as the forward pass takes them.

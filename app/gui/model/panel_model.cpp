@@ -158,6 +158,14 @@ void model_view(AppState& state) {
 
 void head_finder(AppState& state) {
   ModelTab& tab = state.model;
+  if (tab.found.empty() && tab.finding.busy()) {
+    dim_text(state, "Finding the heads (the induction run on a repeated random sequence)...");
+    return;
+  }
+  if (tab.found.empty() && !tab.finding.error().empty()) {
+    dim_text(state, "The head finder failed: " + tab.finding.error());
+    return;
+  }
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
@@ -434,7 +442,14 @@ void draw_model_tab(AppState& state) {
   }
 
   const ImVec2 room = ImGui::GetContentRegionAvail();
-  const float left_w = std::max(font * 10, room.x * 0.5f - font * 0.5f);
+  // The head finder gets the width its six columns need (no sideways scrolling at 1024 x 768 and
+  // font scale 1.5), up to half; the model view's maps fit whatever is left.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float finder_need = ImGui::CalcTextSize("L00 h00").x + 5 * ImGui::CalcTextSize("induct").x +
+                            kFinderColumns * (2 * style.CellPadding.x + 1) + style.ScrollbarSize +
+                            2 * style.WindowPadding.x;
+  const float left_w =
+      std::max(font * 10, std::min(room.x * 0.5f - font * 0.5f, room.x - finder_need - font));
   ImGui::BeginChild("##model_view", ImVec2(left_w, room.y), false,
                     ImGuiWindowFlags_HorizontalScrollbar);
   model_view(state);

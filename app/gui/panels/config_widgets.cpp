@@ -91,7 +91,9 @@ void preset_picker(AppState& state, const char* label) {
     }
     ImGui::EndCombo();
   }
-  tooltip("Load a ready-made configuration: the seeds' examples and real model sizes.");
+  tooltip(("Now: " + std::string(current) +
+           ".\nLoad a ready-made configuration: the seeds' examples and real model sizes.")
+              .c_str());
 }
 
 }  // namespace attnlab::gui

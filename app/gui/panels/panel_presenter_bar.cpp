@@ -30,7 +30,8 @@ void draw_presenter_bar(AppState& state) {
                                    : std::string("T = %d");
     // Each field gets the width its longest text needs (the widest preset name, "h = 16",
     // "d_model = 1024", "T = 256"), all shrunk alike where the bar is short of room.
-    float preset_need = text_w("(custom)");
+    // The name shown now counts too: a real model's "gpt2, layer 11" is no preset's.
+    float preset_need = std::max(text_w("(custom)"), text_w(state.session.preset_name.c_str()));
     for (const Preset& preset : state.session.presets)
       preset_need = std::max(preset_need, text_w(preset.name.c_str()));
     const float needs[] = {preset_need + ImGui::GetFrameHeight() + pad, text_w("h = 16") + pad,
@@ -39,23 +40,30 @@ void draw_presenter_bar(AppState& state) {
     for (const float need : needs) total += need;
     const float room =
         ImGui::GetContentRegionAvail().x - exit_w - causal_w - buttons_w - 6 * spacing;
+    // The preset's name whole first where the others can still show "h = 16" at 60 %; then all
+    // shrunk alike.
+    const float others = total - needs[0];
+    const bool preset_whole = room >= needs[0] + 0.6f * others;
     const float share = std::clamp(room / total, 0.3f, 1.0f);
+    const float preset_w = preset_whole ? needs[0] : needs[0] * share;
+    const float other_share =
+        preset_whole ? std::clamp((room - needs[0]) / others, 0.3f, 1.0f) : share;
     bool changed = false;
     // The sliders' grabs are see-through: the value under them stays readable.
     const ImVec4 grab = style.Colors[ImGuiCol_SliderGrab];
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(grab.x, grab.y, grab.z, 0.35f));
     ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(grab.x, grab.y, grab.z, 0.55f));
-    ImGui::SetNextItemWidth(needs[0] * share);
+    ImGui::SetNextItemWidth(preset_w);
     preset_picker(state, "##bar_preset");
     ImGui::SameLine();
-    changed |= head_count_stepper(state, config, needs[1] * share + buttons_w);
+    changed |= head_count_stepper(state, config, needs[1] * other_share + buttons_w);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(needs[2] * share);
+    ImGui::SetNextItemWidth(needs[2] * other_share);
     changed |= slider(state, "d_model", "##bar_d_model", config.d_model, 1, 1024, "d_model = %d",
                       "Model width: the output width and, by default, h times d_k.",
                       ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(needs[3] * share);
+    ImGui::SetNextItemWidth(needs[3] * other_share);
     changed |= slider(state, "seq_len", "##bar_T", config.seq_len, 0, 256, T_text.c_str(),
                       "Sequence length T: 0 takes as many tokens as the sentence has.");
     ImGui::PopStyleColor(2);

@@ -62,6 +62,9 @@ std::string settings_to_json(const Settings& s) {
                    {"presenter", ui.splits.presenter}}},
                  {"recent_models", ui.recent_models},
                  {"imgui_ini", s.imgui_ini}};
+  if (!s.model.folder.empty())
+    object["model"] = {
+        {"folder", s.model.folder}, {"layer", s.model.layer}, {"sentence", s.model.sentence}};
   // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
   // than losing every setting to json's type_error.
   return object.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -126,6 +129,13 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
         ui.recent_models.push_back(folder.get<std::string>());
   }
   s.imgui_ini = object.value("imgui_ini", "");
+  if (object.contains("model")) {  // checked again when opened: a folder may be gone by then
+    const json& model = object.at("model");
+    if (!model.is_object()) throw UserError(source + ": model is not an object");
+    s.model.folder = model.value("folder", "");
+    s.model.layer = std::max<int64_t>(0, model.value("layer", int64_t(0)));
+    s.model.sentence = model.value("sentence", "");
+  }
   return s;
 }
 

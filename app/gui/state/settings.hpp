@@ -4,12 +4,20 @@
 // ~/.config/attention-lab.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "app/gui/state/ui_settings.hpp"
 #include "core/model/config.hpp"
 
 namespace attnlab::gui {
+
+// The real model shown when the app closed: opened again at the next start (in the background).
+struct ShownModel {
+  std::string folder;  // "" = none (a preset or the user's own config was shown)
+  int64_t layer = 0;
+  std::string sentence;  // as typed ("" = the model's default text)
+};
 
 struct Settings {
   Config config;
@@ -19,6 +27,7 @@ struct Settings {
   UiSettings ui;
   int window_width = 0, window_height = 0;  // the window's size (0 = the default)
   std::string imgui_ini;                    // ImGui::SaveIniSettingsToMemory()
+  ShownModel model;
 };
 
 std::string settings_dir();

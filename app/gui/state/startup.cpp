@@ -1,5 +1,7 @@
 #include "app/gui/state/startup.hpp"
 
+#include <filesystem>
+
 #include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/map_view.hpp"
 #include "core/model/config.hpp"
@@ -21,6 +23,21 @@ std::string start_head_focus(AppState& state, const StartOptions& options) {
   state.heads.focus = {options.focus_head, options.compare_head,
                        zoom_about({}, count, options.zoom, middle, middle)};
   return "";
+}
+
+// The model shown when the app closed, opened again in the background (its layer and sentence);
+// a folder that is gone (moved, or a page's folder, which a reload forgets) is said, not an error.
+void reopen_last_model(AppState& state, const ShownModel& last) {
+  if (last.folder.empty()) return;
+  std::error_code error;
+  if (!std::filesystem::is_directory(last.folder, error)) {
+    state.status += (state.status.empty() ? "" : " ") + ("The last model's folder " + last.folder +
+                                                         " is not there any more: open it again.");
+    return;
+  }
+  state.model.requested_layer = last.layer;
+  if (!state.model.requested_sentence) state.model.requested_sentence = last.sentence;
+  start_model_load(state, last.folder);
 }
 
 }  // namespace
@@ -99,11 +116,13 @@ std::string start_state(AppState& state, const StartOptions& options,
   // A restored config may be invalid now (a preset changed): fall back to the default preset.
   if (!state.session.trace && !state.session.computing && restore_config)
     apply_preset(state, kDefaultPreset);
+  // --sentence is also the sentence of a model opened later (dropped, picked in the page).
+  if (options.config.given("sentence"))
+    state.model.requested_sentence = options.config.value("sentence").text.value_or("");
+  if (options.model.empty() && restore_config) reopen_last_model(state, restored->settings.model);
   if (!options.model.empty()) {  // loads in the background; its layer replaces the preset's trace
     ModelTab& model = state.model;
     model.requested_layer = options.layer;
-    if (options.config.given("sentence"))
-      model.requested_sentence = options.config.value("sentence").text.value_or("");
     if (!options.model_page.empty())
       model.requested_page =
           options.model_page == "next" ? ModelPage::NextToken : ModelPage::Finder;
@@ -116,6 +135,7 @@ std::string start_state(AppState& state, const StartOptions& options,
     }
   }
   // Scripted runs need the trace before their first frame; a window shows progress instead.
+  if (options.scripted() && !state.model.loading.empty()) wait_for_model(state);  // reopened
   if (options.scripted()) state.session.worker->wait_idle();
   poll_trace(state);
   if (options.scripted() && state.session.trace) {
@@ -171,6 +191,8 @@ Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   settings.tab = tool_tab_name(state.tabs.tool);
   settings.ui = state.ui;
   settings.imgui_ini = imgui_ini;
+  if (model_is_current(state))
+    settings.model = {state.model.folder, state.model.layer, state.model.sentence};
   return settings;
 }
 
