@@ -266,6 +266,21 @@ TEST(ModelRecent, TheRecentFoldersAreTheLatestEightAndAreSaved) {
   EXPECT_EQ(settings_from_json(settings_to_json(settings), "test").ui.recent_models, recent);
 }
 
+TEST_F(ModelTabTest, TheDecodeTabSaysWhichLayerDecodesAndLeadsToTheWholeModelsGeneration) {
+  open("gpt2-f32-tied", 1);
+  state.tabs.requested_tool = ToolTab::Decode;
+  frame();
+  frame();
+  ASSERT_EQ(state.tabs.tool, ToolTab::Decode);
+  const PlacedItem button = item("The Model tab's Next token page");
+  click(button.min, button.max);
+  frame();
+  frame();  // ImGui selects a tab item the frame after it is asked
+  frame();
+  EXPECT_EQ(state.tabs.tool, ToolTab::Model);
+  EXPECT_EQ(state.model.page, ModelPage::NextToken);
+}
+
 StartOptions parsed(std::vector<const char*> args) {
   args.insert(args.begin(), "attnlab");
   StartOptions options;

@@ -111,4 +111,19 @@ void model_sentence_notes(AppState& state) {
   dim_line(state, std::to_string(tab.tokens.ids.size()) + " tokens, as " + tab.name + " reads it");
 }
 
+void model_decode_note(AppState& state) {
+  if (!model_is_current(state)) return;
+  ModelTab& tab = state.model;
+  dim_line(state, "Layer " + std::to_string(tab.layer) + " of " + tab.name +
+                      ", with its real weights: the sentence's last tokens decoded through this "
+                      "layer with its KV cache. New tokens from the whole model:");
+  if (ImGui::Button("Generate with the whole model (Model tab)")) {
+    state.tabs.requested_tool = ToolTab::Model;
+    tab.requested_page = ModelPage::NextToken;
+  }
+  tooltip(
+      "The Model tab's Next token page: the top 10, and greedy generation with every "
+      "layer's KV cache.");
+}
+
 }  // namespace attnlab::gui

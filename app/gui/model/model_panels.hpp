@@ -17,6 +17,9 @@ void model_folder_row(AppState& state, float leave = 0);
 // Under the sentence field while the model is shown: its tokens' count, or why the sentence
 // cannot run, in red.
 void model_sentence_notes(AppState& state);
+// At the top of the Decode tab while the model's layer is shown: what is decoded here (this layer,
+// its real weights) and a button to the Model tab's generation with the whole model.
+void model_decode_note(AppState& state);
 // The Model tab.
 void draw_model_tab(AppState& state);
 

@@ -11,6 +11,7 @@
 #include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/tensor_drawing.hpp"
 #include "app/gui/variants/cache_memory_table.hpp"
@@ -184,6 +185,7 @@ void step_decode(AppState& state, int delta) {
 void draw_decode_tab(AppState& state) {
   const Trace& trace = *state.session.trace;
   const DecodeTrace& decode = trace.decode;
+  model_decode_note(state);
   if (decode.steps.empty()) {
     offer_decoding(state);
     return;
