@@ -4,7 +4,7 @@
 round, on one attention layer (Q, K, V projections, attention, W_o) at B 1, h 8, d_k 64
 (d_model 512), T = 1024, 2048, 4096, full and causal, with the same number of threads.
 PyTorch eager is the seeds' forward written out: q @ k^T / sqrt(d_k), masked_fill, softmax, @ v.
-Then peak memory (the child process's ru_maxrss) of one layer at each T: attnlab-cli --flash 64:64
+Then peak memory (GNU time's maximum resident set size) of one layer at each T: attnlab-cli --flash 64:64
 from T = 512 to 16384 and PyTorch eager up to 4096 (its (1, 8, T, T) scores, masked scores and
 weights at 8192 would need 6 GiB).
 Prints medians of ROUNDS rounds and the ratios tiled / ordinary and tiled / PyTorch (below 1:
@@ -65,11 +65,13 @@ def core_ms(binary):
 
 
 def peak_mib(command):
-    """Peak resident memory of one child process, in MiB (ru_maxrss is in KiB on Linux)."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    assert status == 0, f"{command} failed"
-    return usage.ru_maxrss / 1024
+    """Peak resident memory of `command`, in MiB, as GNU time reports it (%M, KiB). Measured through
+    /usr/bin/time rather than this process's wait4: a child forked from a Python holding torch
+    would count the Python's pages in its ru_maxrss."""
+    run = subprocess.run(["/usr/bin/time", "-f", "%M", *command], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 0, f"{command} failed: {run.stderr.strip()}"
+    return int(run.stderr.strip().splitlines()[-1]) / 1024
 
 
 def main():
@@ -95,7 +97,7 @@ def main():
         tiled, ordinary, pt = (statistics.median(row[k]) for k in ("tiled", "ordinary", "torch"))
         print(f"{pattern.lower():7} {T:5d} {tiled:9.1f} {ordinary:9.1f} {pt:9.1f} "
               f"{tiled / ordinary:15.2f} {tiled / pt:14.2f}")
-    print("\npeak memory of one layer (MiB, the process's ru_maxrss)")
+    print("\npeak memory of one layer (MiB, maximum resident set size)")
     torch_script = ("import math, sys, torch; sys.path.insert(0, %r); "
                     "from compare_flash_pytorch import torch_ms; torch_ms(%d, False, runs=1)")
     here = os.path.dirname(os.path.abspath(__file__))
