@@ -28,16 +28,18 @@ inline Inputs inputs_for(const Config& c) {
       c.cross() ? tokens_for(c.sentence_kv, c.key_tokens()) : std::vector<std::string>{});
 }
 
-// Columns [col0, col0 + width) of x[b] @ w (+ bias): (rows, width).
+// Columns [col0, col0 + width) of x[b] @ w (+ bias): (rows, width). x and w are contiguous.
 inline Dense project(const Tensor& x, int64_t b, const Tensor& w, const Tensor& bias, int64_t col0,
                      int64_t width) {
-  const int64_t rows = x.size(1), d_in = x.size(2);
+  const int64_t rows = x.size(1), d_in = x.size(2), w_cols = w.size(1);
+  const Scalar* xs = x.data() + b * rows * d_in;
+  const Scalar* ws = w.data();
   Dense out{rows, width, std::vector<double>(size_t(rows * width), 0.0)};
   for (int64_t t = 0; t < rows; ++t)
     for (int64_t c = 0; c < width; ++c) {
-      double sum = bias.storage() ? double(bias.at({col0 + c})) : 0.0;
+      double sum = bias.storage() ? double(bias.data()[col0 + c]) : 0.0;
       for (int64_t i = 0; i < d_in; ++i)
-        sum += double(x.at({b, t, i})) * double(w.at({i, col0 + c}));
+        sum += double(xs[t * d_in + i]) * double(ws[i * w_cols + col0 + c]);
       out.at(t, c) = sum;
     }
   return out;
