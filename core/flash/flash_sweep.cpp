@@ -20,7 +20,6 @@ std::vector<float> to_floats(const Eigen::Array<Scalar, Eigen::Dynamic, 1>& colu
 struct StepRecorder {
   static constexpr bool kRecords = true;
   FlashSweep& sweep;
-  int64_t T, Tk;
 
   void operator()(int64_t qb, int64_t kb, TileKind kind, const BlockState<Scalar>& state,
                   const Eigen::Array<Scalar, Eigen::Dynamic, 1>& m_before,
@@ -32,7 +31,7 @@ struct StepRecorder {
     step.row0 = qb * sweep.tiles.rows;
     step.rows = state.m.size();
     step.col0 = kb * sweep.tiles.cols;
-    step.cols = std::min(sweep.tiles.cols, Tk - step.col0);
+    step.cols = std::min(sweep.tiles.cols, sweep.Tk - step.col0);  // the last may be short
     step.kind = kind;
     step.m_before = to_floats(m_before);
     step.l_before = to_floats(l_before);
@@ -90,7 +89,7 @@ FlashSweep record_sweep(const Config& c, const Inputs& in, TileSizes tiles, int6
                                 batch_index};
   const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(c.head_dim_k())));
   BlockState<Scalar> state;
-  StepRecorder recorder{sweep, T, Tk};
+  StepRecorder recorder{sweep};
   for (int64_t qb = 0; qb < block_count(T, tiles.rows); ++qb)
     sweep_query_block(op, c.mask, tiles, qb, scale, state, recorder);
   return sweep;
