@@ -207,6 +207,7 @@ expect 2 "--flash 64: '64' has no ':' (expected BR:BC" -- --flash 64
 expect 2 "--flash a:b: 'a:b' is not two whole numbers" -- --flash a:b
 expect 2 "must be between 1 and 1024" -- --flash 0:8
 expect 2 "the tiled path computes without dropout" -- --flash 4:4 --dropout 0.1
+expect 2 "drop them or --flash" -- --flash 4:4 --show out
 expect 2 "the tiled run needs" -- --flash 4:4 --seq-len 4096 --d-model 4096 --memory-cap-mb 64
 
 # --model DIR: the trained model's first layer as an ordinary trace (and export)
