@@ -42,6 +42,10 @@ void print_counters(std::ostream& out, const Config& c, const FlashCounters& k) 
 int run_flash(const Request& r) {
   const Config& c = r.config;
   if (r.real_model) throw UserError("--flash computes the toy layer of the flags: drop --model");
+  if (r.json || !r.show.empty() || r.importance || r.compare_heads || r.compare_paths || r.code)
+    throw UserError(
+        "--flash runs the tiled kernel instead of the trace, which --json, --show, --importance, "
+        "--compare-heads, --compare-paths and --code read: drop them or --flash");
   const TileSizes tiles = r.flash_tiles;
   const Inputs inputs = flash_inputs(c, r.inputs);
   const FlashResult result = flash_forward(c, inputs, tiles);
