@@ -91,6 +91,26 @@ TEST_F(FlashTabTest, AConfigTheTiledPathRefusesIsExplainedNotSwept) {
       << state.flash.lesson.error();
 }
 
+TEST_F(FlashTabTest, AboveTheSweepsLengthOnlyTheCountersAndTheKeysWalkTheStages) {
+  open_flash();
+  Config c = state.session.config;
+  c.seq_len = kMaxSweepTokens + 44;  // 300 tokens, causal
+  set_config(state, c);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  settle();
+  const auto& lesson = state.flash.lesson.result();
+  ASSERT_TRUE(lesson.has_value()) << state.flash.lesson.error();
+  EXPECT_FALSE(lesson->sweep.has_value());
+  // The tab keeps its 3 x 3 tiles: 100 blocks a side; causal computes n (n + 1) / 2 per head.
+  EXPECT_EQ(state.flash.tiles, (TileSizes{3, 3}));
+  const int64_t n = 100;
+  EXPECT_EQ(lesson->counters.tiles_computed, 2 * n * (n + 1) / 2);
+  const int walk_before = state.walk.step_index;
+  press(kGlfwRight);
+  EXPECT_EQ(state.walk.step_index, walk_before + 1) << "no sweep to step through";
+}
+
 TEST_F(FlashTabTest, PresenterModeShowsItFullWidthWithItsControlsInside) {
   ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
   use_font_scale(1.5f);
