@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "app/cli/flash.hpp"
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
 #include "app/cli/real_model.hpp"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
       std::cerr << "attnlab-cli: warning: " << w << "\n";
     for (const std::string& notice : request.notices)
       std::cerr << "attnlab-cli: " << notice << "\n";
+    if (request.flash) return cli::run_flash(request);
     // Measurements need values: refuse them up front, before any output, for a shape-only or
     // too-large config.
     const auto refuse_without_values = [&](bool asked, const char* flag) {

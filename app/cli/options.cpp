@@ -27,6 +27,7 @@ struct Flags {
   std::string model;  // --model DIR: a Hugging Face folder, or a model saved by attnlab-cli train
   std::optional<std::string> tokens;  // --tokens IDS: a Hugging Face model's token ids
   int64_t layer = 0;                  // --layer L
+  std::optional<std::string> flash;   // --flash BR:BC
 };
 
 // A model sets the sizes, X and the weights, so the flags that would set them are refused; a
@@ -251,6 +252,11 @@ int parse(int argc, char** argv, Request& r) {
                  "With a causal Hugging Face model: decode N more tokens (the likeliest each "
                  "time), each computed once with a KV cache")
       ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  app.add_option("--flash", f.flash,
+                 "FlashAttention's tiled kernel with tiles of BR query rows by BC keys (e.g. "
+                 "64:64) instead of the trace: prints the tiles computed and skipped, FLOPs and "
+                 "memory against the ordinary path; runs where the trace is refused by the memory "
+                 "cap; --export writes out, and for T <= 256 flash_m and flash_l per step");
   app.add_option("--export", r.export_dir, "Write every stage as .npy plus trace.json into DIR");
   app.add_flag("--json", r.json, "Print trace.json instead of the table");
   app.add_option("--show", r.show, "Also print the values of these tensors (e.g. --show out)");
@@ -262,6 +268,14 @@ int parse(int argc, char** argv, Request& r) {
       r.config = preset.config;
       r.inputs = preset.inputs;
       r.warnings = preset.warnings;
+    }
+    if (f.flash) {
+      try {
+        r.flash_tiles = parse_tile_sizes(*f.flash);
+      } catch (const UserError& e) {
+        throw UserError("--flash " + *f.flash + ": " + e.what());
+      }
+      r.flash = true;
     }
     apply_config_flags(f.config, r.config, r.inputs);
     if (const std::optional<std::string>& sentence = f.config.value("sentence").text) {

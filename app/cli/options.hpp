@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/flash/tile_plan.hpp"
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
 
@@ -36,6 +37,8 @@ struct Request {
   bool next_token = false;               // --next-token: the top 10 (or [MASK]'s fill)
   double temperature = 1.0;              // --temperature
   int64_t generate = 0;                  // --generate N: greedy tokens decoded with a KV cache
+  bool flash = false;                    // --flash BR:BC: the tiled kernel instead of the trace
+  TileSizes flash_tiles;                 // its tile sizes
 };
 
 // Parses argv. Returns the exit code to stop with (0 for --help) or -1 to go on.

@@ -192,6 +192,24 @@ touch "$work/afile2"
 expect 2 "cannot create the folder" -- train --task previous-token "${train_args[@]}" \
   --out "$work/afile2/sub"
 
+# [SECTION] --flash BR:BC: the tiled kernel (issue 24). Causal, T = 8 in tiles of 4: 3 of 4 tiles
+# per head computed, 1 skipped; 2 heads.
+expect 0 "tiles computed:  6 of 8 (4 on a mask's edge" -- --flash 4:4 --seq-len 8 --mask causal
+expect 0 "tiles skipped:   2 (25 %" -- --flash 4:4 --seq-len 8 --mask causal
+expect 0 "wrote 3 .npy files" -- --flash 2:3 --seq-len 7 --mask window:1 --export "$work/flash"
+for name in out flash_m flash_l; do
+  if [ -s "$work/flash/$name.npy" ]; then ok; else bad "--flash --export lacks $name.npy"; fi
+done
+# Where the ordinary trace is refused by the memory cap, the tiled kernel runs and says so.
+expect 0 "the ordinary trace: refused" -- --flash 64:64 --seq-len 4096 --d-model 16 --heads 4 \
+  --mask window:8
+expect 2 "--flash 64: '64' has no ':' (expected BR:BC" -- --flash 64
+expect 2 "--flash a:b: 'a:b' is not two whole numbers" -- --flash a:b
+expect 2 "must be between 1 and 1024" -- --flash 0:8
+expect 2 "the tiled path computes without dropout" -- --flash 4:4 --dropout 0.1
+expect 2 "drop them or --flash" -- --flash 4:4 --show out
+expect 2 "the tiled run needs" -- --flash 4:4 --seq-len 4096 --d-model 4096 --memory-cap-mb 64
+
 # --model DIR: the trained model's first layer as an ordinary trace (and export)
 expect 0 "h=2 d_k=8 d_v=8 mask=causal bias=on" -- --model "$work/trained"
 expect 0 "wrote" -- --model "$work/trained" --batch 2 --export "$work/trained_export"

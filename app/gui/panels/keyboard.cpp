@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
 namespace attnlab::gui {
@@ -35,7 +36,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyC, false},
                                    {kKeyM, false},
                                    {kKeyP, false},
-                                   {kKeyV, false}};
+                                   {kKeyV, false},
+                                   {kKeyF, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -100,19 +102,27 @@ void head_focus_key(AppState& state, int key) {
     focus.compare = focus.compare >= 0 || heads < 2 ? -1 : (focus.head + 1) % heads;
 }
 
-// The walk: with the Decode tab open, the stepping keys step through the decoded tokens instead.
+// The walk: with the Decode tab open, the stepping keys step through the decoded tokens instead;
+// with the Flash tab open (and its sweep recorded), through the tiles.
 void walk_key(AppState& state, int key) {
   const bool decoding = state.tabs.tool == ToolTab::Decode && state.session.trace &&
                         !state.session.trace->decode.steps.empty();
+  const bool sweeping = state.tabs.tool == ToolTab::Flash;
   const auto step = [&](int delta) {
+    if (sweeping && step_flash(state, delta)) return;
     decoding ? step_decode(state, delta) : step_by(state, delta);
   };
   constexpr int kFarAway = 1 << 20;
   if (key == code(ImGuiKey_RightArrow) || key == code(ImGuiKey_PageDown)) step(+1);
   if (key == code(ImGuiKey_LeftArrow) || key == code(ImGuiKey_PageUp)) step(-1);
-  if (key == code(ImGuiKey_Home)) decoding ? step_decode(state, -kFarAway) : go_to_step(state, 0);
-  if (key == code(ImGuiKey_End))
+  if (key == code(ImGuiKey_Home)) {
+    if (sweeping && step_flash(state, -kFarAway)) return;
+    decoding ? step_decode(state, -kFarAway) : go_to_step(state, 0);
+  }
+  if (key == code(ImGuiKey_End)) {
+    if (sweeping && step_flash(state, kFarAway)) return;
     decoding ? step_decode(state, kFarAway) : go_to_step(state, int(state.walk.steps.size()) - 1);
+  }
   if (key == code(ImGuiKey_Space)) toggle_play(state);
 }
 
@@ -128,6 +138,7 @@ void letter_key(AppState& state, const KeyPress& press) {
     else if (digit == 0)
       state.tabs.requested_tool = ToolTab::Model;
   }
+  if (key == kKeyF) state.tabs.requested_tool = ToolTab::Flash;
   if (key == kKeyC)
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;

@@ -3,8 +3,10 @@
 // slider Ctrl+clicked, or Tab from one field to the next) do keys go to the field, and Enter, Esc
 // or a click elsewhere ends the typing.
 //   ←/→ (and PageUp/PageDown, as presentation clickers send) step through the stages (with the
-//   Decode tab open, through the decoded tokens), Home/End jump, Space plays/pauses;
-//   1-9 always pick a tab of the middle panel (8 Decode, 9 KV cache), wherever the mouse is;
+//   Decode tab open, through the decoded tokens; with the Flash tab open, through the tiles),
+//   Home/End jump, Space plays/pauses;
+//   1-9 always pick a tab of the middle panel (8 Decode, 9 KV cache), wherever the mouse is, and
+//   F the Flash tab;
 //   a head is opened by clicking its map, ] / [ step through the heads, V puts the next head
 //   beside it, Esc returns to the grid (or cancels a background run);
 //   Shift+0..9 switch head 0..9 off and on (the digit is the head's number);
@@ -40,6 +42,7 @@ constexpr int kKeyC = 67;
 constexpr int kKeyM = 77;
 constexpr int kKeyP = 80;
 constexpr int kKeyV = 86;
+constexpr int kKeyF = 70;
 constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey0 = 48;  // '0'; '1'..'9' follow
 constexpr int kKey1 = 49;

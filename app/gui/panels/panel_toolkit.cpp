@@ -1,10 +1,11 @@
 // The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
-// (mistakes, memory layout, head tools, loop vs batched, counters, train, decode, KV cache).
-// Keys 1-9 and 0 pick a tab.
+// (mistakes, memory layout, head tools, loop vs batched, counters, train, decode, KV cache, model,
+// flash). Keys 1-9, 0 and F pick a tab.
 #include <imgui.h>
 
 #include <string>
 
+#include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
@@ -24,6 +25,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "KV-cache decoding: one token at a time over a growing cache; arrow keys step (key 8).",
     "What sharing K and V saves: GQA, MQA and DeepSeek-V2's latent attention (key 9).",
     "A real model's heads: every layer's maps, the head finder, the next token (key 0).",
+    "Long context: FlashAttention's tiled softmax, tile by tile, and its memory (key F).",
 };
 
 void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
@@ -58,6 +60,9 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
     case ToolTab::Model:
       draw_model_tab(state);
       break;
+    case ToolTab::Flash:
+      draw_flash_tab(state);
+      break;
   }
 }
 
@@ -71,6 +76,7 @@ bool presenter_tab_full_width(ToolTab tab) {
     case ToolTab::Decode:
     case ToolTab::KVCache:
     case ToolTab::Model:
+    case ToolTab::Flash:
       return true;
     default:
       return false;
@@ -82,9 +88,9 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   const bool open_panel = begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags);
   if (open_panel && state.session.trace && state.ui.presenter) {
-    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8, 9 and 0 show
-    // Mistakes, Counters (the model table), Train, Decode, KV cache and Model across the width in
-    // its place, 1 (or any other) the stage view again.
+    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8, 9, 0 and F show
+    // Mistakes, Counters (the model table), Train, Decode, KV cache, Model and Flash across the
+    // width in its place, 1 (or any other) the stage view again.
     if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
     state.tabs.requested_tool.reset();
     if (presenter_tab_full_width(state.tabs.tool))

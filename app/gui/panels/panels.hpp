@@ -18,7 +18,7 @@ void draw_pipeline_panel(AppState& state);
 // The middle panel: a tab bar over the tensors and the teaching toolkit.
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
 // The tabs presenter mode draws across the whole width in the stage view's place (Mistakes,
-// Counters, Train, Decode, KV cache): they draw their own maps or tables.
+// Counters, Train, Decode, KV cache, Model, Flash): they draw their own maps or tables.
 bool presenter_tab_full_width(ToolTab tab);
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer);
 // The right-hand panel: the code of the forward pass, and the run's checks.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "app/gui/flash/flash_state.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/state/frame_output.hpp"
 #include "app/gui/state/heatmap_data.hpp"
@@ -50,6 +51,7 @@ struct AppState {
   DecodeTab decode;
   KVCacheTab kv_cache;
   ModelTab model;  // a real pretrained model (app/gui/model/)
+  FlashTab flash;  // long context: FlashAttention's tiled sweep (app/gui/flash/)
 
   WindowRequests window;  // handled between frames
   TypedInput typed;       // the window's key presses and wide characters since the last frame

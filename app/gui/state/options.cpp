@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "app/gui/state/app_state.hpp"
+#include "core/flash/tile_plan.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui {
 
@@ -23,6 +25,16 @@ std::string check_colour_scale(const std::string& text) {
   ColourScale scale;
   if (parse_colour_scale(text, scale)) return "";
   return "unknown colour scale \"" + text + "\": use " + colour_scale_names();
+}
+
+// "" when `text` is BR:BC with usable tile sizes; else why not.
+std::string check_tiles(const std::string& text) {
+  try {
+    parse_tile_sizes(text);
+    return "";
+  } catch (const UserError& e) {
+    return e.what();
+  }
 }
 
 std::string check_tab(const std::string& text) {
@@ -83,6 +95,12 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--model-page", o.model_page, "the Model tab's right side: finder or next")
       ->check(CLI::IsMember({"finder", "next"}));
+  app.add_option("--flash", o.flash,
+                 "open the Flash tab (FlashAttention's tiled softmax) with tiles of BR query rows "
+                 "by BC keys, e.g. 4:4")
+      ->check(CLI::Validator(check_tiles, "BR:BC"));
+  app.add_option("--flash-step", o.flash_step, "with --flash: show the sweep at this step (from 1)")
+      ->check(CLI::PositiveNumber);
   add_config_flags(app, o.config);
   app.add_option("--width", o.width, "window width (default: the last one, or 1600)")
       ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));
@@ -104,6 +122,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   if ((o.compare_head >= 0 || o.zoom != 1) && o.focus_head < 0)
     return {2, "attnlab: --compare-head and --zoom need --focus-head N"};
   if (app.count("--layer") > 0 && o.model.empty()) return {2, "attnlab: --layer needs --model DIR"};
+  if (app.count("--flash-step") > 0 && !o.flash)
+    return {2, "attnlab: --flash-step needs --flash BR:BC"};
   if (o.bench_drag > 0 && o.bench_frames == 0)
     return {2, "attnlab: --bench-drag needs --bench-frames N"};
   return {};

@@ -39,6 +39,9 @@ struct StartOptions {
   std::string model;
   int64_t layer = 0;
   std::string model_page;  // the Model tab's right side: "finder" or "next"
+  // --flash BR:BC: the Flash tab opened with these tiles; --flash-step N: its sweep at step N.
+  std::optional<std::string> flash;
+  int flash_step = 1;
   // Any config flag given: a new lesson, started from the preset (or seed003) and these flags,
   // not from the last session.
   bool config_flags_given = false;

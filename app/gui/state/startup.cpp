@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/map_view.hpp"
 #include "core/model/config.hpp"
@@ -108,6 +109,11 @@ std::string start_state(AppState& state, const StartOptions& options,
     config = state.session.config;
   }
   if (!options.tab.empty()) open_tab(state, options.tab);
+  if (options.flash) {  // checked by parse_options
+    state.flash.tiles = parse_tile_sizes(*options.flash);
+    state.flash.step = options.flash_step - 1;
+    state.tabs.requested_tool = ToolTab::Flash;
+  }
   set_config(state, config);
   sync_edit_buffers(state);
   if (error.empty() && !state.session.issues.empty())
@@ -145,6 +151,7 @@ std::string start_state(AppState& state, const StartOptions& options,
       start_head_count_comparison(state);
     }
     if (state.tabs.requested_tool == ToolTab::Paths) start_path_timing(state);
+    if (state.tabs.requested_tool == ToolTab::Flash) start_flash_sweep(state);
     wait_for_measurements(state);
   }
   if (error.empty() && !state.session.trace && !state.session.computing)

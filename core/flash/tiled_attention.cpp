@@ -1,0 +1,131 @@
+#include "core/flash/tiled_attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "core/flash/online_softmax.hpp"
+#include "core/flash/projections.hpp"
+#include "core/kernels/blas_threads.hpp"
+#include "core/kernels/linear.hpp"
+#include "core/kernels/parallel.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/tokenizer.hpp"
+
+namespace attnlab {
+
+namespace {
+
+const Scalar* data_or_null(const Tensor& t) {
+  return t.storage() ? t.data() : nullptr;
+}
+
+// validate()'s issues, but for the trace's memory cap: the tiled run has its own (below).
+std::string config_issues(const Config& c) {
+  Config uncapped = c;
+  uncapped.memory_cap_bytes = std::numeric_limits<int64_t>::max();
+  uncapped.shape_only = false;
+  const std::vector<ConfigIssue> issues = validate(uncapped);
+  return issues.empty() ? "" : describe(issues);
+}
+
+}  // namespace
+
+int64_t flash_workers() {
+  return std::max<int64_t>(1, std::thread::hardware_concurrency());
+}
+
+int64_t flash_bytes_needed(const Config& c, TileSizes tiles) {
+  const double B = double(c.batch), T = double(c.tokens()), Tk = double(c.key_tokens());
+  const double h = double(c.n_heads), hk = double(c.kv_heads());
+  const double dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
+  const double d_in = double(c.input_dim()), d_kv = double(c.kv_input_dim());
+  const double inputs = B * T * d_in + (c.cross() ? B * Tk * d_kv : 0.0);
+  const double weights = d_in * h * dk + d_kv * hk * (dk + dv) + h * dv * double(c.d_model);
+  const double qkv = B * T * h * dk + B * Tk * hk * (dk + dv);
+  const double outputs = B * T * h * dv + (c.output_proj ? B * T * double(c.d_model) : 0.0);
+  const double held = double(tiled_bytes_held(c, tiles, flash_workers()));
+  const double bytes = (inputs + weights + qkv + outputs) * 4.0 + held;
+  return bytes > 9e18 ? std::numeric_limits<int64_t>::max() : int64_t(bytes);
+}
+
+std::string flash_unavailable(const Config& c, TileSizes tiles) {
+  if (std::string issues = config_issues(c); !issues.empty()) return issues;
+  if (std::string issue = tile_sizes_issue(tiles); !issue.empty()) return issue;
+  if (c.shape_only) return "shape-only mode computes no values: turn shape-only off";
+  if (c.mistake != Mistake::None)
+    return "the tiled path computes the correct attention only: set the mistake to none";
+  if (c.dropout > 0) return "the tiled path computes without dropout: set dropout to 0";
+  if (c.latent())
+    return "latent attention (MLA) is computed by the traced run only: turn the latent off";
+  const int64_t need = flash_bytes_needed(c, tiles);
+  if (need <= c.memory_cap_bytes) return "";
+  return "the tiled run needs " + format_bytes(double(need)) + " (" + std::to_string(need) +
+         " bytes) for X, the weights, Q, K, V and the output, above the cap of " +
+         format_bytes(double(c.memory_cap_bytes)) + ": lower B, T or the widths";
+}
+
+Inputs flash_inputs(const Config& c, const Inputs& given) {
+  const std::vector<std::string> tokens_kv =
+      c.cross() ? tokens_for(c.sentence_kv, c.key_tokens()) : std::vector<std::string>{};
+  return complete_inputs(c, tokens_for(c.sentence, c.tokens()), given, tokens_kv);
+}
+
+FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,
+                          const RunControl& control) {
+  use_single_threaded_blas();
+  if (std::string reason = flash_unavailable(c, tiles); !reason.empty()) throw UserError(reason);
+  const int64_t B = c.batch, T = c.tokens(), h = c.n_heads, dv = c.head_dim_v();
+  const int64_t Tk = c.key_tokens(), rows = B * T, v_width = h * dv;
+  const Projections p = project_qkv(c, in);
+  control.check_cancel();
+
+  FlashResult result;
+  result.counters = count_tiles(c, tiles, flash_workers());
+  result.row_max.assign(size_t(B * h * T), -std::numeric_limits<Scalar>::infinity());
+  result.row_sum.assign(size_t(B * h * T), 0.0f);
+  const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(c.head_dim_k())));
+  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
+  const int64_t query_blocks = block_count(T, tiles.rows);
+  parallel_for(B * h * query_blocks, result.counters.flops, [&](int64_t begin, int64_t end) {
+    BlockState<Scalar> state;  // this thread's tile and row state
+    for (int64_t task = begin; task < end && !control.cancel_requested(); ++task) {
+      const int64_t b = task / (h * query_blocks), hd = task / query_blocks % h;
+      const int64_t qb = task % query_blocks;
+      if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;
+      // Head hd of sequence b, read through the strides of the (B, T, h*d) projections.
+      const HeadOffsets at = head_offsets(c, p, b, hd);
+      const HeadOperands<Scalar> op{p.q.data() + at.q,
+                                    p.q_width,
+                                    p.k.data() + at.k,
+                                    p.k_width,
+                                    p.v.data() + at.v,
+                                    p.v_width,
+                                    concat.data() + b * T * v_width + hd * dv,
+                                    v_width,
+                                    T,
+                                    Tk,
+                                    c.head_dim_k(),
+                                    dv,
+                                    b};
+      sweep_query_block(op, c.mask, tiles, qb, scale, state);
+      const int64_t first = (b * h + hd) * T + qb * tiles.rows;
+      std::copy(state.m.begin(), state.m.end(), result.row_max.begin() + first);
+      std::copy(state.l.begin(), state.l.end(), result.row_sum.begin() + first);
+    }
+  });
+  control.check_cancel();  // the loop above stops early when asked; its result is incomplete
+
+  if (!c.output_proj) {
+    result.out = Tensor::zeros("out", {B, T, v_width});
+    result.out.storage()->values = std::move(concat);
+    return result;
+  }
+  result.out = Tensor::empty("out", {B, T, c.d_model});
+  linear(concat.data(), rows, v_width, in.w_o.data(), c.d_model, data_or_null(in.b_o),
+         result.out.data());
+  return result;
+}
+
+}  // namespace attnlab
