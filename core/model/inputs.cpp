@@ -168,7 +168,7 @@ Tensor complete_inverse_frequencies(const Tensor& given, const Config& c) {
     Tensor inv_freq = Tensor::empty("rope_inv_freq", {half});
     for (int64_t i = 0; i < half; ++i)
       inv_freq.data()[i] =
-          static_cast<Scalar>(std::pow(c.rope_theta, -2.0 * double(i) / double(2 * half)));
+          static_cast<Scalar>(std::pow(c.rope_base(), -2.0 * double(i) / double(2 * half)));
     return inv_freq;
   }
   if (given.shape() != Shape{half}) {
