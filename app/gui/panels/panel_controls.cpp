@@ -13,6 +13,7 @@
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/text_field.hpp"
+#include "app/gui/positions/positions_panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 #include "core/model/tokenizer.hpp"
 
@@ -275,7 +276,10 @@ void draw_controls_panel(AppState& state) {
     tooltip("Open a Hugging Face model folder: its real heads at every stage (key 0: Model tab).");
     Config config = state.session.config;
     bool changed = false;
-    if (section("Input")) changed |= input_controls(state, config);
+    if (section("Input")) {
+      changed |= input_controls(state, config);
+      changed |= position_control(state, config);
+    }
     if (section("Heads")) changed |= size_controls(state, config);
     if (section("Mask")) changed |= mask_controls(state, config);
     if (section("Model")) changed |= model_controls(state, config);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/model/model_state.hpp"
+#include "app/gui/positions/word_order_state.hpp"
 #include "app/gui/state/frame_output.hpp"
 #include "app/gui/state/heatmap_data.hpp"
 #include "app/gui/state/panel_state.hpp"
@@ -49,7 +50,8 @@ struct AppState {
   TrainTab train;
   DecodeTab decode;
   KVCacheTab kv_cache;
-  ModelTab model;  // a real pretrained model (app/gui/model/)
+  ModelTab model;           // a real pretrained model (app/gui/model/)
+  WordOrderTab word_order;  // app/gui/positions/
 
   WindowRequests window;  // handled between frames
   TypedInput typed;       // the window's key presses and wide characters since the last frame

@@ -1,6 +1,6 @@
 // The tabs of the two tabbed panels: the large middle panel (tensors and the teaching toolkit) and
-// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9 and 0 pick a
-// middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
+// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9 and 0 (and W)
+// pick a middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
 #pragma once
 
 #include <string>
@@ -17,9 +17,10 @@ enum class ToolTab {
   Train,
   Decode,
   KVCache,
-  Model
+  Model,
+  WordOrder  // key W
 };
-constexpr int kToolTabCount = 10;
+constexpr int kToolTabCount = 11;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;
