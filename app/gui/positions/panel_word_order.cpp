@@ -50,7 +50,10 @@ void draw_word_order_tab(AppState& state) {
   const WordOrderView shown = shown_view(state);
   for (int i = 0; i < kWordOrderViewCount; ++i) {
     const WordOrderView view = WordOrderView(i);
-    if (i > 0) ImGui::SameLine();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                        ImGui::CalcTextSize(word_order_view_label(view)).x;
+    if (i > 0) same_line_if_fits(width, style.ItemSpacing.x);
     if (ImGui::RadioButton(word_order_view_label(view), shown == view))
       state.word_order.chosen = view;
     tooltip(kViewTips[i]);

@@ -35,26 +35,26 @@ void sliders(AppState& state, const Trace& trace) {
   tab.rope_key = std::clamp(tab.rope_key, 0, T - 1);
   tab.head = std::clamp(tab.head, 0, int(trace.config.n_heads - 1));
   tab.rope_pair = std::clamp(tab.rope_pair, 0, std::max(half - 1, 0));
-  const auto slider = [&](const char* label, int& value, int high, const char* format,
-                          const char* help, bool same_line) {
-    if (same_line) ImGui::SameLine(0, gap);
+  // A slider of `w` on the same line when it fits; `label` is "shown###id".
+  const auto slider = [&](const std::string& label, int& value, int high, const char* help,
+                          bool same_line) {
+    const float label_w = ImGui::CalcTextSize(label.substr(0, label.find("##")).c_str()).x;
+    if (same_line) same_line_if_fits(w + ImGui::GetStyle().ItemInnerSpacing.x + label_w, gap);
     ImGui::SetNextItemWidth(w);
-    ImGui::SliderInt(label, &value, 0, std::max(high, 0), format);
+    ImGui::SliderInt(label.c_str(), &value, 0, std::max(high, 0), "%d");
     tooltip(help);
   };
-  slider("distance", tab.rope_distance, kMostDistance, "%d",
+  const ImFont& font = *ImGui::GetFont();
+  const auto token = [&](int t) { return display_text(trace.tokens[size_t(t)], font); };
+  slider("distance", tab.rope_distance, kMostDistance,
          "How many positions apart the query and key tokens are placed.", false);
-  slider("pair", tab.rope_pair, half - 1, "%d", "Which pair of dimensions (i, i + d_k/2) is drawn.",
+  slider("pair", tab.rope_pair, half - 1, "Which pair of dimensions (i, i + d_k/2) is drawn.",
          true);
-  slider("head##rope", tab.head, int(trace.config.n_heads - 1), "%d", "The head drawn.", true);
-  slider("query", tab.rope_query, T - 1, "%d", "The query token (its q before the turn).", false);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(
-      display_text(trace.tokens[size_t(tab.rope_query)], *ImGui::GetFont()).c_str());
-  slider("key", tab.rope_key, T - 1, "%d", "The key token (its k before the turn).", true);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(
-      display_text(trace.tokens[size_t(tab.rope_key)], *ImGui::GetFont()).c_str());
+  slider("head###rope_head", tab.head, int(trace.config.n_heads - 1), "The head drawn.", true);
+  slider("query: " + token(tab.rope_query) + "###rope_query", tab.rope_query, T - 1,
+         "The query token (its q before the turn).", false);
+  slider("key: " + token(tab.rope_key) + "###rope_key", tab.rope_key, T - 1,
+         "The key token (its k before the turn).", true);
 }
 
 // The pair's plane: the query's point turned to position `distance`, the key's at 0.
@@ -70,6 +70,7 @@ void draw_plane(const AppState& state, const RopeInputs& in, int pair, int dista
   list->AddLine(ImVec2(centre.x, centre.y - radius), ImVec2(centre.x, centre.y + radius),
                 colours.grid);
   const PlanePoint q = rope_pair(in.q, in.inv_freq, pair, distance);
+  const PlanePoint q0 = rope_pair(in.q, in.inv_freq, pair, 0);  // where q was at distance 0
   const PlanePoint k = rope_pair(in.k, in.inv_freq, pair, 0);
   const double longest = std::max({q.length(), k.length(), 1e-12});
   const float thick = std::max(2.0f, ImGui::GetFontSize() / 8);
@@ -80,6 +81,13 @@ void draw_plane(const AppState& state, const RopeInputs& in, int pair, int dista
     list->AddCircleFilled(tip, thick * 2, colour);
     list->AddText(ImVec2(tip.x + thick * 2, tip.y - ImGui::GetFontSize()), colour, name);
   };
+  // The turn from q at distance 0 to q now, as an arc (at most one full turn drawn).
+  const double turned =
+      std::min(double(distance) * in.inv_freq[size_t(pair)], 2 * std::numbers::pi);
+  const double from = -q0.angle();  // screen y points down
+  list->PathArcTo(centre, radius * 0.35f, float(from - turned), float(from), 32);
+  list->PathStroke(head_colour(0, 0.6f), 0, thick * 0.6f);
+  arrow(q0, head_colour(0, 0.3f), "");
   arrow(k, head_colour(1), "k");
   arrow(q, head_colour(0), "q");
   ImGui::Dummy(ImVec2(side, side));

@@ -29,8 +29,10 @@ void shuffle_controls(AppState& state, int64_t heads) {
   ImGui::InputScalar("seed##shuffle", ImGuiDataType_U64, &tab.shuffle_seed);
   tooltip("The shuffle's seed, as attnlab-cli --shuffle SEED.");
   if (heads > 1) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    const float font = ImGui::GetFontSize();
+    same_line_if_fits(
+        font * 6 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("head").x, font);
+    ImGui::SetNextItemWidth(font * 6);
     ImGui::SliderInt("head##shuffle", &tab.head, 0, int(heads - 1));
     tooltip("The head whose maps are compared.");
   }

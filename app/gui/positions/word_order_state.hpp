@@ -32,8 +32,10 @@ struct SinusoidalPicture {
   int64_t T = 0, d = 0;
   std::vector<double> table, similarity;
 };
-// At most this many positions are drawn (PE PE^T costs T^2 d).
+// At most this many positions are drawn (PE PE^T costs T^2 d), and at least this many of the
+// sinusoidal table (so that its slower columns show their waves).
 constexpr int64_t kMostPositionsDrawn = 128;
+constexpr int64_t kFewestPositionsDrawn = 48;
 
 struct WordOrderTab {
   std::optional<WordOrderView> chosen;  // picked by the user; until then the config's --pos's
