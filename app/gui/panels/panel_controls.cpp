@@ -276,18 +276,18 @@ void draw_controls_panel(AppState& state) {
     tooltip("Open a Hugging Face model folder: its real heads at every stage (key 0: Model tab).");
     Config config = state.session.config;
     bool changed = false;
-    if (section("Input")) {
-      changed |= input_controls(state, config);
-      changed |= position_control(state, config);
-    }
+    if (section("Input")) changed |= input_controls(state, config);
     if (section("Heads")) changed |= size_controls(state, config);
     if (section("Mask")) changed |= mask_controls(state, config);
     if (section("Model")) changed |= model_controls(state, config);
-    const bool variant =
-        config.grouped() || config.cross() || config.decode_steps > 0 || config.latent();
-    if (ImGui::CollapsingHeader("Next lessons: GQA, KV cache, MLA, cross",
-                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    // The seeds' "Coming next": word order first (positions other than the default open it).
+    const bool variant = config.grouped() || config.cross() || config.decode_steps > 0 ||
+                         config.latent() || config.pos != PositionEncoding::Sinusoidal;
+    if (ImGui::CollapsingHeader("Next lessons: positions, GQA, KV cache, MLA, cross###next",
+                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      changed |= position_control(state, config);
       changed |= variant_controls(state, config);
+    }
     if (changed) {
       state.session.preset_name.clear();  // it is the user's own config now
       set_config(state, config);

@@ -43,7 +43,7 @@ void offer_encoding(AppState& state, PositionEncoding pos, const char* what) {
     state.session.preset_name.clear();
     set_config(state, config);
   }
-  tooltip("Switch the run's position encoding (Controls \u2192 Input \u2192 positions).");
+  tooltip("Switch the run's position encoding (Controls \u2192 Next lessons \u2192 positions).");
 }
 
 void draw_word_order_tab(AppState& state) {

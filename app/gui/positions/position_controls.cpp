@@ -1,5 +1,5 @@
-// The Controls' choice of position encoding (Input section): none, sinusoidal, learned, RoPE or
-// ALiBi, as attnlab-cli --pos. The Word order tab (key W) shows what each one does.
+// The Controls' choice of position encoding (the Next lessons section): none, sinusoidal, learned,
+// RoPE or ALiBi, as attnlab-cli --pos. The Word order tab (key W) shows what each one does.
 #include <imgui.h>
 
 #include <string>

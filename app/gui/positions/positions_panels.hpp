@@ -27,7 +27,8 @@ void offer_encoding(AppState& state, PositionEncoding pos, const char* what);
 // Space left below the cursor, less `reserve_lines` lines of text.
 float room_below(float reserve_lines);
 
-// The Controls' position-encoding choice (in the Input section); true when it changed `config`.
+// The Controls' position-encoding choice (in the Next lessons section); true when it changed
+// `config`.
 bool position_control(AppState& state, Config& config);
 
 }  // namespace attnlab::gui
