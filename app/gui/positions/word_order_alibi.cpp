@@ -57,7 +57,12 @@ void draw_alibi_view(AppState& state) {
   const float caption_h = ImGui::GetTextLineHeightWithSpacing() * (on ? 2 : 1);
   const float height = room_below(0.3f);
   const float gap = font * 0.8f;
-  // The most columns whose square maps fit the room, with the captions under each row.
+  // The columns giving the largest square maps that fit the room, with the captions under each
+  // row (in a smaller font, down to 0.6 of it, when a map is narrower than its caption).
+  const std::string widest_caption =
+      "h" + std::to_string(shown - 1) + "  m = " + slope_text(slopes[size_t(shown - 1)]);
+  const float caption_w = std::max(ImGui::CalcTextSize(widest_caption.c_str()).x,
+                                   on ? ImGui::CalcTextSize("looks 00.0 away").x : 0.0f);
   float side = 0;
   int64_t columns = 1;
   for (int64_t cols = 1; cols <= shown; ++cols) {
@@ -76,6 +81,7 @@ void draw_alibi_view(AppState& state) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const double deepest = slopes.front() * double(T - 1);
+  const float caption_size = std::clamp(font * (side + gap) / caption_w, font * 0.6f, font);
   for (int64_t hd = 0; hd < shown; ++hd) {
     const float x = at.x + float(hd % columns) * (side + gap);
     const float y = at.y + float(hd / columns) * (side + caption_h + gap);
@@ -89,12 +95,13 @@ void draw_alibi_view(AppState& state) {
                    0};
     draw_value_grid(list, ImVec2(x, y), side, side, bias, colours.grid);
     const std::string caption = "h" + std::to_string(hd) + "  m = " + slope_text(m);
-    draw_cut_text(ImVec2(x, y + side + 2), side + gap, font, head_colour(int(hd)), caption.c_str());
+    draw_cut_text(ImVec2(x, y + side + 2), side + gap, caption_size, head_colour(int(hd)),
+                  caption.c_str());
     if (on && hd < int64_t(distance.size())) {
       char reach[48];
       std::snprintf(reach, sizeof reach, "looks %.1f away", distance[size_t(hd)]);
       draw_cut_text(ImVec2(x, y + side + 2 + ImGui::GetTextLineHeightWithSpacing()), side + gap,
-                    font, colours.text, reach);
+                    caption_size, colours.text, reach);
     }
   }
   const int64_t rows = (shown + columns - 1) / columns;

@@ -44,8 +44,9 @@ void draw_sinusoidal_view(AppState& state) {
     ImGui::TextWrapped("Too little room to draw the maps: enlarge the window.");
     return;
   }
-  const float table_w =
-      std::min(width - gap - side, side * float(p.d) / float(std::max<int64_t>(p.T, 1)));
+  // Square cells when d is large, but never narrower than the similarity map (its title fits).
+  const float table_w = std::clamp(side * float(p.d) / float(std::max<int64_t>(p.T, 1)), side,
+                                   std::max(side, width - gap - side));
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const std::string table_title =
