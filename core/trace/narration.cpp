@@ -152,8 +152,7 @@ Words scale(const Plan& p) {
 Words add_bias(const Plan& p, const PlannedStep& s) {
   const std::string code = "scores = scores + self.alibi_bias[:, :T, :T]";
   if (s.left_out) return {"", code, "<- skipped: the heads were not transposed"};
-  return {"S + ALiBi: head h's score lowered by m_h |t - s|, m_h = 2^(-8(h+1)/" +
-              std::to_string(p.config.n_heads) + "): nearer keys keep more",
+  return {"S - m_h |t - s| (ALiBi), m_h = 2^(-8(h+1)/" + std::to_string(p.config.n_heads) + ")",
           code, "", s.recorded};
 }
 
