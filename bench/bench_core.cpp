@@ -1,6 +1,6 @@
 // The core's speed at teaching and at real sizes, reported as time and GFLOP/s:
 //   full trace (every intermediate recorded) at seed 003, the slider case and the base preset;
-//   the bare forward (no trace) at the base preset.
+//   the slider case with each position encoding; the bare forward (no trace) at the base preset.
 #include <benchmark/benchmark.h>
 
 #include "core/model/forward.hpp"
@@ -54,6 +54,15 @@ void BM_TraceBase(benchmark::State& state) {
   full_trace(state, find_preset("base").config, {});
 }
 
+// The slider case with each position encoding (none, sinusoidal, learned, rope, alibi): what word
+// order adds to a trace (RoPE's rotation of q and k, ALiBi's bias sub-step on the maps).
+void BM_TraceSliderCaseByPosition(benchmark::State& state) {
+  Config c = slider_case();
+  c.pos = all_position_encodings()[size_t(state.range(0))];
+  state.SetLabel(std::string(position_encoding_name(c.pos)));
+  full_trace(state, c, {});
+}
+
 // What a slider change that resizes the weights costs on top of the trace.
 void BM_NewWeightsSliderCase(benchmark::State& state) {
   const Config c = slider_case();
@@ -72,6 +81,7 @@ void BM_ForwardBase(benchmark::State& state) {
 
 BENCHMARK(BM_TraceSeed003)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TraceSliderCase)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TraceSliderCaseByPosition)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NewWeightsSliderCase)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TraceBase)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_ForwardBase)->Unit(benchmark::kMillisecond)->MinTime(2.0);

@@ -117,6 +117,10 @@ class RandomConfig {
     const std::vector<MistakeInfo>& all = all_mistakes();
     c.*m = coin() ? Mistake::None : all[size_t(below(int64_t(all.size())))].id;
   }
+  void fill(const ConfigField&, Config& c, PositionEncoding Config::*m) {
+    const std::vector<PositionEncoding>& all = all_position_encodings();
+    c.*m = all[size_t(below(int64_t(all.size())))];
+  }
   void fill(const ConfigField&, Config& c, std::vector<bool> Config::*m) {
     if (coin()) (c.*m).push_back(true);  // filled in for n_heads in make()
   }

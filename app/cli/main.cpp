@@ -3,12 +3,14 @@
 // Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix),
 // 3 the injected mistake made the run fail as a framework would (--mistake view-no-contiguous).
 #include <iostream>
+#include <optional>
 #include <string_view>
 
 #include "app/cli/flash.hpp"
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
 #include "app/cli/real_model.hpp"
+#include "app/cli/shuffle.hpp"
 #include "app/cli/train.hpp"
 #include "core/model/errors.hpp"
 #include "core/pretrained/layer_trace.hpp"
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
     refuse_without_values(request.compare_heads, "--compare-heads");
     refuse_without_values(request.compare_paths, "--compare-paths");
     const cli::RealModel* real = request.real_model.get();
+    std::optional<cli::ShuffleDemo> shuffle;
+    if (request.shuffle) shuffle = cli::shuffle_request(request, *request.shuffle);
     const Trace trace = run(request.config, request.inputs);
     for (const std::string& name : request.show) {
       if (!trace.find(name)) {
@@ -106,6 +110,7 @@ int main(int argc, char** argv) {
       if (real && request.heads_report)
         cli::print_heads_report(std::cout, find_heads(real->session.model, real->forward),
                                 request.heads_sort);
+      if (shuffle) cli::print_shuffle(std::cout, *shuffle, trace);
       if (request.code) cli::print_code(std::cout, trace.config);
       for (const std::string& name : request.show) cli::print_values(std::cout, *trace.find(name));
     }

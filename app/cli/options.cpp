@@ -217,6 +217,9 @@ int parse(int argc, char** argv, Request& r) {
   app.add_flag("--compare-heads", r.compare_heads, "Compare with one head of the same width");
   app.add_flag("--compare-paths", r.compare_paths,
                "Time the per-head loop against the batched path");
+  app.add_option("--shuffle", r.shuffle,
+                 "Word order: run the sentence with its tokens shuffled by SEED and compare each "
+                 "head's map with the original's, permuted (equal with --pos none, no mask)");
   app.add_flag("--code", r.code, "Print the PyTorch forward() of this config (mistake marked)");
   app.add_option("--x", f.x, "X as .npy: (T, d_in) or (B, T, d_in)");
   app.add_option(
@@ -287,6 +290,10 @@ int parse(int argc, char** argv, Request& r) {
         throw UserError(
             "--tokens, --layer, --heads-report, --next-token and --generate need --model DIR");
       load_files(f, r);
+    } else if (r.shuffle) {
+      throw UserError(
+          "--shuffle reorders the toy pipeline's sentence: drop --model, or drop "
+          "--shuffle");
     } else if (is_pretrained_folder(f.model)) {
       load_real_model(f, r);
     } else {

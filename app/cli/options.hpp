@@ -1,7 +1,9 @@
 // attnlab-cli's command line: what the user asked for, turned into a Config and Inputs.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ struct Request {
   bool compare_heads = false;         // --compare-heads: one head vs h heads
   bool compare_paths = false;         // --compare-paths: per-head loop vs batched
   bool code = false;                  // --code: the PyTorch forward of this config
+  std::optional<uint64_t> shuffle;    // --shuffle SEED: the sentence's tokens reordered
   std::vector<std::string> show;      // --show NAME: print these tensors' values
   std::vector<std::string> warnings;  // from the preset file (unknown keys)
   std::vector<std::string> notices;   // how the options were read (an empty --sentence)

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <variant>
 
 #include "core/model/config_fields.hpp"
@@ -101,6 +102,7 @@ void add_field_flag(CLI::App& app, const ConfigField& field, FlagValue& v) {
           [&](MaskSpec Config::*) { app.add_option(field.flag, v.masks, field.help); },
           [&](Mistake Config::*) { app.add_option(field.flag, v.text, field.help); },
           [&](std::vector<bool> Config::*) { app.add_option(field.flag, v.heads, field.help); },
+          [&](PositionEncoding Config::*) { app.add_option(field.flag, v.text, field.help); },
       },
       field.member);
 }
@@ -149,6 +151,15 @@ void apply_field(const ConfigField& field, const FlagValue& v, Config& c) {
               (c.*m).resize(size_t(c.n_heads), false);
               (c.*m)[size_t(head)] = true;
             }
+          },
+          [&](PositionEncoding Config::*m) {
+            if (!v.text) return;
+            const std::optional<PositionEncoding> pos = parse_position_encoding(*v.text);
+            if (!pos) {
+              throw UserError(std::string(field.flag) + " " + *v.text +
+                              ": unknown; choose one of " + position_encoding_choices());
+            }
+            c.*m = *pos;
           },
       },
       field.member);
@@ -271,6 +282,9 @@ std::vector<std::string> config_to_flags(const Config& c) {
             [&](std::vector<bool> Config::*m) {
               for (size_t h = 0; h < (c.*m).size(); ++h)
                 if ((c.*m)[h]) args.push_back(flag + "=" + std::to_string(h));
+            },
+            [&](PositionEncoding Config::*m) {
+              args.push_back(flag + "=" + std::string(position_encoding_name(c.*m)));
             },
         },
         field.member);

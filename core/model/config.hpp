@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/position/position_encoding.hpp"
+
 namespace attnlab {
 
 // Masks combine: a key is visible to a query only if every enabled mask allows it.
@@ -68,6 +70,11 @@ struct Config {
   // One projection W_qkv = [W_q | W_k | W_v] (d_in, h*d_k + n_kv*(d_k + d_v)), as GPT-2's c_attn
   // and the lecture's fused class: q, k and v are its column blocks, views of one GEMM's output.
   bool fused_qkv = false;
+  // [SECTION] word order (core/position/): how the tokens' positions enter. sinusoidal and learned
+  // are added to the toy embeddings x at the input stage (not to an x that was given), rope turns
+  // q and k after the transpose (Llama's rotation, at base rope_theta or 10000 when that is 0),
+  // alibi adds a per-head bias -m_h |t - s| to the scaled scores before the mask.
+  PositionEncoding pos = PositionEncoding::Sinusoidal;
 
   // Resolved sizes (defaults filled in).
   int64_t input_dim() const { return d_in > 0 ? d_in : d_model; }
@@ -89,8 +96,12 @@ struct Config {
   int64_t kv_input_dim() const { return cross() && d_in_kv > 0 ? d_in_kv : input_dim(); }
   // Width of each head's query and key in the scores: d_k, plus d_rope with MLA's rotary part.
   int64_t score_dim() const { return head_dim_k() + (latent() ? rope_dim : 0); }
-  // Llama's RoPE on q and k (rope_theta set).
-  bool rotary() const { return rope_theta > 0; }
+  // Llama's RoPE on q and k: rope_theta set (a real Llama layer, a preset), or --pos rope.
+  bool rotary() const { return rope_theta > 0 || pos == PositionEncoding::Rope; }
+  // RoPE's base: rope_theta, or Vaswani's 10000 when --pos rope leaves it 0.
+  double rope_base() const { return rope_theta > 0 ? rope_theta : 10000.0; }
+  // ALiBi's bias on the scores.
+  bool alibi() const { return pos == PositionEncoding::Alibi; }
 
   bool operator==(const Config&) const = default;
 };

@@ -140,6 +140,10 @@ std::vector<ConfigField> make_table() {
       real("rope_theta", "RoPE theta", &Config::rope_theta, "--rope-theta",
            "Rotary positions (Llama's rotate-half RoPE) on q and k with this base; 0 = off",
            "the RoPE base theta", 1, kMaxRopeTheta, "off"),
+      {"pos", "positions", &Config::pos, "--pos",
+       "Word order: none | sinusoidal (added to x; the default) | learned (a seeded random table "
+       "added to x, as before training) | rope (q and k turned; base --rope-theta, 10000 when 0) "
+       "| alibi (a per-head bias on the scores)"},
   };
 }
 
@@ -184,6 +188,7 @@ std::string field_text(const ConfigField& field, const Config& c) {
             return std::string(c.*m == Mistake::None ? "none" : mistake_info(c.*m).name);
           },
           [&](std::vector<bool> Config::*m) { return heads_off_text(c.*m); },
+          [&](PositionEncoding Config::*m) { return std::string(position_encoding_name(c.*m)); },
       },
       field.member);
 }

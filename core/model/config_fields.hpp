@@ -15,9 +15,10 @@
 namespace attnlab {
 
 // Where a field lives in Config; its type says how it is read, written and shown.
-using FieldMember = std::variant<int64_t Config::*, uint64_t Config::*, bool Config::*,
-                                 double Config::*, std::string Config::*, MaskSpec Config::*,
-                                 Mistake Config::*, std::vector<bool> Config::*>;
+using FieldMember =
+    std::variant<int64_t Config::*, uint64_t Config::*, bool Config::*, double Config::*,
+                 std::string Config::*, MaskSpec Config::*, Mistake Config::*,
+                 std::vector<bool> Config::*, PositionEncoding Config::*>;
 
 struct ConfigField {
   const char* name;   // the member and its JSON key: "d_model"

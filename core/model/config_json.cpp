@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
@@ -139,6 +140,14 @@ Mistake read_mistake(const json& v, const std::string& source, const std::string
   return mistake;
 }
 
+PositionEncoding read_position(const json& v, const std::string& source, const std::string& key) {
+  const std::optional<PositionEncoding> pos =
+      v.is_string() ? parse_position_encoding(v.get<std::string>()) : std::nullopt;
+  if (!pos)
+    fail(source, key, "must be one of " + position_encoding_choices() + ", not " + brief(v));
+  return *pos;
+}
+
 std::vector<bool> read_heads(const json& v, const std::string& source, const std::string& key) {
   if (!v.is_array()) fail(source, key, "must be a list of true/false, one per head");
   std::vector<bool> off;
@@ -174,6 +183,7 @@ void read_field(const ConfigField& field, const json& v, const std::string& sour
           [&](MaskSpec Config::*m) { c.*m = read_mask(v, source, warnings); },
           [&](Mistake Config::*m) { c.*m = read_mistake(v, source, key); },
           [&](std::vector<bool> Config::*m) { c.*m = read_heads(v, source, key); },
+          [&](PositionEncoding Config::*m) { c.*m = read_position(v, source, key); },
       },
       field.member);
 }
@@ -189,6 +199,9 @@ json config_to_json(const Config& c) {
                      object[field.name] = c.*m == Mistake::None ? "none" : mistake_info(c.*m).name;
                    },
                    [&](std::vector<bool> Config::*m) { object[field.name] = heads_json(c.*m); },
+                   [&](PositionEncoding Config::*m) {
+                     object[field.name] = std::string(position_encoding_name(c.*m));
+                   },
                    [&](auto m) { object[field.name] = c.*m; },
                },
                field.member);

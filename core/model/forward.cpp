@@ -75,6 +75,8 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
       const Strided V(v.data() + b * Tk * kv_v_width + kv * dv, Tk, dv,
                       Eigen::OuterStride<>(kv_v_width));
       scores.noalias() = (Q * K.transpose()) * scale;  // (T, T_k)
+      if (c.alibi())  // ALiBi: + this head's (T, T_k) distance bias
+        scores += Eigen::Map<const RowMatrix>(in.alibi_bias.data() + hd * T * Tk, T, Tk);
       for (int64_t i = 0; i < T; ++i) {
         Scalar* row = scores.row(i).data();
         if (!visible.empty()) {

@@ -23,36 +23,21 @@ std::vector<Scalar> token_vector(const std::string& token, int64_t width) {
   return vec;
 }
 
-// 1 / 10000^(2k / width) for dimension i = 2k or 2k + 1.
-std::vector<double> position_frequencies(int64_t width) {
-  std::vector<double> freq(static_cast<size_t>(width));
-  for (int64_t i = 0; i < width; ++i)
-    freq[static_cast<size_t>(i)] = std::pow(10000.0, -static_cast<double>(i - i % 2) / width);
-  return freq;
-}
-
-// PE(pos, 2k) = sin(pos * freq), PE(pos, 2k + 1) = cos(pos * freq), added to `vec`.
-void add_position(std::vector<Scalar>& vec, int64_t position, const std::vector<double>& freq) {
-  for (size_t i = 0; i < vec.size(); ++i) {
-    const double angle = static_cast<double>(position) * freq[i];
-    vec[i] += static_cast<Scalar>(i % 2 == 0 ? std::sin(angle) : std::cos(angle));
-  }
-}
-
 }  // namespace
 
-Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width) {
+Tensor embed_tokens(const std::vector<std::string>& tokens, int64_t batch, int64_t width,
+                    const Tensor& pos) {
   const auto T = static_cast<int64_t>(tokens.size());
   Tensor x = Tensor::empty("x", {batch, T, width});  // every row written below
   Scalar* out = x.data();
-  const std::vector<double> freq = position_frequencies(width);
   std::map<std::string, std::vector<Scalar>> seen;  // repeated tokens share one draw
   for (int64_t t = 0; t < T; ++t) {
     const std::string& token = tokens[static_cast<size_t>(t)];
     auto it = seen.find(token);
     if (it == seen.end()) it = seen.emplace(token, token_vector(token, width)).first;
-    std::vector<Scalar> vec = it->second;
-    add_position(vec, t, freq);
+    std::vector<Scalar> vec = it->second;  // (width)
+    if (pos.storage())
+      for (int64_t i = 0; i < width; ++i) vec[size_t(i)] += pos.data()[t * width + i];
     for (int64_t b = 0; b < batch; ++b)
       std::copy(vec.begin(), vec.end(), out + (b * T + t) * width);
   }
@@ -73,6 +58,31 @@ Tensor random_tensor(const std::string& name, Shape shape, uint64_t seed, double
   });
   return t;
 }
+
+}  // namespace
+
+Tensor position_table(PositionEncoding encoding, int64_t T, int64_t width, uint64_t seed,
+                      const std::string& name) {
+  if (encoding == PositionEncoding::Learned) return random_tensor(name, {T, width}, seed, 1.0);
+  if (encoding != PositionEncoding::Sinusoidal) return Tensor();
+  const std::vector<double> table = sinusoidal_table(T, width);  // (T, width)
+  Tensor pe = Tensor::empty(name, {T, width});
+  for (size_t i = 0; i < table.size(); ++i) pe.data()[i] = static_cast<Scalar>(table[i]);
+  return pe;
+}
+
+Tensor alibi_bias_tensor(int64_t heads, int64_t T, int64_t Tk) {
+  const std::vector<double> slopes = alibi_slopes(heads);
+  Tensor bias = Tensor::empty("alibi_bias", {heads, T, Tk});  // (h, T, T_k)
+  Scalar* out = bias.data();
+  for (int64_t hd = 0; hd < heads; ++hd)
+    for (int64_t t = 0; t < T; ++t)
+      for (int64_t s = 0; s < Tk; ++s)
+        *out++ = static_cast<Scalar>(alibi_bias(slopes[size_t(hd)], t, s));
+  return bias;
+}
+
+namespace {
 
 // Uses the given tensor (after checking its shape) or generates one.
 void complete(Tensor& slot, const std::string& name, const Shape& shape, uint64_t seed,
@@ -136,11 +146,11 @@ std::vector<ParameterSpec> parameter_specs(const Config& c) {
 
 namespace {
 
-// The given embeddings (after checking their shape), or the tokens' toy embeddings.
+// The given embeddings (after checking their shape), or the tokens' toy embeddings plus `pos`.
 Tensor complete_embeddings(const Tensor& given, const std::string& name,
                            const std::vector<std::string>& tokens, const Shape& shape,
-                           const char* axes) {
-  Tensor x = given.storage() ? given : embed_tokens(tokens, shape[0], shape[2]);
+                           const char* axes, const Tensor& pos) {
+  Tensor x = given.storage() ? given : embed_tokens(tokens, shape[0], shape[2], pos);
   if (x.shape() != shape) {
     throw UserError(name + " has shape " + shape_to_string(x.shape()) +
                     " but the configuration needs " + shape_to_string(shape) + " " + axes);
@@ -158,7 +168,7 @@ Tensor complete_inverse_frequencies(const Tensor& given, const Config& c) {
     Tensor inv_freq = Tensor::empty("rope_inv_freq", {half});
     for (int64_t i = 0; i < half; ++i)
       inv_freq.data()[i] =
-          static_cast<Scalar>(std::pow(c.rope_theta, -2.0 * double(i) / double(2 * half)));
+          static_cast<Scalar>(std::pow(c.rope_base(), -2.0 * double(i) / double(2 * half)));
     return inv_freq;
   }
   if (given.shape() != Shape{half}) {
@@ -178,21 +188,53 @@ Shape inverse_frequencies_shape(const Config& c) {
   return {c.head_dim_k() / 2};
 }
 
+// The additive table for the toy x (T, d_in): the given one (after checking its shape), or the
+// encoding's own. Undefined when x was given or the encoding adds nothing.
+Tensor complete_position(const Tensor& given_x, const Tensor& given, const Config& c) {
+  if (given_x.storage() || !is_additive(c.pos)) return Tensor();
+  const Shape shape{c.tokens(), c.input_dim()};
+  if (!given.storage()) return position_table(c.pos, shape[0], shape[1], c.seed, "pos");
+  if (given.shape() != shape) {
+    throw UserError("pos has shape " + shape_to_string(given.shape()) +
+                    " but this configuration needs " + shape_to_string(shape) +
+                    " (T, d_in): check seq_len and d_in against the file");
+  }
+  return given.contiguous("pos");
+}
+
+// ALiBi's (h, T, T_k) bias: the given one (after checking its shape), or -m_h |t - s|.
+Tensor complete_alibi(const Tensor& given, const Config& c) {
+  const Shape shape{c.n_heads, c.tokens(), c.key_tokens()};
+  if (!given.storage()) return alibi_bias_tensor(shape[0], shape[1], shape[2]);
+  if (given.shape() != shape) {
+    throw UserError("alibi_bias has shape " + shape_to_string(given.shape()) +
+                    " but this configuration needs " + shape_to_string(shape) +
+                    " (h, T, T): check n_heads and seq_len against the file");
+  }
+  return given.contiguous("alibi_bias");
+}
+
 }  // namespace
 
 Inputs complete_inputs(const Config& c, const std::vector<std::string>& tokens, Inputs given,
                        const std::vector<std::string>& tokens_kv) {
   const int64_t B = c.batch;
   Inputs in;
-  in.x = complete_embeddings(given.x, "x", tokens, {B, c.tokens(), c.input_dim()}, "(B, T, d_in)");
-  if (c.cross())
-    in.x_kv = complete_embeddings(given.x_kv, "x_kv", tokens_kv,
-                                  {B, c.key_tokens(), c.kv_input_dim()}, "(B, T_k, d_in_kv)");
+  in.pos = complete_position(given.x, given.pos, c);
+  in.x = complete_embeddings(given.x, "x", tokens, {B, c.tokens(), c.input_dim()}, "(B, T, d_in)",
+                             in.pos);
+  if (c.cross()) {  // the key/value sentence has positions of its own: a table of its size
+    const Tensor pos_kv = position_table(c.pos, c.key_tokens(), c.kv_input_dim(), c.seed, "pos_kv");
+    in.x_kv =
+        complete_embeddings(given.x_kv, "x_kv", tokens_kv, {B, c.key_tokens(), c.kv_input_dim()},
+                            "(B, T_k, d_in_kv)", pos_kv);
+  }
   for (const ParameterSpec& p : parameter_specs(c)) {
     in.*p.slot = given.*p.slot;  // parameters this config does not have stay undefined
     complete(in.*p.slot, p.name, p.shape, c.seed, p.bound);
   }
   if (c.rotary()) in.rope_inv_freq = complete_inverse_frequencies(given.rope_inv_freq, c);
+  if (c.alibi()) in.alibi_bias = complete_alibi(given.alibi_bias, c);
   in.labels = given.labels;
   return in;
 }
@@ -201,6 +243,8 @@ std::vector<Shape> parameter_shapes(const Config& c) {
   std::vector<Shape> shapes;
   for (const ParameterSpec& p : parameter_specs(c)) shapes.push_back(p.shape);
   if (c.rotary()) shapes.push_back(inverse_frequencies_shape(c));
+  if (is_additive(c.pos)) shapes.push_back({c.tokens(), c.input_dim()});
+  if (c.alibi()) shapes.push_back({c.n_heads, c.tokens(), c.key_tokens()});
   return shapes;
 }
 
@@ -213,6 +257,9 @@ Inputs shape_only_inputs(const Config& c) {
     in.*p.slot = Tensor::empty(p.name, p.shape, false);
   if (c.rotary())
     in.rope_inv_freq = Tensor::empty("rope_inv_freq", inverse_frequencies_shape(c), false);
+  if (is_additive(c.pos)) in.pos = Tensor::empty("pos", {c.tokens(), c.input_dim()}, false);
+  if (c.alibi())
+    in.alibi_bias = Tensor::empty("alibi_bias", {c.n_heads, c.tokens(), c.key_tokens()}, false);
   return in;
 }
 

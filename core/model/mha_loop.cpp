@@ -92,6 +92,8 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
         K = rotated_half(K, in.rope_inv_freq);
       }
       Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T_k)
+      if (c.alibi())  // ALiBi: + this head's (T, T_k) distance bias, -m_h |t - s|
+        A += Eigen::Map<const Matrix>(in.alibi_bias.data() + hd * T * Tk, T, Tk);
       for (int64_t i = 0; i < T; ++i) {
         for (int64_t j = 0; j < Tk; ++j)
           if (!key_visible(c.mask, b, i, j)) A(i, j) = minus_inf;

@@ -179,7 +179,8 @@ class BatchedRun {
     const double map_elements = double(pairs) * M * N;
     Tensor scores = Tensor::empty("scores", maps, compute_);
     Tensor scaled = p_.scale ? Tensor::empty("scaled", maps, compute_) : scores;
-    Tensor masked = p_.mask_before_softmax ? Tensor::empty("masked", maps, compute_) : scaled;
+    Tensor biased = p_.alibi ? Tensor::empty("biased", maps, compute_) : scaled;
+    Tensor masked = p_.mask_before_softmax ? Tensor::empty("masked", maps, compute_) : biased;
     Tensor softmaxed =
         Tensor::empty(p_.mask_after_softmax ? "weights_before_mask" : "weights", maps, compute_);
     Tensor weights = p_.mask_after_softmax ? Tensor::empty("weights", maps, compute_) : softmaxed;
@@ -203,8 +204,11 @@ class BatchedRun {
               matmul_map(q, k_t, scores, pair);  // (T, d_k) @ (d_k, T)
               if (p_.scale)
                 scale_values(map_data(scores, pair), factor, map_data(scaled, pair), map);
+              if (p_.alibi)  // + alibi_bias[h]: (T, T_k), the same for every sequence
+                add_values(map_data(scaled, pair), in_.alibi_bias.data() + (pair % maps[1]) * map,
+                           map_data(biased, pair), map);
               if (p_.mask_before_softmax)
-                mask_map(map_data(scaled, pair), seen, fill, map_data(masked, pair), M, N);
+                mask_map(map_data(biased, pair), seen, fill, map_data(masked, pair), M, N);
               if (p_.softmax_over_queries) {
                 softmax_columns(map_data(masked, pair), map_data(softmaxed, pair), M, N);
               } else {
@@ -228,6 +232,7 @@ class BatchedRun {
     // Records in the order the sub-steps run, each named and worded by the plan.
     builder_.add("scores", scores, 2.0 * map_elements * dq);
     builder_.add("scaled", scaled, p_.scale ? map_elements : 0);
+    if (p_.alibi) builder_.add("biased", biased, map_elements);
     builder_.add("masked", masked, p_.mask_before_softmax ? map_elements : 0);
     builder_.add(p_.mask_after_softmax ? "weights_before_mask" : "weights", softmaxed,
                  5.0 * map_elements);
@@ -336,6 +341,16 @@ TensorRecord parameter_record(const std::string& name, const Tensor& t, Axes axe
     r.formula = "theta^(-2i/d_k), i < d_k/2 (or the model's own)";
     r.pytorch = "self.rotary_emb.inv_freq";
   }
+  if (name == "pos") {  // word order: the table added to the toy embeddings
+    r.stage = Stage::Input;
+    r.formula = "position table: row t added to token t's embedding";
+    r.pytorch = "self.pos[:T]";
+  }
+  if (name == "alibi_bias") {  // a buffer: -m_h |t - s|
+    r.stage = Stage::Attend;
+    r.formula = "ALiBi: -m_h |t - s|, m_h = 2^(-8(h+1)/H)";
+    r.pytorch = "self.alibi_bias[:, :T, :T]";
+  }
   r.bytes = t.numel() * static_cast<int64_t>(sizeof(Scalar));
   return r;
 }
@@ -399,6 +414,9 @@ void fill_parameters(const Plan& plan, const Inputs& given, Trace& trace) {
   add("w_qr", in.w_qr, {q_from, f("h*d_rope", h)});
   add("w_kr", in.w_kr, {f("d_in"), f("d_rope")});
   add("rope_inv_freq", in.rope_inv_freq, {f("d_k/2")});
+  add("pos", in.pos, {{AxisKind::Token, "T", 0, 1}, f("d_in")});
+  add("alibi_bias", in.alibi_bias,
+      {{AxisKind::Head, "h", 0, 1}, {AxisKind::Token, "T", 0, 1}, {AxisKind::Key, "T", 0, 1}});
 }
 
 Counters parameter_counts(const Config& c) {

@@ -128,7 +128,7 @@ Words rotate(const Plan& p, const PlannedStep& s) {
         "only on the distance between the positions",
         "k = k * cos + rotate_half(k) * sin", ""};
   return {"Q_rot = Q cos(t w_i) + rotate_half(Q) sin(t w_i), w_i = theta^(-2i/d_k), theta = " +
-              format_number(p.config.rope_theta) + ": pair (i, i + d_k/2) turned by position t",
+              format_number(p.config.rope_base()) + ": pair (i, i + d_k/2) turned by position t",
           "q = q * cos + rotate_half(q) * sin", ""};
 }
 
@@ -148,9 +148,35 @@ Words scale(const Plan& p) {
   return {"S / sqrt(d_k), d_k = " + by, "scores = scores / math.sqrt(d_k)", ""};
 }
 
+// ALiBi (Press et al.): head h's scores lowered by m_h per token of distance.
+Words add_bias(const Plan& p, const PlannedStep& s) {
+  const std::string code = "scores = scores + self.alibi_bias[:, :T, :T]";
+  if (s.left_out) return {"", code, "<- skipped: the heads were not transposed"};
+  return {"S - m_h |t - s| (ALiBi), m_h = 2^(-8(h+1)/" + std::to_string(p.config.n_heads) + ")",
+          code, "", s.recorded};
+}
+
+// Where the positions entered, for the input stage's words.
+std::string position_words(const Config& c) {
+  switch (c.pos) {
+    case PositionEncoding::None:
+      return "X = token embedding only: no position, so word order is invisible";
+    case PositionEncoding::Sinusoidal:
+      return "X = token embedding + pos (sinusoidal: sin/cos of t / 10000^(2i/d))";
+    case PositionEncoding::Learned:
+      return "X = token embedding + pos (a learned table, random before training)";
+    case PositionEncoding::Rope:
+      return "X = token embedding: positions enter later, as RoPE's turn of q and k";
+    case PositionEncoding::Alibi:
+      return "X = token embedding: positions enter later, as ALiBi's bias on the scores";
+  }
+  return "X = token embedding";
+}
+
 Words mask(const Plan& p) {
   if (!p.mask_before_softmax) {
     Words none{p.config.mask.any() ? "mask not applied before the softmax"
+               : p.alibi           ? "no mask: the biased scores unchanged"
                                    : "no mask: the scaled scores unchanged",
                "# no mask", "", false};
     return none;
@@ -250,7 +276,7 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       if (s.which == 'k')
         return {"X_kv = the other sentence's embeddings: keys and values come from it", "x_kv", "",
                 false};
-      return {"X = token embedding + position encoding", "x", "", false};
+      return {position_words(p.config), "x", "", false};
     case Op::Project:
       return project(p, s);
     case Op::ProjectFused:
@@ -279,6 +305,8 @@ Words narrate(const Plan& p, const PlannedStep& s) {
       return {"S = Q K^T  (per head)", "scores = q @ k.transpose(-2, -1)", ""};
     case Op::Scale:
       return scale(p);
+    case Op::AddBias:
+      return add_bias(p, s);
     case Op::Mask:
       return mask(p);
     case Op::Softmax:
@@ -320,6 +348,9 @@ Words narrate(const Plan& p, const PlannedStep& s) {
     case Op::CacheAppend:
       return cache_append(s);
     case Op::DecodeScores:
+      if (p.alibi)
+        return {"s = q_t K^T / sqrt(d_k) + ALiBi's row t: one row of t + 1 scores per head",
+                "scores = q @ keys.transpose(-2, -1) / math.sqrt(d_k) + self.alibi_bias[:, t]", ""};
       return {"s = q_t K^T / sqrt(d_k): one row of t + 1 scores per head",
               "scores = q @ keys.transpose(-2, -1) / math.sqrt(d_k)", ""};
     case Op::DecodeSoftmax:
@@ -354,6 +385,10 @@ std::vector<std::string> plan_notices(const Plan& p) {
       notices.push_back(
           "RoPE's cos and sin have one row per position, which (B, T, h, d_k) does not have on "
           "axis 2, so q and k were not rotated");
+    if (p.config.alibi())
+      notices.push_back(
+          "ALiBi's bias is by the distance between two tokens, which (h, h) maps do not have, so "
+          "it was not added");
   }
   if (p.drop_context && p.config.dropout <= 0)
     notices.push_back("dropout-on-output: dropout is off, so p = " +

@@ -22,6 +22,7 @@ void decide(const Config& c, Plan& p) {
   p.fused_qkv = c.fused_qkv && !p.shared_qk && !c.latent() && !c.cross();
   p.heads_transposed = bug != Mistake::ForgetTranspose;
   p.rotate = c.rotary() && p.heads_transposed;
+  p.alibi = c.alibi() && p.heads_transposed;
   p.scale = bug != Mistake::NoScale;
   p.scale_by = bug == Mistake::ScaleDModel ? c.d_model : c.score_dim();
   p.mask_fits = c.mask.any() && p.heads_transposed;
@@ -216,7 +217,10 @@ void add_attend_steps(const Plan& p, const Sizes& s, std::vector<PlannedStep>& s
   add(Op::Scale, Substep::Scale, "scaled", maps, {"scores"}, true,
       bug == Mistake::NoScale || bug == Mistake::ScaleDModel);
   steps.back().left_out = !p.scale;
-  add(Op::Mask, Substep::Mask, "masked", maps, {"scaled"}, true,
+  // ALiBi: the per-head distance bias (h, T, T_k) broadcast over the batch, before the mask.
+  add(Op::AddBias, Substep::Bias, "biased", maps, {"scaled", "alibi_bias"}, p.alibi, false);
+  steps.back().left_out = c.alibi() && !p.alibi;
+  add(Op::Mask, Substep::Mask, "masked", maps, {p.alibi ? "biased" : "scaled"}, true,
       p.mask_before_softmax && p.mask_fill_zero);
   const std::string softmaxed = p.mask_after_softmax ? "weights_before_mask" : "weights";
   add(Op::Softmax, Substep::Softmax, softmaxed, maps, {"masked"}, true, p.softmax_over_queries);

@@ -28,6 +28,7 @@ enum class Op {
   Transpose,      // .transpose(1, 2): (B, h, T, d)
   Scores,         // q @ k^T: (B, h, T, T)
   Scale,          // / sqrt(d_k)
+  AddBias,        // ALiBi: + alibi_bias[h] (-m_h |t - s|), broadcast over B: (B, h, T, T)
   Mask,           // masked_fill(~visible, -inf)
   Softmax,        // softmax over the keys
   ZeroMasked,     // mask-after-softmax: masked weights zeroed after the softmax
@@ -82,6 +83,9 @@ struct Plan {
   // Llama's RoPE turns q and k after the transpose (rope_theta > 0). Not with forget-transpose:
   // cos and sin have one row per position, which (B, T, h, d_k) does not have on axis 2.
   bool rotate = false;
+  // ALiBi adds its bias to the (T, T) maps before the mask (pos = alibi). Not with
+  // forget-transpose: the maps are (h, h) there, and the bias has no distance to read.
+  bool alibi = false;
   bool scale = true;       // false: no-scale
   int64_t scale_by = 1;    // d_k, or d_model (scale-d-model)
   bool mask_fits = false;  // a mask exists and the maps are (T, T)

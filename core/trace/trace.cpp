@@ -23,8 +23,8 @@ bool parse_stage(const std::string& text, Stage& stage) {
 
 namespace {
 constexpr const char* kSubstepNames[kSubstepCount] = {
-    "",       "QK^T",      "scale",      "mask", "softmax", "dropout", "@V",
-    "ablate", "transpose", "contiguous", "view", "expand",  "rope",    "rotate"};
+    "",          "QK^T",       "scale", "mask",   "softmax", "dropout", "@V",   "ablate",
+    "transpose", "contiguous", "view",  "expand", "rope",    "rotate",  "alibi"};
 }
 
 const char* substep_name(Substep substep) {

@@ -39,11 +39,12 @@ enum class Substep {
   Expand,         // transpose: grouped K/V heads (or MLA's rotary key) repeated by a stride of 0
   JoinRope,       // transpose: MLA's rotary part joined to each head's query and key
   Rotate,         // transpose: Llama's RoPE turns each head's q and k by the token's position
+  Bias,           // attend: ALiBi's per-head bias -m_h |t - s| added to the scaled scores
 };
-constexpr int kSubstepCount = 14;
+constexpr int kSubstepCount = 15;
 // Stable names, for `--stage attend:softmax` and trace.json: "", "QK^T", "scale", "mask",
 // "softmax", "dropout", "@V", "ablate", "transpose", "contiguous", "view", "expand", "rope",
-// "rotate".
+// "rotate", "alibi".
 const char* substep_name(Substep substep);
 bool parse_substep(const std::string& text, Substep& substep);
 

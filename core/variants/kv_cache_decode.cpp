@@ -138,6 +138,8 @@ class CachedDecoder {
       Scalar* row = map_data(scores, pair);
       matmul_map(q, k_t, scores, pair);  // (1, d_k) @ (d_k, t + 1)
       scale_values(row, factor, row, keys);
+      if (p_.alibi)  // ALiBi: row t of head h's bias over the t + 1 cached keys
+        add_values(row, in_.alibi_bias.data() + ((pair % h_) * T_ + t) * T_, row, keys);
       if (!visible_.empty()) {
         const uint8_t* seen = visible_.data() + ((pair / h_) * T_ + t) * T_;  // row t of b's map
         mask_map(row, seen, -std::numeric_limits<Scalar>::infinity(), row, 1, keys);

@@ -91,24 +91,49 @@ void check_latent(const Config& c, std::vector<ConfigIssue>& issues) {
     issues.push_back({"mla", "DeepSeek-V2's attention projections have no biases: drop --bias"});
 }
 
+// How the run's RoPE was switched on, for the messages: the field and the flag to drop.
+struct RotarySwitch {
+  const char* field;
+  const char* drop;
+};
+RotarySwitch rotary_switch(const Config& c) {
+  return c.rope_theta > 0 ? RotarySwitch{"rope_theta", "drop --rope-theta"}
+                          : RotarySwitch{"pos", "choose another --pos"};
+}
+
 // Llama's RoPE: positions within one sequence, on every head's d_k dimensions in pairs.
 void check_rotary(const Config& c, std::vector<ConfigIssue>& issues) {
   if (!c.rotary()) return;
+  const RotarySwitch on = rotary_switch(c);
   if (c.latent())
-    issues.push_back({"rope_theta",
-                      "MLA has its own rotary part (--mla D_C:D_ROPE, interleaved pairs on a "
-                      "separate key): drop --rope-theta, or drop --mla"});
+    issues.push_back({on.field, std::string("MLA has its own rotary part (--mla D_C:D_ROPE, "
+                                            "interleaved pairs on a separate key): ") +
+                                    on.drop + ", or drop --mla"});
   if (c.cross())
-    issues.push_back({"rope_theta",
-                      "RoPE turns queries and keys by their positions in one sequence, but "
-                      "cross-attention's keys are another sentence: drop --rope-theta, or drop "
-                      "--sentence-kv / --x-kv"});
+    issues.push_back({on.field, std::string("RoPE turns queries and keys by their positions in "
+                                            "one sequence, but cross-attention's keys are another "
+                                            "sentence: ") +
+                                    on.drop + ", or drop --sentence-kv / --x-kv"});
   const int64_t dk = c.head_dim_k();
   if (dk % 2 != 0)
-    issues.push_back({"rope_theta", "d_k=" + str(dk) +
-                                        " must be even for RoPE, which turns pairs of dimensions: "
-                                        "set --d-k " +
-                                        str(dk + 1) + ", or drop --rope-theta"});
+    issues.push_back({on.field, "d_k=" + str(dk) +
+                                    " must be even for RoPE, which turns pairs of dimensions: "
+                                    "set --d-k " +
+                                    str(dk + 1) + ", or " + on.drop});
+}
+
+// ALiBi: a bias by the distance between two positions of one sequence, on the (T, T) maps.
+void check_alibi(const Config& c, std::vector<ConfigIssue>& issues) {
+  if (!c.alibi()) return;
+  if (c.cross())
+    issues.push_back({"pos",
+                      "ALiBi biases a score by the distance between a query and a key of one "
+                      "sequence, but cross-attention's keys are another sentence: choose another "
+                      "--pos, or drop --sentence-kv / --x-kv"});
+  if (c.latent())
+    issues.push_back({"pos",
+                      "MLA is simulated with its own rotary part, not ALiBi: choose another --pos, "
+                      "or drop --mla"});
 }
 
 // Fused QKV: one GEMM over x for all three, so q, k and v must read the same input with their own
@@ -138,6 +163,7 @@ void check_variants(const Config& c, std::vector<ConfigIssue>& issues) {
   check_decode(c, issues);
   check_latent(c, issues);
   check_rotary(c, issues);
+  check_alibi(c, issues);
   check_fused(c, issues);
   const bool variant = c.grouped() || c.cross() || c.decode_steps > 0 || c.latent();
   if (variant && c.mistake != Mistake::None)

@@ -219,4 +219,17 @@ expect 2 "has no config.json (a Hugging Face model's) nor model.json" -- --model
 expect 2 "drop --heads" -- --model "$work/trained" --heads 4
 expect 2 "drop --preset" -- --model "$work/trained" --preset seed003
 
+# Word order (--pos, --shuffle): the encodings and the shuffle demonstration.
+expect 0 "pos                                  (6, 4)" -- --sentence "the cat sat on the mat" --pos learned
+expect 0 "biased" -- --sentence "the cat sat on the mat" --pos alibi
+expect 0 "rotate_half(q) * sin" -- --sentence "the cat sat on the mat" --pos rope
+expect 0 "X = token embedding only" -- --sentence "the cat sat on the mat" --pos none
+expect 0 "equal up to float rounding" -- --sentence "the cat sat on the mat" --pos none --shuffle 3
+expect 0 "the maps changed: position information (rope)" -- --sentence "the cat sat on the mat" --pos rope --shuffle 3
+expect 2 "choose one of none|sinusoidal|learned|rope|alibi" -- --pos bogus
+expect 2 "--shuffle needs at least two tokens" -- --sentence cat --shuffle 1
+expect 2 "--shuffle needs computed values" -- --shuffle 1 --shape-only
+expect 2 "choose another --pos" -- --pos alibi --sentence-kv "another one"
+expect 2 "d_k=3 must be even for RoPE" -- --pos rope --d-model 6 --heads 2
+
 summary

@@ -157,6 +157,37 @@ TEST_F(Layout, TheNextLessonsViewsFitLectureHallScreens) {
   EXPECT_EQ(failures, 0);
 }
 
+// The Word order tab's four views (key W), each on the encoding it teaches; the shuffle view with
+// its shuffled run back.
+TEST_F(Layout, TheWordOrderViewsFitLectureHallScreens) {
+  const Size sizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}};
+  start_on("seed003");
+  const std::pair<PositionEncoding, WordOrderView> views[] = {
+      {PositionEncoding::None, WordOrderView::Shuffle},
+      {PositionEncoding::Sinusoidal, WordOrderView::Sinusoidal},
+      {PositionEncoding::Rope, WordOrderView::Rope},
+      {PositionEncoding::Alibi, WordOrderView::Alibi}};
+  int failures = 0;
+  for (const auto& [pos, view] : views) {
+    Config c;
+    c.sentence = "the dog bit the man because it was hungry";
+    c.d_model = 16;
+    c.n_heads = 4;
+    c.pos = pos;
+    set_config(state, c);
+    state.session.worker->wait_idle();
+    poll_trace(state);
+    ASSERT_TRUE(state.session.trace) << state.session.run_error;
+    ASSERT_TRUE(open_tab(state, "word-order"));
+    state.word_order.chosen = view;
+    frame();
+    state.word_order.shuffle.wait();
+    failures += problems_everywhere({std::begin(sizes), std::end(sizes)},
+                                    word_order_view_label(view), failures);
+  }
+  EXPECT_EQ(failures, 0);
+}
+
 // GQA's lesson is the zero stride of the expand view: on every lecture-hall screen and font scale,
 // presenter mode gives the expand step the whole width, its strides (the core's) and the
 // "stride 0" line are drawn whole, inside the window, and its cells are not specks.

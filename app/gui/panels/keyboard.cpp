@@ -37,6 +37,7 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyM, false},
                                    {kKeyP, false},
                                    {kKeyV, false},
+                                   {kKeyW, false},
                                    {kKeyF, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
@@ -142,6 +143,7 @@ void letter_key(AppState& state, const KeyPress& press) {
   if (key == kKeyC)
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;
+  if (key == kKeyW) state.tabs.requested_tool = ToolTab::WordOrder;
   if (key == kKeyM) {
     set_mistake(state, neighbour_mistake(state.session.config.mistake, press.shift ? -1 : +1));
     state.tabs.requested_tool = ToolTab::Mistakes;

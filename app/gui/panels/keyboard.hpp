@@ -42,6 +42,7 @@ constexpr int kKeyC = 67;
 constexpr int kKeyM = 77;
 constexpr int kKeyP = 80;
 constexpr int kKeyV = 86;
+constexpr int kKeyW = 87;
 constexpr int kKeyF = 70;
 constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey0 = 48;  // '0'; '1'..'9' follow

@@ -13,6 +13,7 @@
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/text_field.hpp"
+#include "app/gui/positions/positions_panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 #include "core/model/tokenizer.hpp"
 
@@ -279,11 +280,14 @@ void draw_controls_panel(AppState& state) {
     if (section("Heads")) changed |= size_controls(state, config);
     if (section("Mask")) changed |= mask_controls(state, config);
     if (section("Model")) changed |= model_controls(state, config);
-    const bool variant =
-        config.grouped() || config.cross() || config.decode_steps > 0 || config.latent();
-    if (ImGui::CollapsingHeader("Next lessons: GQA, KV cache, MLA, cross",
-                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    // The seeds' "Coming next": word order first (positions other than the default open it).
+    const bool variant = config.grouped() || config.cross() || config.decode_steps > 0 ||
+                         config.latent() || config.pos != PositionEncoding::Sinusoidal;
+    if (ImGui::CollapsingHeader("Next lessons: positions, GQA, KV cache, MLA, cross###next",
+                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      changed |= position_control(state, config);
       changed |= variant_controls(state, config);
+    }
     if (changed) {
       state.session.preset_name.clear();  // it is the user's own config now
       set_config(state, config);

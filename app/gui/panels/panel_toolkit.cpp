@@ -1,6 +1,6 @@
 // The middle panel: a tab bar over the tensors of the current step and the teaching toolkit
 // (mistakes, memory layout, head tools, loop vs batched, counters, train, decode, KV cache, model,
-// flash). Keys 1-9, 0 and F pick a tab.
+// word order, flash). Keys 1-9, 0, W and F pick a tab.
 #include <imgui.h>
 
 #include <string>
@@ -8,6 +8,7 @@
 #include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/positions/positions_panels.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
 namespace attnlab::gui {
@@ -25,6 +26,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "KV-cache decoding: one token at a time over a growing cache; arrow keys step (key 8).",
     "What sharing K and V saves: GQA, MQA and DeepSeek-V2's latent attention (key 9).",
     "A real model's heads: every layer's maps, the head finder, the next token (key 0).",
+    "Word order: shuffling, sinusoidal PE, RoPE's turn and ALiBi's bias (key W).",
     "Long context: FlashAttention's tiled softmax, tile by tile, and its memory (key F).",
 };
 
@@ -60,6 +62,8 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
     case ToolTab::Model:
       draw_model_tab(state);
       break;
+    case ToolTab::WordOrder:
+      draw_word_order_tab(state);
     case ToolTab::Flash:
       draw_flash_tab(state);
       break;
@@ -76,6 +80,7 @@ bool presenter_tab_full_width(ToolTab tab) {
     case ToolTab::Decode:
     case ToolTab::KVCache:
     case ToolTab::Model:
+    case ToolTab::WordOrder:
     case ToolTab::Flash:
       return true;
     default:

@@ -352,6 +352,7 @@ void poll_measurements(AppState& state) {
   state.paths.comparison.poll();
   state.head_tools.head_counts.poll();
   state.train.head_counts.poll();
+  state.word_order.shuffle.poll();
   state.flash.lesson.poll();
   poll_model(state);
 }
@@ -360,6 +361,7 @@ void wait_for_measurements(AppState& state) {
   state.head_tools.importance.wait();
   state.paths.comparison.wait();
   state.head_tools.head_counts.wait();
+  state.word_order.shuffle.wait();
   state.flash.lesson.wait();
 }
 
@@ -370,6 +372,7 @@ void cancel_all_jobs(AppState& state) {
   state.head_tools.head_counts.cancel();
   if (state.train.run) state.train.run->pause();
   state.train.head_counts.cancel();
+  state.word_order.shuffle.cancel();
   state.flash.lesson.cancel();
   cancel_model_load(state);
 }

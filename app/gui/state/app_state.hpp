@@ -9,6 +9,7 @@
 
 #include "app/gui/flash/flash_state.hpp"
 #include "app/gui/model/model_state.hpp"
+#include "app/gui/positions/word_order_state.hpp"
 #include "app/gui/state/frame_output.hpp"
 #include "app/gui/state/heatmap_data.hpp"
 #include "app/gui/state/panel_state.hpp"
@@ -50,8 +51,9 @@ struct AppState {
   TrainTab train;
   DecodeTab decode;
   KVCacheTab kv_cache;
-  ModelTab model;  // a real pretrained model (app/gui/model/)
-  FlashTab flash;  // long context: FlashAttention's tiled sweep (app/gui/flash/)
+  ModelTab model;           // a real pretrained model (app/gui/model/)
+  WordOrderTab word_order;  // app/gui/positions/
+  FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
 
   WindowRequests window;  // handled between frames
   TypedInput typed;       // the window's key presses and wide characters since the last frame

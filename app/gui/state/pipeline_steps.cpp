@@ -20,6 +20,8 @@ std::string substep_label(Stage stage, Substep substep) {
       return "\u00B7V";
     case Substep::Rotate:
       return "RoPE";
+    case Substep::Bias:
+      return "+ALiBi";
     default:
       return substep_name(substep);
   }

@@ -14,6 +14,7 @@ constexpr TabText kToolTabs[kToolTabCount] = {
     {"paths", "Loop vs batched"}, {"counters", "Counters"},
     {"train", "Train"},           {"decode", "Decode"},
     {"kv-cache", "KV cache"},     {"model", "Model"},
+    {"word-order", "Word order"},
     {"flash", "Flash"},
 };
 constexpr TabText kInfoTabs[kInfoTabCount] = {{"code", "Code"}, {"checks", "Checks"}};

@@ -1,6 +1,6 @@
 // The tabs of the two tabbed panels: the large middle panel (tensors and the teaching toolkit) and
-// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9, 0 and F pick
-// a middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
+// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9, 0, W and F
+// pick a middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
 #pragma once
 
 #include <string>
@@ -18,9 +18,10 @@ enum class ToolTab {
   Decode,
   KVCache,
   Model,
-  Flash
+  WordOrder,  // key W
+  Flash       // key F
 };
-constexpr int kToolTabCount = 11;
+constexpr int kToolTabCount = 12;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;
