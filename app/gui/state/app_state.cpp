@@ -352,6 +352,7 @@ void poll_measurements(AppState& state) {
   state.paths.comparison.poll();
   state.head_tools.head_counts.poll();
   state.train.head_counts.poll();
+  state.train.longer.poll();
   poll_model(state);
 }
 
@@ -368,6 +369,7 @@ void cancel_all_jobs(AppState& state) {
   state.head_tools.head_counts.cancel();
   if (state.train.run) state.train.run->pause();
   state.train.head_counts.cancel();
+  state.train.longer.cancel();
   cancel_model_load(state);
 }
 

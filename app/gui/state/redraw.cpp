@@ -13,7 +13,8 @@ bool transition_animating(const AppState& state) {
 
 bool measurement_pending(const AppState& state) {
   return state.head_tools.importance.pending() || state.head_tools.head_counts.pending() ||
-         state.paths.comparison.pending() || state.train.head_counts.pending();
+         state.paths.comparison.pending() || state.train.head_counts.pending() ||
+         state.train.longer.pending();
 }
 
 bool window_request_pending(const AppState& state) {

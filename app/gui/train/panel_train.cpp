@@ -17,6 +17,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/train/panel_longer.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
 
@@ -67,10 +68,26 @@ void task_picker(TrainSettings& settings) {
   tooltip("The task the model learns; each asks for one relation between positions.");
 }
 
+// How positions enter the model (issue 23).
+void position_picker(TrainSettings& settings) {
+  same_line_if_fits(ImGui::GetFontSize() * 7 + ImGui::CalcTextSize("pos").x, ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::BeginCombo("pos", std::string(position_encoding_name(settings.pos)).c_str())) {
+    for (const PositionEncoding pos : all_position_encodings())
+      if (ImGui::Selectable(std::string(position_encoding_name(pos)).c_str(), pos == settings.pos))
+        settings.pos = pos;
+    ImGui::EndCombo();
+  }
+  tooltip(
+      "Position encoding: none, sinusoidal (fixed, added to x), learned (a trained T-row table), "
+      "rope (q and k turned by position), alibi (a per-head distance penalty on the scores).");
+}
+
 // The settings, in rows that wrap to the tab's width; true when one changed.
 bool settings_fields(TrainSettings& s) {
   bool changed = false;
   task_picker(s);
+  position_picker(s);
   changed |= int_field("layers", s.layers, 1, 2, "Attention layers L (1 or 2; induction needs 2).");
   changed |= int_field("heads", s.heads, 1, 16, "Heads h per layer.");
   changed |= int_field("d_model", s.d_model, 2, 256, "Width of the embeddings D.");
@@ -89,6 +106,13 @@ bool settings_fields(TrainSettings& s) {
   int64_t seed = int64_t(s.seed);
   changed |= int_field("seed", seed, 0, 1 << 30, "Seed of the weights and the batches.");
   s.seed = uint64_t(seed);
+  int64_t eval_len = s.eval_seq_lens.empty() ? 0 : s.eval_seq_lens.front();
+  if (int_field("eval T", eval_len, 0, training::kMaxEvalSeqLen,
+                "Evaluate at this longer length when the run ends (0: off), as attnlab-cli train "
+                "--eval-seq-len: a learned table says n/a beyond T.")) {
+    s.eval_seq_lens = eval_len > 0 ? std::vector<int64_t>{eval_len} : std::vector<int64_t>{};
+    changed = true;
+  }
   const training::TaskInfo& task = training::task_info(s.task);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped(std::string(task.name) + ": " + task.pattern);
@@ -117,7 +141,9 @@ void run_buttons(TrainTab& tab) {
       const bool fresh = !run || !run->has_model() || run->steps_done() >= run->steps_total() ||
                          !(run->settings().task == tab.settings.task &&
                            run->settings().heads == tab.settings.heads &&
-                           run->settings().d_model == tab.settings.d_model);
+                           run->settings().d_model == tab.settings.d_model &&
+                           run->settings().pos == tab.settings.pos &&
+                           run->settings().eval_seq_lens == tab.settings.eval_seq_lens);
       if (!fresh || reset()) tab.run->start();
     }
     tooltip("Train on the worker thread until the last step (the window stays live).");
@@ -411,6 +437,7 @@ void draw_train_tab(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tab.scrub < 0 ? "live" : "go live")) tab.scrub = -1;
     curves(shots, shown);
+    length_eval_line(shots[size_t(shown)]->lengths);
   }
   if (!tab.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
@@ -425,6 +452,8 @@ void draw_train_tab(AppState& state) {
     ImGui::EndDisabled();
     if (running) tooltip("Pause to change the settings.");
   }
+  ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+  if (ImGui::CollapsingHeader("longer than training")) longer_than_training_section(state);
   model_files(tab, running);
   if (shown < 0) {
     text_wrapped(

@@ -1,0 +1,21 @@
+// The Train tab's "longer than training" parts (issue 23): the run's accuracy at T and at the
+// evaluation lengths, and the experiment that trains the tab's task with every position encoding
+// and draws the accuracy at T, 2T and 4T as a table.
+#pragma once
+
+#include <vector>
+
+#include "core/training/length_eval.hpp"
+
+namespace attnlab::gui {
+
+struct AppState;
+
+// One wrapped line: "accuracy at T = 12: 100 %, at 24: 97 %, at 48: n/a: the learned table ...".
+void length_eval_line(const std::vector<training::LengthEval>& evals);
+
+// The "Longer than training" button, its seeds, its background job's progress and Cancel, and
+// the table once it is done.
+void longer_than_training_section(AppState& state);
+
+}  // namespace attnlab::gui
