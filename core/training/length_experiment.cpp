@@ -25,6 +25,8 @@ std::vector<int64_t> longer_lengths(int64_t seq_len) {
 LengthExperiment run_length_experiment(TrainSettings base, const std::vector<uint64_t>& seeds,
                                        const RunControl& control) {
   LengthExperiment result;
+  result.task = base.task;
+  result.steps = base.steps;
   result.lengths = longer_lengths(base.seq_len);
   result.seeds = seeds;
   base.eval_seq_lens.assign(result.lengths.begin() + 1, result.lengths.end());

@@ -28,6 +28,8 @@ struct LengthRow {
 };
 
 struct LengthExperiment {
+  Task task = Task::PreviousToken;
+  int64_t steps = 0;             // training steps of every run
   std::vector<int64_t> lengths;  // T, 2T, 4T
   std::vector<uint64_t> seeds;
   std::vector<LengthRow> rows;  // one per encoding, in all_position_encodings() order

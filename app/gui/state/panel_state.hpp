@@ -131,7 +131,8 @@ struct TrainTab {
   BackgroundTask<std::vector<training::HeadCountCurve>> head_counts;
   // Longer than training: every position encoding trained, then evaluated at T, 2T and 4T.
   BackgroundTask<training::LengthExperiment> longer;
-  int longer_seeds = 1;  // seeds per encoding
+  int longer_seeds = 1;      // seeds per encoding
+  bool show_longer = false;  // the right side shows the experiment instead of the heads
 };
 
 }  // namespace attnlab::gui

@@ -11,6 +11,7 @@
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/training/length_experiment.hpp"
+#include "core/training/tasks.hpp"
 
 namespace attnlab::gui {
 
@@ -41,10 +42,13 @@ void length_cell(const training::LengthCell& cell, ImU32 dim) {
 
 void length_table(const training::LengthExperiment& e, ImU32 dim) {
   const int columns = 1 + int(e.lengths.size());
-  if (!ImGui::BeginTable(
-          "##longer", columns,
-          ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg))
-    return;
+  const float font = ImGui::GetFontSize();
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(font * 0.4f, font * 0.1f));
+  const bool table = ImGui::BeginTable(
+      "##longer", columns,
+      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg);
+  ImGui::PopStyleVar();
+  if (!table) return;
   ImGui::TableSetupColumn("pos");
   for (size_t i = 0; i < e.lengths.size(); ++i) {
     static const char* const kNames[] = {"T", "2T", "4T"};
@@ -67,12 +71,11 @@ void length_table(const training::LengthExperiment& e, ImU32 dim) {
   ImGui::EndTable();
   char note[200];
   std::snprintf(note, sizeof note,
-                "Accuracy on 256 fresh sequences at each length, the mean over %zu seed%s (hover "
-                "a cell for each seed).",
+                "Accuracy on 256 fresh sequences per length, mean over %zu seed%s (hover a cell "
+                "for each).",
                 e.seeds.size(), e.seeds.size() == 1 ? "" : "s");
   text_wrapped(note);
-  if (!reason.empty())
-    text_wrapped(reason + ": it has no position beyond T to add, so it is not extrapolated.");
+  if (!reason.empty()) text_wrapped(reason + ", none for a position beyond T.");
 }
 
 }  // namespace
@@ -98,6 +101,7 @@ void longer_than_training_section(AppState& state) {
                      [settings, seeds](const RunControl& control) {
                        return training::run_length_experiment(settings, seeds, control);
                      });
+    tab.show_longer = true;
   }
   tooltip(
       "Train this task once per position encoding (none, sinusoidal, learned, RoPE, ALiBi) in the "
@@ -108,9 +112,36 @@ void longer_than_training_section(AppState& state) {
                           2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x));
   if (ImGui::InputInt("seeds", &seeds, 1, 1)) tab.longer_seeds = std::clamp(seeds, 1, 5);
   tooltip("Seeds per encoding (seed, seed + 1, ...): the table shows their mean.");
-  if (draw_task_status(tab.longer, "train_longer", palette(state.ui.theme).error)) return;
-  if (const auto& result = tab.longer.result(); result)
-    length_table(*result, palette(state.ui.theme).text_dim);
+  // Its progress and Cancel stand on the right while the experiment is shown there.
+  if (!tab.show_longer) draw_task_status(tab.longer, "train_longer", palette(state.ui.theme).error);
+  if (tab.longer.result() && !tab.show_longer) {
+    if (ImGui::SmallButton("show the table")) tab.show_longer = true;
+    tooltip("Show the last experiment's table in place of the heads.");
+  }
+}
+
+void longer_than_training_view(AppState& state) {
+  TrainTab& tab = state.train;
+  const auto& result = tab.longer.result();
+  if (tab.longer.busy() || !result) {
+    text_wrapped(tab.longer.busy()
+                     ? "Longer than training: training each position encoding on this task, then "
+                       "measuring it at T, 2T and 4T..."
+                     : "Longer than training: press its button on the left.");
+    draw_task_status(tab.longer, "train_longer", palette(state.ui.theme).error);
+    return;
+  }
+  char title[160];
+  std::snprintf(title, sizeof title, "Longer than training: %s, trained at T = %lld (%lld steps)",
+                training::task_info(result->task).name, (long long)result->lengths.front(),
+                (long long)result->steps);
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImGui::ColorConvertU32ToFloat4(palette(state.ui.theme).accent));
+  text_wrapped(title);
+  ImGui::PopStyleColor();
+  length_table(*result, palette(state.ui.theme).text_dim);
+  if (ImGui::SmallButton("back to the heads")) tab.show_longer = false;
+  tooltip("The right side shows the run's heads again.");
 }
 
 }  // namespace attnlab::gui

@@ -14,8 +14,9 @@ struct AppState;
 // One wrapped line: "accuracy at T = 12: 100 %, at 24: 97 %, at 48: n/a: the learned table ...".
 void length_eval_line(const std::vector<training::LengthEval>& evals);
 
-// The "Longer than training" button, its seeds, its background job's progress and Cancel, and
-// the table once it is done.
+// The "Longer than training" button, its seeds, and its background job's progress and Cancel.
 void longer_than_training_section(AppState& state);
+// The tab's right side while the experiment is shown: what it trains, then its table.
+void longer_than_training_view(AppState& state);
 
 }  // namespace attnlab::gui

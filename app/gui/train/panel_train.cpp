@@ -130,6 +130,7 @@ void run_buttons(TrainTab& tab) {
     tab.error = tab.run->reset(tab.settings);
     tab.run->set_pace(tab.pace);
     tab.scrub = -1;
+    tab.show_longer = false;
     return tab.error.empty();
   };
   if (running) {
@@ -145,6 +146,7 @@ void run_buttons(TrainTab& tab) {
                            run->settings().pos == tab.settings.pos &&
                            run->settings().eval_seq_lens == tab.settings.eval_seq_lens);
       if (!fresh || reset()) tab.run->start();
+      tab.show_longer = false;  // the heads as they learn
     }
     tooltip("Train on the worker thread until the last step (the window stays live).");
   }
@@ -471,11 +473,14 @@ void draw_train_tab(AppState& state) {
     head_count_section(state);
   }
   ImGui::EndChild();
-  if (shown < 0) return;
+  if (shown < 0 && !tab.show_longer) return;
   ImGui::SameLine(0, font);
   ImGui::BeginChild("##train_heads", ImVec2(0, room.y));
-  heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
-        ColormapKind::Sequential);
+  if (tab.show_longer)
+    longer_than_training_view(state);
+  else
+    heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
+          ColormapKind::Sequential);
   ImGui::EndChild();
 }
 
