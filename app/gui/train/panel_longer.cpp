@@ -35,7 +35,7 @@ void length_cell(const training::LengthCell& cell, ImU32 dim) {
     seeds += one;
   }
   char text[160];
-  std::snprintf(text, sizeof text, "accuracy per seed: %s %%; mean %.1f %% +- %.1f (sd)",
+  std::snprintf(text, sizeof text, "accuracy per seed: %s %%; mean %.1f ± %.1f %% (sd)",
                 seeds.c_str(), 100.0 * cell.mean(), 100.0 * cell.spread());
   tooltip(text);
 }
@@ -91,7 +91,7 @@ void length_eval_line(const std::vector<training::LengthEval>& evals) {
   if (!line.empty()) text_wrapped(line);
 }
 
-void longer_than_training_section(AppState& state) {
+void longer_than_training_section(AppState& state, bool table_here) {
   TrainTab& tab = state.train;
   if (ImGui::Button("Longer than training")) {
     const training::TrainSettings settings = tab.settings;
@@ -106,12 +106,20 @@ void longer_than_training_section(AppState& state) {
   tooltip(
       "Train this task once per position encoding (none, sinusoidal, learned, RoPE, ALiBi) in the "
       "background, then measure each model on sequences of T, 2T and 4T tokens.");
-  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float box = ImGui::CalcTextSize("00").x + 2 * style.FramePadding.x +
+                    2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+  same_line_if_fits(box + style.ItemInnerSpacing.x + ImGui::CalcTextSize("seeds").x,
+                    style.ItemSpacing.x);
   int seeds = tab.longer_seeds;
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("00").x + 2 * ImGui::GetStyle().FramePadding.x +
-                          2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x));
+  ImGui::SetNextItemWidth(box);
   if (ImGui::InputInt("seeds", &seeds, 1, 1)) tab.longer_seeds = std::clamp(seeds, 1, 5);
   tooltip("Seeds per encoding (seed, seed + 1, ...): the table shows their mean.");
+  if (table_here) {  // no room for it beside: its progress, then the table, here
+    if (tab.longer.pending() || tab.longer.result() || !tab.longer.error().empty())
+      longer_than_training_view(state, false);
+    return;
+  }
   // Its progress and Cancel stand on the right while the experiment is shown there.
   if (!tab.show_longer) draw_task_status(tab.longer, "train_longer", palette(state.ui.theme).error);
   if (tab.longer.result() && !tab.show_longer) {
@@ -120,7 +128,7 @@ void longer_than_training_section(AppState& state) {
   }
 }
 
-void longer_than_training_view(AppState& state) {
+void longer_than_training_view(AppState& state, bool beside_heads) {
   TrainTab& tab = state.train;
   const auto& result = tab.longer.result();
   if (tab.longer.busy() || !result) {
@@ -140,6 +148,7 @@ void longer_than_training_view(AppState& state) {
   text_wrapped(title);
   ImGui::PopStyleColor();
   length_table(*result, palette(state.ui.theme).text_dim);
+  if (!beside_heads) return;
   if (ImGui::SmallButton("back to the heads")) tab.show_longer = false;
   tooltip("The right side shows the run's heads again.");
 }

@@ -14,9 +14,11 @@ struct AppState;
 // One wrapped line: "accuracy at T = 12: 100 %, at 24: 97 %, at 48: n/a: the learned table ...".
 void length_eval_line(const std::vector<training::LengthEval>& evals);
 
-// The "Longer than training" button, its seeds, and its background job's progress and Cancel.
-void longer_than_training_section(AppState& state);
-// The tab's right side while the experiment is shown: what it trains, then its table.
-void longer_than_training_view(AppState& state);
+// The "Longer than training" button, its seeds, and its background job's progress and Cancel;
+// with table_here (the tab's right side too narrow for the table) the view below them.
+void longer_than_training_section(AppState& state, bool table_here);
+// The experiment's progress and Cancel while it runs, then what it trained and its table; beside
+// the heads (on the tab's right side), a button back to them.
+void longer_than_training_view(AppState& state, bool beside_heads);
 
 }  // namespace attnlab::gui

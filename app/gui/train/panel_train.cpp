@@ -186,12 +186,16 @@ void model_files(TrainTab& tab, bool running) {
   ImGui::InputText("##model_dir", &tab.model_dir);
   tooltip(
       "The model's folder: model.json and one .npy per parameter (as attnlab-cli train --out).");
-  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto button_width = [&](const char* text) {
+    return ImGui::CalcTextSize(text).x + 2 * style.FramePadding.x;
+  };
+  same_line_if_fits(button_width("Save"), style.ItemSpacing.x);
   ImGui::BeginDisabled(running || !tab.run || !tab.run->has_model());
   if (ImGui::Button("Save")) tab.model_message = tab.run->save(tab.model_dir);
   ImGui::EndDisabled();
   tooltip("Save the model (pause first), atomically.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Load"), style.ItemSpacing.x);
   ImGui::BeginDisabled(running);
   if (ImGui::Button("Load")) {
     if (!tab.run) tab.run = std::make_unique<TrainRun>();
@@ -419,6 +423,8 @@ void draw_train_tab(AppState& state) {
   const float font = ImGui::GetFontSize();
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float left_w = std::max(font * 16, room.x * 0.45f);
+  // The longer-than-training table needs about 18 characters' width: on the right when it fits.
+  const bool longer_on_right = room.x - left_w - font > font * 18;
   ImGui::BeginChild("##train_run", ImVec2(left_w, room.y));
   // The run's buttons first and, once it has snapshots, the replay and the curves: what a class
   // watches stays in view on a projector; the settings follow (folded while a run is shown).
@@ -455,7 +461,8 @@ void draw_train_tab(AppState& state) {
     if (running) tooltip("Pause to change the settings.");
   }
   ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
-  if (ImGui::CollapsingHeader("longer than training")) longer_than_training_section(state);
+  if (ImGui::CollapsingHeader("longer than training"))
+    longer_than_training_section(state, !longer_on_right);
   model_files(tab, running);
   if (shown < 0) {
     text_wrapped(
@@ -473,11 +480,12 @@ void draw_train_tab(AppState& state) {
     head_count_section(state);
   }
   ImGui::EndChild();
-  if (shown < 0 && !tab.show_longer) return;
+  const bool longer_shown = tab.show_longer && longer_on_right;
+  if (shown < 0 && !longer_shown) return;
   ImGui::SameLine(0, font);
   ImGui::BeginChild("##train_heads", ImVec2(0, room.y));
-  if (tab.show_longer)
-    longer_than_training_view(state);
+  if (longer_shown)
+    longer_than_training_view(state, true);
   else
     heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
           ColormapKind::Sequential);
