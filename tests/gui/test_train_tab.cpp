@@ -269,6 +269,7 @@ TEST_F(TrainTabFrames, LongerThanTrainingTableSaysNotAvailablePlainly) {
   state.train.longer.start(Config{}, "longer than training", [settings](const RunControl& c) {
     return training::run_length_experiment(settings, {0, 1}, c);
   });
+  state.train.show_longer = true;  // as its button does
   ASSERT_TRUE(wait_until([&] { return !state.train.longer.busy(); }, 60));
   frame();
   frame();
