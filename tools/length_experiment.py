@@ -20,9 +20,10 @@ import tempfile
 ENCODINGS = ["none", "sinusoidal", "learned", "rope", "alibi"]
 DEFAULTS = {
     "previous-token": ["--layers", "1", "--heads", "4", "--d-model", "32", "--seq-len", "16",
-                       "--vocab", "16", "--steps", "400", "--batch-size", "32", "--lr", "3e-3"],
+                       "--vocab", "16", "--steps", "1500", "--batch-size", "32", "--lr", "3e-3"],
+    # V = 4T: the fresh tokens of a 4T-long sequence can all differ, so every target is unique
     "induction": ["--layers", "2", "--heads", "4", "--d-model", "32", "--seq-len", "16",
-                  "--vocab", "64", "--steps", "800", "--batch-size", "32", "--lr", "3e-3"],
+                  "--vocab", "64", "--steps", "2500", "--batch-size", "32", "--lr", "3e-3"],
 }
 
 
