@@ -13,6 +13,16 @@ constexpr int64_t kWeightsPerChunk = int64_t(1) << 22;
 
 }  // namespace
 
+std::vector<Batch> length_eval_batches(const ModelShape& shape, Task task, uint64_t seed, int64_t T,
+                                       int64_t sequences) {
+  const int64_t chunk = std::clamp<int64_t>(kWeightsPerChunk / (shape.heads * T * T), 1, sequences);
+  std::vector<Batch> batches;
+  for (int64_t done = 0, index = 0; done < sequences; done += chunk, ++index)
+    batches.push_back(make_batch(task, std::min(chunk, sequences - done), T, shape.vocab, seed,
+                                 kFirstEvalBatchIndex + T * 4096 + index));
+  return batches;
+}
+
 double LengthEval::lowest_accuracy() const {
   const std::vector<double>& a = report.accuracy;
   return a.empty() ? 0.0 : *std::min_element(a.begin(), a.end());
@@ -37,12 +47,7 @@ std::vector<LengthEval> evaluate_lengths(const ModelShape& shape, const Paramete
       // Sums over chunks of sequences: loss and correct answers weighted by targeted positions.
       const size_t outputs = shape.output_vocab.size();
       std::vector<double> loss(outputs, 0), correct(outputs, 0), counted(outputs, 0);
-      const int64_t chunk =
-          std::clamp<int64_t>(kWeightsPerChunk / (shape.heads * T * T), 1, sequences);
-      for (int64_t done = 0, index = 0; done < sequences; done += chunk, ++index) {
-        const int64_t B = std::min(chunk, sequences - done);
-        const Batch batch =
-            make_batch(task, B, T, shape.vocab, seed, kFirstEvalBatchIndex + T * 4096 + index);
+      for (const Batch& batch : length_eval_batches(shape, task, seed, T, sequences)) {
         const LossReport r = forward_loss(shape, params, batch, cache);
         for (size_t j = 0; j < outputs; ++j) {
           const double n = double(std::count_if(batch.targets[j].begin(), batch.targets[j].end(),

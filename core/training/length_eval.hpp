@@ -29,6 +29,11 @@ struct LengthEval {
 // "n/a: the learned table has T rows" when `shape` cannot read `seq_len` tokens, "" when it can.
 std::string length_not_available(const ModelShape& shape, int64_t seq_len);
 
+// The `sequences` sequences evaluate_lengths() reads at length T, in chunks small enough that one
+// forward pass keeps at most 2^22 attention weights.
+std::vector<Batch> length_eval_batches(const ModelShape& shape, Task task, uint64_t seed, int64_t T,
+                                       int64_t sequences);
+
 // Each length of `lengths` in order, on `sequences` sequences of `task` drawn for `seed` from
 // batch indices training never reaches (the same sequences for every model of that seed).
 std::vector<LengthEval> evaluate_lengths(const ModelShape& shape, const Parameters<float>& params,

@@ -215,36 +215,44 @@ TEST(PositionTraining, LearnedTableIsNotAvailableBeyondItsRows) {
   }
 }
 
-// The evaluation over many sequences (in chunks) equals one forward pass over the same sequences
-// at once: loss and accuracy are weighted by targeted positions, not averaged per chunk.
-TEST(PositionTraining, ChunkedEvaluationEqualsOneBatch) {
+// The evaluation over many sequences (in chunks of a few) pools them by targeted positions, not
+// by chunk: its loss and accuracy equal those counted position by position here.
+TEST(PositionTraining, ChunkedEvaluationPoolsEveryTargetedPosition) {
   TrainSettings s = tiny(Task::Induction, PositionEncoding::Alibi);
-  s.layers = 2;
+  s.heads = 8;  // d_k = 1: many weights, little arithmetic
   s.seq_len = 8;
   s.vocab = 40;
   Trainer trainer(s);
   for (int i = 0; i < 20; ++i) trainer.step();
-  // 16 sequences of 512 tokens: more weights than one chunk of the evaluation holds.
-  const int64_t T = 512, n = 16;
-  const std::vector<LengthEval> chunked =
-      evaluate_lengths(trainer.shape(), trainer.parameters(), s.task, s.seed, {T}, n);
-  // The same arithmetic by hand: every chunk's batch, then the pooled counts.
-  double loss = 0, correct = 0, counted = 0;
+  const int64_t T = 256, n = 9;  // more attention weights than one forward pass keeps
+  const std::vector<Batch> batches = length_eval_batches(trainer.shape(), s.task, s.seed, T, n);
+  ASSERT_GT(batches.size(), 1u) << "the test needs more than one chunk";
+  // Cross-entropy and argmax at every targeted position, from the probabilities of each chunk.
+  double nll = 0, correct = 0, counted = 0;
   ForwardCache<float> cache;
-  const int64_t chunk = std::max<int64_t>(1, (int64_t(1) << 22) / (s.heads * T * T));
-  ASSERT_LT(chunk, n) << "the test needs more than one chunk";
-  for (int64_t done = 0, index = 0; done < n; done += chunk, ++index) {
-    const Batch b = make_batch(s.task, std::min(chunk, n - done), T, s.vocab, s.seed,
-                               (int64_t(1) << 41) + T * 4096 + index);
-    const LossReport r = forward_loss(trainer.shape(), trainer.parameters(), b, cache);
-    const double targets = double(
-        std::count_if(b.targets[0].begin(), b.targets[0].end(), [](int64_t t) { return t >= 0; }));
-    loss += r.loss * targets;
-    correct += r.accuracy[0] * targets;
-    counted += targets;
+  int64_t sequences = 0;
+  for (const Batch& b : batches) {
+    sequences += b.batch;
+    forward_loss(trainer.shape(), trainer.parameters(), b, cache);
+    const Matrix<float>& probs = cache.probs[0];  // (B*T, V)
+    for (int64_t r = 0; r < probs.rows(); ++r) {
+      const int64_t target = b.targets[0][size_t(r)];
+      if (target < 0) continue;
+      int64_t best = 0;
+      for (int64_t v = 1; v < probs.cols(); ++v)
+        if (probs(r, v) > probs(r, best)) best = v;
+      nll -= std::log(double(probs(r, target)));
+      correct += best == target;
+      counted += 1;
+    }
   }
-  EXPECT_NEAR(chunked[0].report.loss, loss / counted, 1e-9);
-  EXPECT_NEAR(chunked[0].report.accuracy[0], correct / counted, 1e-12);
+  EXPECT_EQ(sequences, n);
+  const std::vector<LengthEval> pooled =
+      evaluate_lengths(trainer.shape(), trainer.parameters(), s.task, s.seed, {T}, n);
+  std::printf("  %zu chunks, %.0f targeted positions: accuracy %.4f, loss %.4f\n", batches.size(),
+              counted, correct / counted, nll / counted);
+  EXPECT_NEAR(pooled[0].report.loss, nll / counted, 1e-4);
+  EXPECT_NEAR(pooled[0].report.accuracy[0], correct / counted, 1e-12);
 }
 
 // The experiment at a size that runs in well under a second: previous-token, T 6, 150 steps, one
