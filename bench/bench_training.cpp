@@ -1,9 +1,11 @@
 // Training speed (issue 12): one training step (forward, backward, AdamW) at d_model 32, T 12,
 // batch 64, h 2 on previous-and-first; and the wall time for that model to reach 100 % accuracy
-// on both outputs (on each step's own batch), reported as counters of BM_TimeTo100Percent.
+// on both outputs (on each step's own batch), reported as counters of BM_TimeTo100Percent; and the
+// step with each position encoding.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <string>
 
 #include "core/training/trainer.hpp"
 
@@ -37,6 +39,20 @@ void BM_TrainingStep(benchmark::State& state) {
       benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TrainingStep)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+// The same step (h 2) with each position encoding (issue 23), in all_position_encodings() order:
+// none, sinusoidal, learned, rope, alibi. What RoPE's two rotations and ALiBi's bias cost.
+void BM_TrainingStepPosition(benchmark::State& state) {
+  TrainSettings s = issue_settings(2);
+  s.pos = attnlab::all_position_encodings()[size_t(state.range(0))];
+  state.SetLabel(std::string(attnlab::position_encoding_name(s.pos)));
+  Trainer trainer(s);
+  for (auto _ : state) {
+    const LossReport report = trainer.step();
+    benchmark::DoNotOptimize(report.loss);
+  }
+}
+BENCHMARK(BM_TrainingStepPosition)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
 
 // From a fresh model (construction included) until a step's batch is 100 % right on both outputs.
 void BM_TimeTo100Percent(benchmark::State& state) {

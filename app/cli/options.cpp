@@ -81,6 +81,7 @@ void load_trained_model(const Flags& f, Request& r) {
   c.d_k = trace.config.d_k;
   c.d_v = trace.config.d_v;
   c.bias = trace.config.bias;
+  if (trace.config.rotary()) c.rope_theta = trace.config.rope_theta;  // a --pos rope model
   c.output_proj = true;
   c.mask.causal = c.mask.causal || trace.config.mask.causal;
   c.seed = trace.config.seed;

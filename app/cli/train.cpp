@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/parse_arguments.hpp"
 #include "core/model/errors.hpp"
@@ -29,6 +30,19 @@ void print_log_line(const HistoryEntry& e) {
   std::fprintf(stderr, "\n");
 }
 
+// Longer than training: one line per evaluated length.
+void print_length_evals(const std::vector<LengthEval>& evals) {
+  for (const LengthEval& e : evals) {
+    if (e.available) {
+      std::fprintf(stderr, "eval T=%lld  loss %.4f  accuracy %.3f\n",
+                   static_cast<long long>(e.seq_len), e.report.loss, e.lowest_accuracy());
+    } else {
+      std::fprintf(stderr, "eval T=%lld  %s\n", static_cast<long long>(e.seq_len),
+                   e.not_available.c_str());
+    }
+  }
+}
+
 }  // namespace
 
 int run_train(int argc, char** argv) {
@@ -36,7 +50,7 @@ int run_train(int argc, char** argv) {
       "attnlab-cli train: trains an attention-only transformer on a synthetic task and saves it "
       "(model.json, one .npy per parameter, history.json)."};
   TrainSettings s;
-  std::string task_name, out_dir, grads_dir;
+  std::string task_name, out_dir, grads_dir, pos_name = "learned";
   bool bias = true, no_bias = false;
   std::string tasks_help = "The task:";
   for (const TaskInfo& info : all_tasks()) tasks_help += std::string(" ") + info.name;
@@ -60,6 +74,13 @@ int run_train(int argc, char** argv) {
   app.add_option("--seed", s.seed, "Seed of the initial weights and of the batches")->required();
   app.add_option("--out", out_dir, "Folder to write the model to")->required();
   app.add_option("--log-every", s.log_every, "Log loss, accuracy and head scores every N steps");
+  app.add_option("--pos", pos_name,
+                 "Position encoding: " + position_encoding_choices() +
+                     " (default learned: a trained (T, D) table)");
+  app.add_option("--eval-seq-len", s.eval_seq_lens,
+                 "After training, also evaluate on fresh sequences of these lengths (e.g. 2T 4T); "
+                 "the accuracy at T and at each goes into history.json")
+      ->expected(1, 8);
   app.add_option("--grads", grads_dir,
                  "With --steps 0: write the first batch, its loss and every gradient into DIR2");
   if (const int stop = parse_arguments(app, argc, argv, "attnlab-cli train"); stop >= 0)
@@ -67,6 +88,12 @@ int run_train(int argc, char** argv) {
   try {
     s.task = task_from_name(task_name);
     s.bias = !no_bias;
+    const std::optional<PositionEncoding> pos = parse_position_encoding(pos_name);
+    if (!pos) {
+      throw UserError("--pos " + pos_name + ": unknown position encoding; use one of " +
+                      position_encoding_choices());
+    }
+    s.pos = *pos;
     if (!grads_dir.empty() && s.steps != 0)
       throw UserError("--grads is for the untrained model: give --steps 0 with it");
     Trainer trainer(s);
@@ -92,6 +119,7 @@ int run_train(int argc, char** argv) {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!s.eval_seq_lens.empty()) print_length_evals(trainer.evaluate_lengths());
     save_model(out_dir, trainer);
     std::cerr << "attnlab-cli train: " << s.steps << " steps in " << seconds << " s; wrote "
               << trainer.parameters().values.size()

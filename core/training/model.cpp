@@ -6,6 +6,7 @@
 
 #include "core/kernels/blas_threads.hpp"
 #include "core/kernels/parallel.hpp"
+#include "core/training/position_layers.hpp"
 
 namespace attnlab::training {
 
@@ -70,17 +71,24 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   const ParameterLayout& at = p.layout;
   const int64_t B = batch.batch, T = batch.seq_len, N = B * T, D = s.d_model, h = s.heads;
   const int64_t dk = s.head_dim();
-  assert(T == s.seq_len && int64_t(batch.tokens.size()) == N);
+  // Any T for the encodings without a table (evaluation on longer sequences); a learned table
+  // has T rows.
+  assert(int64_t(batch.tokens.size()) == N);
+  assert(s.pos != PositionEncoding::Learned || T <= s.seq_len);
   const S scale = S(1.0 / std::sqrt(double(dk)));
   const S minus_inf = -std::numeric_limits<S>::infinity();
   const int64_t H = h * dk;
   const double attention_flops = 2.0 * double(B * h * T * T) * double(2 * dk);
 
-  // x0 = E[tokens] + P: (B*T, D)
+  // x0 = E[tokens] (+ P for sinusoidal and learned): (B*T, D)
   Matrix<S>& z = cache.z_out;  // the running residual stream
   z.resize(N, D);
-  for (int64_t n = 0; n < N; ++n)
-    z.row(n) = p[at.tok_emb].row(batch.tokens[size_t(n)]) + p[at.pos_emb].row(n % T);
+  for (int64_t n = 0; n < N; ++n) z.row(n) = p[at.tok_emb].row(batch.tokens[size_t(n)]);
+  add_positions(s.pos, p, T, z);
+  const bool rope = s.pos == PositionEncoding::Rope;
+  if (rope) rope_angles(T, dk, cache.scratch.rope);
+  const std::vector<double> slopes =
+      s.pos == PositionEncoding::Alibi ? alibi_slopes(h) : std::vector<double>{};
 
   cache.layers.resize(size_t(s.layers));
   for (int64_t l = 0; l < s.layers; ++l) {
@@ -94,6 +102,7 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
       c.qkv.middleCols(H, H).rowwise() += p[w.b_k].row(0);
       c.qkv.rightCols(H).rowwise() += p[w.b_v].row(0);
     }
+    if (rope) rotate_heads(c.qkv, 2 * H, T, dk, cache.scratch.rope, false);  // Q, K turned by t
     c.weights.resize(B * h * T, T);
     c.concat.resize(N, H);
     // One (sequence, head) pair per index; pairs write disjoint blocks, so any split of the loop
@@ -107,7 +116,8 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
         c.weights.block(pair * T, 0, T, T).noalias() = (Q * K.transpose()) * scale;  // (T, T)
       }
     });
-    // scale + mask + softmax over the keys, all heads at once: (B*h*T, T)
+    // scale (+ ALiBi's bias) + mask + softmax over the keys, all heads at once: (B*h*T, T)
+    if (!slopes.empty()) add_alibi_bias(c.weights, T, h, slopes);
     if (s.causal) fill_future(c.weights, T, minus_inf);
     softmax_rows(c.weights);
     if (s.causal) fill_future(c.weights, T, S(0));
@@ -229,6 +239,8 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
         dqkv.block(r, H + q0, T, dk).noalias() = dS.transpose() * Q;  // dK (T, d_k)
       }
     });
+    // RoPE: Q and K were turned after the projection; their gradients turn back (R^T).
+    if (s.pos == PositionEncoding::Rope) rotate_heads(dqkv, 2 * H, T, dk, x.rope, true);
     // qkv = z_in [W_q | W_k | W_v] + [b_q | b_k | b_v]
     Matrix<S>& dw = x.dw_qkv;
     dw.noalias() = c.z_in.transpose() * dqkv;  // (D, 3*h*d_k)
@@ -246,13 +258,10 @@ void backward(const ModelShape& s, const Parameters<S>& p, const Batch& batch,
     dz.noalias() += dqkv * x.w_qkv.transpose();  // (B*T, 3*h*d_k) (3*h*d_k, D)
   }
 
-  // x0 = E[tokens] + P
+  // x0 = E[tokens] (+ P)
   g[at.tok_emb].setZero();
-  g[at.pos_emb].setZero();
-  for (int64_t n = 0; n < N; ++n) {
-    g[at.tok_emb].row(batch.tokens[size_t(n)]) += dz.row(n);
-    g[at.pos_emb].row(n % T) += dz.row(n);
-  }
+  for (int64_t n = 0; n < N; ++n) g[at.tok_emb].row(batch.tokens[size_t(n)]) += dz.row(n);
+  position_gradients(s.pos, dz, T, g);
 }
 
 template LossReport forward_loss<float>(const ModelShape&, const Parameters<float>&, const Batch&,

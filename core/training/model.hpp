@@ -2,8 +2,9 @@
 // kept, the loss, and the backward pass written by hand, stage by stage. Templated on the scalar:
 // float trains, double checks the gradients against finite differences.
 //
-//   x0 = E[tokens] + P                                  (B*T, D)
-//   per layer l:  z = z + MHA_l(z)                      the core's multi-head attention
+//   x0 = E[tokens] (+ P)                                (B*T, D)
+//   per layer l:  z = z + MHA_l(z)                      the core's multi-head attention, with
+//                                                       RoPE on q, k or ALiBi on the scores
 //                 [z = z + relu(z W1 + b1) W2 + b2]     with --mlp, hidden 4D
 //   logits_j = z U_j + c_j                              (B*T, V_j)
 //   loss = sum_j mean over targeted positions of cross-entropy(logits_j, target_j)
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/training/parameters.hpp"
+#include "core/training/position_layers.hpp"
 
 namespace attnlab::training {
 
@@ -27,7 +29,7 @@ struct Batch {
 template <typename S>
 struct LayerCache {
   Matrix<S> z_in;        // (B*T, D) the layer's input
-  Matrix<S> qkv;         // (B*T, 3*h*d_k): Q | K | V, heads side by side in each
+  Matrix<S> qkv;         // (B*T, 3*h*d_k): Q | K | V, heads side by side (RoPE: Q, K turned)
   Matrix<S> weights;     // (B*h*T, T): rows (b*h + head)*T + query, softmax over keys
   Matrix<S> concat;      // (B*T, h*d_k) every head's context, as the core's concat
   Matrix<S> attention;   // (B*T, D) MHA(z_in) = concat W_o + b_o, before the residual
@@ -48,6 +50,7 @@ struct ForwardCache {
     Matrix<S> w_qkv, dw_qkv;         // (D, 3*h*d_k) [W_q | W_k | W_v] and its gradient
     Matrix<S> dqkv;                  // (B*T, 3*h*d_k)
     Matrix<S> dhidden;               // (B*T, 4D)
+    RopeAngles<S> rope;              // (T, d_k/2) cos and sin, with --pos rope
   } scratch;
 };
 
@@ -64,7 +67,6 @@ LossReport forward_loss(const ModelShape& shape, const Parameters<S>& params, co
 
 // Gradient of the loss of the last forward_loss() on `batch` with respect to every parameter;
 // `grads` must be shaped like `params` (zero_parameters) and is overwritten. Uses the cache's
-// scratch buffers. Uses the cache's
 // scratch buffers.
 template <typename S>
 void backward(const ModelShape& shape, const Parameters<S>& params, const Batch& batch,

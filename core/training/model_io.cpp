@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -58,14 +59,17 @@ std::string settings_json(const TrainSettings& s, const ModelShape& m) {
       {"optimizer", {{"name", "AdamW"}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}}},
       {"seed", s.seed},
       {"log_every", s.log_every},
-      {"init",
-       "tok_emb, pos_emb ~ N(0, 1); weights and biases ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))"},
+      {"pos", position_encoding_name(s.pos)},
+      {"eval_seq_len", s.eval_seq_lens},
+      {"init", std::string(s.pos == PositionEncoding::Learned ? "tok_emb, pos_emb" : "tok_emb") +
+                   " ~ N(0, 1); weights and biases ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))"},
       {"parameters", parameters},
   };
   return j.dump(2) + "\n";
 }
 
-std::string history_json(const std::vector<HistoryEntry>& history) {
+std::string history_json(const std::vector<HistoryEntry>& history,
+                         const std::vector<LengthEval>& length_evals) {
   json entries = json::array();
   for (const HistoryEntry& e : history) {
     json heads = json::array();
@@ -84,7 +88,18 @@ std::string history_json(const std::vector<HistoryEntry>& history) {
     entry["heads"] = heads;
     entries.push_back(entry);
   }
-  return json{{"history", entries}}.dump(1) + "\n";
+  json doc{{"history", entries}};
+  if (!length_evals.empty()) {
+    json lengths = json::array();
+    for (const LengthEval& e : length_evals) {
+      json entry = e.available ? report_json(e.report) : json{{"not_available", e.not_available}};
+      entry["seq_len"] = e.seq_len;
+      entry["available"] = e.available;
+      lengths.push_back(entry);
+    }
+    doc["length_eval"] = lengths;
+  }
+  return doc.dump(1) + "\n";
 }
 
 void save_model(const std::string& dir, const Trainer& trainer) {
@@ -94,7 +109,8 @@ void save_model(const std::string& dir, const Trainer& trainer) {
     const std::string& name = p.layout.names[i];
     save_npy(dir + "/" + name + ".npy", to_tensor(name, p.layout.shapes[i], p.values[i]));
   }
-  write_file_atomically(dir + "/history.json", history_json(trainer.history()));
+  write_file_atomically(dir + "/history.json",
+                        history_json(trainer.history(), trainer.length_evals()));
   // Last: a folder with model.json is a complete model.
   write_file_atomically(dir + "/model.json", settings_json(trainer.settings(), trainer.shape()));
 }
@@ -151,6 +167,15 @@ SavedModel load_model(const std::string& dir) {
     s.clip_norm = j.value("clip_norm", 0.0);
     s.seed = j.at("seed").get<uint64_t>();
     s.log_every = j.value("log_every", int64_t{50});
+    s.eval_seq_lens = j.value("eval_seq_len", std::vector<int64_t>{});
+    // Folders written before issue 23 have no "pos": their table is pos_emb.npy.
+    const std::string pos = j.value("pos", std::string("learned"));
+    const std::optional<PositionEncoding> encoding = parse_position_encoding(pos);
+    if (!encoding) {
+      throw UserError("\"pos\": \"" + pos + "\" is not a position encoding; use one of " +
+                      position_encoding_choices());
+    }
+    s.pos = *encoding;
   } catch (const json::exception& e) {
     throw UserError(path + ": a setting is missing or has the wrong type (" + e.what() +
                     "); train the model again");

@@ -12,7 +12,9 @@ namespace attnlab::training {
 void make_folder(const std::string& dir);
 
 std::string settings_json(const TrainSettings& settings, const ModelShape& shape);
-std::string history_json(const std::vector<HistoryEntry>& history);
+// {"history": [...]} and, after evaluate_lengths(), "length_eval": one entry per length.
+std::string history_json(const std::vector<HistoryEntry>& history,
+                         const std::vector<LengthEval>& length_evals = {});
 
 // Creates `dir` if needed; writes model.json, <name>.npy for every parameter, history.json.
 void save_model(const std::string& dir, const Trainer& trainer);

@@ -16,7 +16,7 @@ ParameterLayout parameter_layout(const ModelShape& s) {
   };
   const int64_t D = s.d_model, H = s.qkv_width(), V = s.vocab, T = s.seq_len;
   p.tok_emb = add("tok_emb", {V, D});
-  p.pos_emb = add("pos_emb", {T, D});
+  if (s.pos == PositionEncoding::Learned) p.pos_emb = add("pos_emb", {T, D});
   for (int64_t l = 0; l < s.layers; ++l) {
     const std::string at = "layer" + std::to_string(l) + ".";
     LayerSlots slots;

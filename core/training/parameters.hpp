@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/position/position_encoding.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace attnlab::training {
 
 // Sizes of the model (issue 12): tokens (B, T) of a vocabulary V, L layers of z = z + MHA(z)
-// [+ MLP], one or more output heads of vocabularies V_j.
+// [+ MLP], one or more output heads of vocabularies V_j, positions as `pos` says (issue 23).
 struct ModelShape {
   int64_t layers = 1;    // L (1 or 2)
   int64_t heads = 2;     // h
@@ -23,6 +24,9 @@ struct ModelShape {
   bool mlp = false;      // z = z + relu(z W1 + b1) W2 + b2 after each attention block
   bool bias = true;      // b_q, b_k, b_v, b_o
   bool causal = true;    // query i sees keys j <= i; false = bidirectional
+  // How positions enter (core/training/position_layers.hpp); only `learned` has a table, pos_emb
+  // (T, D), and so only it cannot read sequences longer than T.
+  PositionEncoding pos = PositionEncoding::Learned;
   std::vector<int64_t> output_vocab{16};  // V_j of each output head
 
   int64_t head_dim() const { return d_k > 0 ? d_k : d_model / heads; }
@@ -44,7 +48,7 @@ struct LayerSlots {
 struct ParameterLayout {
   std::vector<std::string> names;  // "tok_emb", "layer0.w_q", "unembed0_bias", ...
   std::vector<Shape> shapes;       // as saved: biases are 1-D
-  int tok_emb = -1, pos_emb = -1;
+  int tok_emb = -1, pos_emb = -1;  // pos_emb: -1 unless the encoding is learned
   std::vector<LayerSlots> layers;
   std::vector<int> unembed, unembed_bias;  // one per output
 };

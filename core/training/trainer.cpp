@@ -1,5 +1,7 @@
 #include "core/training/trainer.hpp"
 
+#include <algorithm>
+
 #include "core/model/errors.hpp"
 
 namespace attnlab::training {
@@ -32,6 +34,18 @@ void check_settings(const TrainSettings& s) {
                     std::to_string(s.heads) + ": choose a multiple of " + std::to_string(s.heads) +
                     " or give --d-k");
   }
+  if (s.pos == PositionEncoding::Rope && model_shape(s).head_dim() % 2 != 0) {
+    throw UserError("--pos rope needs an even d_k (it turns pairs of dimensions), but d_k is " +
+                    std::to_string(model_shape(s).head_dim()) +
+                    ": give an even --d-k or change --d-model / --heads");
+  }
+  for (const int64_t length : s.eval_seq_lens) {
+    if (length < task_info(s.task).min_seq_len || length > kMaxEvalSeqLen) {
+      throw UserError("--eval-seq-len " + std::to_string(length) + ": use a length from " +
+                      std::to_string(task_info(s.task).min_seq_len) + " (the task's shortest) to " +
+                      std::to_string(kMaxEvalSeqLen));
+    }
+  }
   if (!(s.lr > 0)) throw UserError("--lr must be positive, e.g. --lr 3e-3");
   if (s.weight_decay < 0) throw UserError("--weight-decay must be 0 or more");
   check_task_sizes(s.task, s.seq_len, s.vocab);
@@ -47,6 +61,7 @@ ModelShape model_shape(const TrainSettings& s) {
   m.vocab = s.vocab;
   m.mlp = s.mlp;
   m.bias = s.bias;
+  m.pos = s.pos;
   const TaskInfo& info = task_info(s.task);
   m.causal = info.causal;
   m.output_vocab.assign(size_t(info.outputs), s.vocab);  // every output predicts a token
@@ -78,6 +93,16 @@ HistoryEntry Trainer::evaluate(const Batch& batch) {
   entry.report = forward_loss(shape_, params_, batch, cache_);
   entry.heads = head_scores(shape_, batch, cache_);
   return entry;
+}
+
+const std::vector<LengthEval>& Trainer::evaluate_lengths() {
+  std::vector<int64_t> lengths{settings_.seq_len};
+  for (const int64_t length : settings_.eval_seq_lens)
+    if (std::find(lengths.begin(), lengths.end(), length) == lengths.end())
+      lengths.push_back(length);
+  length_evals_ =
+      training::evaluate_lengths(shape_, params_, settings_.task, settings_.seed, lengths);
+  return length_evals_;
 }
 
 LossReport Trainer::step() {

@@ -7,6 +7,7 @@
 
 #include "core/training/adamw.hpp"
 #include "core/training/head_scores.hpp"
+#include "core/training/length_eval.hpp"
 #include "core/training/model.hpp"
 #include "core/training/tasks.hpp"
 
@@ -21,10 +22,13 @@ struct TrainSettings {
   double lr = 3e-3, weight_decay = 0.0, clip_norm = 0.0;
   uint64_t seed = 0;
   int64_t log_every = 50;
+  PositionEncoding pos = PositionEncoding::Learned;  // --pos
+  std::vector<int64_t> eval_seq_lens;  // --eval-seq-len: lengths to evaluate at after training
 };
 
 // Throws UserError (one line: the setting, what is wrong, how to fix it) for settings that cannot
-// train: unknown sizes, V < 2, T too short for the task, d_model not divisible by h without d_k.
+// train: unknown sizes, V < 2, T too short for the task, d_model not divisible by h without d_k,
+// RoPE with an odd d_k, an evaluation length the task cannot use or too long to evaluate.
 void check_settings(const TrainSettings& settings);
 ModelShape model_shape(const TrainSettings& settings);
 
@@ -49,6 +53,10 @@ class Trainer {
   LossReport gradients(const Batch& batch, Parameters<float>& grads);
   // Loss, accuracy and pattern scores on a batch, no update.
   HistoryEntry evaluate(const Batch& batch);
+  // Longer than training: accuracy at T and at each of settings().eval_seq_lens on fresh
+  // sequences (length_eval.hpp), kept for history.json.
+  const std::vector<LengthEval>& evaluate_lengths();
+  const std::vector<LengthEval>& length_evals() const { return length_evals_; }
 
   const TrainSettings& settings() const { return settings_; }
   const ModelShape& shape() const { return shape_; }
@@ -64,6 +72,7 @@ class Trainer {
   AdamW optimizer_;
   ForwardCache<float> cache_;
   std::vector<HistoryEntry> history_;
+  std::vector<LengthEval> length_evals_;
   int64_t steps_done_ = 0;
 };
 

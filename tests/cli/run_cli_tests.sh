@@ -191,6 +191,25 @@ expect 2 "excludes" -- train --task previous-token "${train_args[@]}" --bias --n
 touch "$work/afile2"
 expect 2 "cannot create the folder" -- train --task previous-token "${train_args[@]}" \
   --out "$work/afile2/sub"
+# issue 23: --pos and --eval-seq-len (a learned table says n/a beyond its rows)
+expect 0 "eval T=16  n/a: the learned table has 8 rows" -- train --task previous-token \
+  "${train_args[@]}" --eval-seq-len 16 --out "$work/learned_long"
+expect 0 "eval T=16  loss" -- train --task previous-token "${train_args[@]}" --pos rope \
+  --eval-seq-len 16 32 --out "$work/rope"
+if grep -q '"pos": "rope"' "$work/rope/model.json" && [ ! -f "$work/rope/pos_emb.npy" ]; then ok
+else bad "a --pos rope model has no pos in model.json or a pos_emb.npy"; fi
+if grep -q '"length_eval"' "$work/rope/history.json"; then ok; else bad "no length_eval"; fi
+expect 2 "--pos absolute: unknown position encoding; use one of none|sinusoidal|learned|rope|alibi" \
+  -- train --task previous-token "${train_args[@]}" --pos absolute --out "$work/x"
+expect 2 "--pos rope needs an even d_k" -- train --task previous-token --layers 1 --heads 2 \
+  --d-model 10 --seq-len 8 --vocab 8 --steps 1 --batch-size 8 --lr 1e-3 --seed 1 --pos rope \
+  --out "$work/x"
+expect 2 "--eval-seq-len 5000: use a length from 2" -- train --task previous-token \
+  "${train_args[@]}" --eval-seq-len 5000 --out "$work/x"
+expect 0 "wrote 11 parameters" -- train --task previous-token "${train_args[@]}" --pos alibi \
+  --out "$work/alibi_model"
+expect 2 "an ALiBi model's layer cannot be traced" -- --model "$work/alibi_model"
+expect 0 "q = q * cos + rotate_half(q) * sin" -- --model "$work/rope"
 
 # [SECTION] --flash BR:BC: the tiled kernel (issue 24). Causal, T = 8 in tiles of 4: 3 of 4 tiles
 # per head computed, 1 skipped; 2 heads.

@@ -228,3 +228,89 @@ TEST(TrainRun, SaveAndLoadKeepTheTrainedHeads) {
 
 }  // namespace
 }  // namespace attnlab::gui
+
+namespace attnlab::gui {
+namespace {
+
+// Issue 23: a run with an evaluation length ends with the accuracy at T and at that length in its
+// last snapshot; a learned table is n/a there, RoPE is measured.
+TEST(TrainRun, TheLastSnapshotHoldsTheLongerThanTrainingEvaluation) {
+  for (const PositionEncoding pos : {PositionEncoding::Learned, PositionEncoding::Rope}) {
+    TrainRun run;
+    training::TrainSettings settings = previous_and_first(30);
+    settings.pos = pos;
+    settings.eval_seq_lens = {24};
+    ASSERT_EQ(run.reset(settings), "");
+    EXPECT_TRUE(run.snapshots().front()->lengths.empty());  // measured when the run ends
+    run.start();
+    ASSERT_TRUE(wait_until([&] { return !run.running(); }, 60));
+    const auto& lengths = run.snapshots().back()->lengths;
+    ASSERT_EQ(lengths.size(), 2u);
+    EXPECT_EQ(lengths[0].seq_len, 12);
+    EXPECT_EQ(lengths[1].seq_len, 24);
+    EXPECT_TRUE(lengths[0].available);
+    EXPECT_EQ(lengths[1].available, pos != PositionEncoding::Learned);
+    if (pos == PositionEncoding::Learned)
+      EXPECT_EQ(lengths[1].not_available, "n/a: the learned table has 12 rows");
+  }
+}
+
+// The experiment as the tab shows it: a background job (progress, Cancel), then the table, whose
+// n/a cells say why in their tooltip (recorded as the item's label).
+TEST_F(TrainTabFrames, LongerThanTrainingTableSaysNotAvailablePlainly) {
+  start_on("seed003");
+  state.tabs.requested_tool = ToolTab::Train;
+  training::TrainSettings settings;
+  settings.task = training::Task::PreviousToken;
+  settings.d_model = 8;
+  settings.seq_len = 6;
+  settings.steps = 5;
+  settings.batch_size = 4;
+  state.train.longer.start(Config{}, "longer than training", [settings](const RunControl& c) {
+    return training::run_length_experiment(settings, {0, 1}, c);
+  });
+  state.train.show_longer = true;  // as its button does
+  ASSERT_TRUE(wait_until([&] { return !state.train.longer.busy(); }, 60));
+  frame();
+  frame();
+  ASSERT_TRUE(state.train.longer.result());
+  EXPECT_EQ(state.train.longer.result()->rows.size(), 5u);
+  int not_available = 0;
+  for (const PlacedItem& item : state.frame.items)
+    not_available += item.label == "n/a: the learned table has 6 rows";
+  EXPECT_EQ(not_available, 2);  // 2T and 4T of the learned row
+}
+
+// Cancel stops the experiment within moments, as a cancelled job (not an error).
+TEST(TrainLonger, CancelStopsTheExperiment) {
+  BackgroundTask<training::LengthExperiment> task;
+  training::TrainSettings settings;
+  settings.steps = 1000000;
+  task.start(Config{}, "longer than training", [settings](const RunControl& control) {
+    return training::run_length_experiment(settings, {0}, control);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  task.cancel();
+  ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 10));
+  task.poll();
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_FALSE(task.result());
+  EXPECT_EQ(task.error(), "");
+}
+
+// RoPE with an odd d_k is refused before any training, as the job's error (shown in red).
+TEST(TrainLonger, SettingsThatCannotTrainAreTheJobsError) {
+  BackgroundTask<training::LengthExperiment> task;
+  training::TrainSettings settings;
+  settings.d_model = 30;
+  settings.heads = 2;  // d_k = 15
+  task.start(Config{}, "longer than training", [settings](const RunControl& control) {
+    return training::run_length_experiment(settings, {0}, control);
+  });
+  ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 10));
+  task.poll();
+  EXPECT_NE(task.error().find("--pos rope needs an even d_k"), std::string::npos) << task.error();
+}
+
+}  // namespace
+}  // namespace attnlab::gui

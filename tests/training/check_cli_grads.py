@@ -38,6 +38,15 @@ CONFIGS = [
      "--seq-len", "12", "--vocab", "16", "--batch-size", "64", "--seed", "0"],
     ["--task", "induction", "--layers", "2", "--heads", "2", "--d-model", "16",
      "--seq-len", "16", "--vocab", "12", "--batch-size", "4", "--seed", "4"],
+    # issue 23: each position encoding (RoPE and ALiBi inside both layers)
+    ["--task", "induction", "--layers", "2", "--heads", "2", "--d-model", "16", "--pos", "rope",
+     "--seq-len", "10", "--vocab", "12", "--mlp", "--batch-size", "4", "--seed", "6"],
+    ["--task", "induction", "--layers", "2", "--heads", "4", "--d-model", "16", "--pos", "alibi",
+     "--seq-len", "10", "--vocab", "12", "--batch-size", "4", "--seed", "7"],
+    ["--task", "previous-token", "--layers", "1", "--heads", "2", "--d-model", "12",
+     "--pos", "sinusoidal", "--seq-len", "8", "--vocab", "9", "--batch-size", "4", "--seed", "8"],
+    ["--task", "previous-token", "--layers", "1", "--heads", "2", "--d-model", "12",
+     "--pos", "none", "--seq-len", "8", "--vocab", "9", "--batch-size", "4", "--seed", "9"],
 ]
 # Bidirectional (no causal mask): the issue allows `reverse` or `sort`; the first accepted is used.
 BIDIRECTIONAL = ["--layers", "1", "--heads", "2", "--d-model", "8", "--seq-len", "6",
@@ -56,7 +65,8 @@ def main(argv):
         return 77
     root = tempfile.mkdtemp(prefix="attnlab_cli_grads_")
     results = []
-    configs = [(c, None) for c in CONFIGS] + [(BIDIRECTIONAL, ["reverse", "sort"])]
+    configs = [(c, None) for c in CONFIGS] + [(BIDIRECTIONAL, ["reverse", "sort"]),
+                                              (BIDIRECTIONAL + ["--pos", "alibi"], ["reverse"])]
     try:
         for i, (cfg, tasks) in enumerate(configs):
             model, grads = os.path.join(root, f"c{i}", "model"), os.path.join(root, f"c{i}", "grads")

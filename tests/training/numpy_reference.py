@@ -24,7 +24,12 @@ loss and checks that the comparison fails. Only /usr/bin/python3 and NumPy are n
 
 Model conventions (the issue's "The model" section). Everything that could differ on the C++ side
 is a constant below so it can be adjusted in one place:
-  * X = tok_emb[tokens] + pos_emb[:T]
+  * X = tok_emb[tokens] + P, P by model.json's "pos" (issue 23; absent = "learned"):
+      learned: pos_emb[:T];  sinusoidal: PE[t, 2i] = sin(t / 10000^(2i/D)), PE[t, 2i+1] = cos(...),
+      fixed;  none, rope, alibi: P = 0
+  * rope: after the projection, q and k of each head (d_k) become x*cos + rotate_half(x)*sin with
+    angle t * 10000^(-2i/d_k), rotate_half(x) = cat(-x[d_k/2:], x[:d_k/2]) (Llama's pairing)
+  * alibi: scores[i, j] += -m_h * |i - j| before the mask, m_h = 2^(-8 (h+1) / H) (h 0-based)
   * each layer l: z = z + MHA_l(z), then, when the layer has MLP weights, z = z + MLP_l(z)
       q = z W_q + b_q, viewed (B, T, h, d_k) and transposed to (B, h, T, d_k) (same for k; v with
       d_v = w_v.shape[1] / h); scores = q k^T / sqrt(d_k); the causal mask (key j > query i gets
@@ -55,6 +60,9 @@ SCALE_BY_SQRT_DK = True                  # scores / sqrt(d_k); False: no scaling
 HEADS_KEYS = ("heads", "n_heads", "num_heads")  # model.json spellings accepted for h
 LOSS_KEYS = ("loss", "total_loss", "value")      # loss.json spellings accepted for the total loss
 DEFAULT_RTOL = 1e-4
+
+POSITION_ENCODINGS = ("none", "sinusoidal", "learned", "rope", "alibi")
+ROPE_THETA = 10000.0
 
 PER_LAYER = ["w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o",
              "mlp_w1", "mlp_b1", "mlp_w2", "mlp_b2"]
@@ -107,11 +115,14 @@ def load_model(model_dir, verbose=True):
             print(f"note: {name}.npy is {arr.dtype}, the issue says float32")
         params[name] = arr.astype(np.float64)
 
-    for need in ("tok_emb", "pos_emb"):
+    pos = meta.get("pos", "learned")
+    if pos not in POSITION_ENCODINGS:
+        raise FormatError(f"model.json: pos={pos!r} is none of {POSITION_ENCODINGS}")
+    for need in ("tok_emb",) + (("pos_emb",) if pos == "learned" else ()):
         if need not in params:
             raise FormatError(f"{model_dir}: {need}.npy is missing")
     V, D = params["tok_emb"].shape
-    if params["pos_emb"].ndim != 2 or params["pos_emb"].shape[1] != D:
+    if pos == "learned" and (params["pos_emb"].ndim != 2 or params["pos_emb"].shape[1] != D):
         raise FormatError(f"pos_emb has shape {params['pos_emb'].shape}, expected (T, {D})")
 
     # Layers: model.json's count, cross-checked with the files.
@@ -189,15 +200,17 @@ def load_model(model_dir, verbose=True):
     if _as_int(meta.get("vocab"), V) != V:
         raise FormatError(f"model.json vocab={meta['vocab']} but tok_emb is {V}x{D}")
 
-    known = {"tok_emb", "pos_emb"} | {f"unembed{j}" for j in range(n_out)} | \
+    known = {"tok_emb"} | ({"pos_emb"} if pos == "learned" else set()) | {f"unembed{j}" for j in range(n_out)} | \
             {f"unembed{j}_bias" for j in range(n_out)} | \
             {f"layer{l}.{k}" for l in range(n_layers) for k in PER_LAYER}
     unknown = sorted(set(params) - known)
     if unknown:
         raise FormatError(f"unexpected parameter files (not in the issue's list): {unknown}")
 
+    if pos == "rope" and any(x["d_k"] % 2 for x in layers):
+        raise FormatError("pos=rope needs an even d_k")
     structure = {"V": V, "D": D, "heads": heads, "layers": layers, "n_out": n_out,
-                 "causal": task_is_causal(meta)}
+                 "causal": task_is_causal(meta), "pos": pos}
     return meta, params, structure
 
 
@@ -270,15 +283,50 @@ def _softmax(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
+def sinusoidal_table(T, D):
+    """Vaswani et al.: PE[t, 2i] = sin(t / 10000^(2i/D)), PE[t, 2i+1] = cos(t / 10000^(2i/D))."""
+    pe = np.zeros((T, D))
+    t = np.arange(T)[:, None]
+    two_i = np.arange(0, D, 2)[None, :]
+    pe[:, 0::2] = np.sin(t / 10000.0 ** (two_i / D))
+    pe[:, 1::2] = np.cos(t / 10000.0 ** (two_i[:, : D // 2] / D))
+    return pe
+
+
+def rope_cos_sin(T, dk):
+    """cos and sin (T, dk) of t * theta^(-2i/dk), each half repeated (Llama's layout)."""
+    inv = ROPE_THETA ** (-np.arange(0, dk, 2) / dk)              # (dk/2)
+    angle = np.arange(T)[:, None] * inv[None, :]                  # (T, dk/2)
+    angle = np.concatenate([angle, angle], axis=1)                # (T, dk)
+    return np.cos(angle), np.sin(angle)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def alibi_bias(T, heads):
+    """(h, T, T): -m_h |i - j|, m_h = 2^(-8 (h+1) / H)."""
+    slopes = 2.0 ** (-8.0 * (np.arange(heads) + 1) / heads)
+    dist = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :])
+    return -slopes[:, None, None] * dist[None]
+
+
 def forward(params, structure, tokens, targets):
     """Loss (total, per output), logits and a cache for backward."""
     B, T = tokens.shape
     h = structure["heads"]
-    if T > params["pos_emb"].shape[0]:
+    pos = structure.get("pos", "learned")
+    if pos == "learned" and T > params["pos_emb"].shape[0]:
         raise FormatError(f"batch has T={T} but pos_emb has {params['pos_emb'].shape[0]} rows")
     if tokens.min() < 0 or tokens.max() >= structure["V"]:
         raise FormatError(f"batch tokens outside [0, {structure['V']})")
-    z = params["tok_emb"][tokens] + params["pos_emb"][None, :T]
+    z = params["tok_emb"][tokens]
+    if pos == "learned":
+        z = z + params["pos_emb"][None, :T]
+    elif pos == "sinusoidal":
+        z = z + sinusoidal_table(T, structure["D"])[None]
     cache = {"layers": []}
     if structure["causal"]:
         visible = np.tril(np.ones((T, T), dtype=bool))  # key j <= query i
@@ -295,8 +343,14 @@ def forward(params, structure, tokens, targets):
                 y = y + params[pre + b]
             return y.reshape(B, T, h, width).transpose(0, 2, 1, 3)  # (B, h, T, width)
         q, k, v = proj("w_q", "b_q", dk), proj("w_k", "b_k", dk), proj("w_v", "b_v", dv)
+        if pos == "rope":  # (B, h, T, dk), turned by position t
+            cos, sin = rope_cos_sin(T, dk)
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
         scale = 1.0 / np.sqrt(dk) if SCALE_BY_SQRT_DK else 1.0
         scores = (q @ k.transpose(0, 1, 3, 2)) * scale
+        if pos == "alibi":
+            scores = scores + alibi_bias(T, h)[None]
         scores = np.where(visible, scores, -np.inf)
         weights = _softmax(scores)
         ctx = weights @ v                                   # (B, h, T, dv)
@@ -374,6 +428,12 @@ def backward(params, structure, tokens, cache):
         dscores *= c["scale"]  # masked entries have w = 0, hence dscores = 0
         dq = dscores @ c["k"]                                     # (B, h, T, dk)
         dkk = dscores.transpose(0, 1, 3, 2) @ c["q"]              # (B, h, T, dk)
+        if structure.get("pos") == "rope":
+            # q_rot = q cos + rotate_half(q) sin is linear in q: its transpose gives
+            # dq = dq_rot cos - rotate_half(dq_rot sin)   (rotate_half^T = -rotate_half)
+            cos, sin = rope_cos_sin(T, dk)
+            dq = dq * cos - rotate_half(dq * sin)
+            dkk = dkk * cos - rotate_half(dkk * sin)
         dz_next = dz.copy()  # the residual
         for name, bname, dy, width in (("w_q", "b_q", dq, dk), ("w_k", "b_k", dkk, dk),
                                        ("w_v", "b_v", dvv, dv)):
@@ -386,9 +446,10 @@ def backward(params, structure, tokens, cache):
     dtok = np.zeros_like(params["tok_emb"])
     np.add.at(dtok, tokens, dz)
     g["tok_emb"] = dtok
-    dpos = np.zeros_like(params["pos_emb"])
-    dpos[:T] = dz.sum(axis=0)
-    g["pos_emb"] = dpos
+    if structure.get("pos", "learned") == "learned":
+        dpos = np.zeros_like(params["pos_emb"])
+        dpos[:T] = dz.sum(axis=0)
+        g["pos_emb"] = dpos
     return g
 
 
@@ -431,7 +492,8 @@ def check(model_dir, grads_dir, rtol=DEFAULT_RTOL, mask="auto", verbose=True, sh
           f"layers={len(st['layers'])} "
           f"d_k={[x['d_k'] for x in st['layers']]} d_v={[x['d_v'] for x in st['layers']]} "
           f"bias={[x['bias'] for x in st['layers']]} mlp={[x['mlp'] for x in st['layers']]} "
-          f"outputs={st['n_out']} mask={'causal' if st['causal'] else 'none'}; batch B={B} T={T}")
+          f"outputs={st['n_out']} mask={'causal' if st['causal'] else 'none'} pos={st['pos']}; "
+          f"batch B={B} T={T}")
     failures = 0
     ok, line = compare("loss", np.array(their_loss), np.array(total), rtol)
     print(line + f"   (file {their_loss:.8g}, reference {total:.8g})")
@@ -459,8 +521,10 @@ def check(model_dir, grads_dir, rtol=DEFAULT_RTOL, mask="auto", verbose=True, sh
 
 # ---- self-test -----------------------------------------------------------------------------------
 def random_model(rng, V=7, D=6, T=5, heads=2, d_k=4, d_v=3, layers=2, bias=True, mlp=True,
-                 out_vocabs=(7, 5)):
-    p = {"tok_emb": rng.normal(0, 1, (V, D)), "pos_emb": rng.normal(0, 1, (T, D))}
+                 out_vocabs=(7, 5), pos="learned"):
+    p = {"tok_emb": rng.normal(0, 1, (V, D))}
+    if pos == "learned":
+        p["pos_emb"] = rng.normal(0, 1, (T, D))
     for l in range(layers):
         pre = f"layer{l}."
         p[pre + "w_q"] = rng.normal(0, 0.7, (D, heads * d_k))
@@ -481,7 +545,8 @@ def random_model(rng, V=7, D=6, T=5, heads=2, d_k=4, d_v=3, layers=2, bias=True,
         p[f"unembed{j}"] = rng.normal(0, 0.5, (D, Vj))
         p[f"unembed{j}_bias"] = rng.normal(0, 0.3, Vj)
     meta = {"task": "self-test", "layers": layers, "heads": heads, "d_model": D, "d_k": d_k,
-            "seq_len": T, "vocab": V, "mlp": mlp, "bias": bias, "outputs": list(out_vocabs)}
+            "seq_len": T, "vocab": V, "mlp": mlp, "bias": bias, "outputs": list(out_vocabs),
+            "pos": pos}
     return meta, p
 
 
@@ -518,7 +583,7 @@ def self_test_case(root, label, rng, task, B, targets_fn, **model_kwargs):
     write_model(model_dir, meta, p)
     # Reload: the reference must use exactly the float32 values the files hold.
     _, params, st = load_model(model_dir, verbose=False)
-    T, V = p["pos_emb"].shape[0], p["tok_emb"].shape[0]
+    T, V = meta["seq_len"], p["tok_emb"].shape[0]
     tokens = rng.integers(0, V, (B, T)).astype(np.int64)
     targets = targets_fn(rng, tokens, [p[f"unembed{j}"].shape[1] for j in range(st["n_out"])])
     os.makedirs(grads_dir, exist_ok=True)
@@ -593,14 +658,39 @@ def self_test():
             ("1 layer, 3 heads, MLP, no bias, random targets with -1", "previous-token", 2,
              random_targets, dict(layers=1, bias=False, mlp=True, heads=3, d_k=2, d_v=2,
                                   out_vocabs=(7, 3))),
+            # issue 23: the other position encodings
+            ("rope, 2 layers, biases, MLP, d_k=4 d_v=3", "previous-and-first", 2,
+             prev_and_first, dict(pos="rope")),
+            ("alibi, 1 layer, 3 heads, bidirectional (reverse)", "reverse", 2, random_targets,
+             dict(pos="alibi", layers=1, mlp=False, heads=3, d_k=2, d_v=2, out_vocabs=(7,))),
+            ("alibi, 1 layer, causal", "previous-token", 2, random_targets,
+             dict(pos="alibi", layers=1, mlp=False, out_vocabs=(7,))),
+            ("sinusoidal, 1 layer", "previous-token", 2, random_targets,
+             dict(pos="sinusoidal", layers=1, mlp=False, out_vocabs=(7,))),
+            ("none, 1 layer", "previous-token", 2, random_targets,
+             dict(pos="none", layers=1, mlp=False, out_vocabs=(7,))),
         ]
-        last = None
+        last, by_pos = None, {}
         for label, task, B, tf, kw in cases:
             safe_label = re.sub(r"[^a-z0-9]+", "_", label.lower())
             status, model_dir, grads_dir = self_test_case(root, safe_label, rng, task, B, tf, **kw)
             if status != 0:
                 failures.append(label)
             last = last or (model_dir, grads_dir)
+            by_pos.setdefault(kw.get("pos", "learned"), (model_dir, grads_dir))
+        # A model checked with another encoding than it has must fail (each one matters).
+        for pos, other in (("rope", "none"), ("alibi", "none"), ("sinusoidal", "none")):
+            print(f"\n== self-test: a {pos} model read as {other} must fail ==")
+            model_dir, grads_dir = by_pos[pos]
+            mj = os.path.join(model_dir, "model.json")
+            with open(mj) as f:
+                meta = json.load(f)
+            with open(mj, "w") as f:
+                json.dump(dict(meta, pos=other), f)
+            if check(model_dir, grads_dir, verbose=False, show_ok=False) != 1:
+                failures.append(f"{pos} read as {other} not detected")
+            with open(mj, "w") as f:
+                json.dump(meta, f)
         # Negative checks: the comparison must notice a wrong gradient, a wrong loss, a missing
         # gradient and a bad model folder.
         model_dir, grads_dir = last

@@ -31,9 +31,11 @@ TrainSettings tiny_settings(Task task) {
 }
 
 // b_k shifts every score of a query row by the same amount, which the softmax ignores: its exact
-// gradient is 0, so it is checked for being ~0 instead of by a relative error.
-bool is_key_bias(const std::string& name) {
-  return name.size() >= 3 && name.compare(name.size() - 3, 3, "b_k") == 0;
+// gradient is 0, so it is checked for being ~0 instead of by a relative error. (Not with RoPE: each
+// key's copy of b_k is turned by its own position, so the shift differs from key to key.)
+bool is_key_bias(const std::string& name, PositionEncoding pos = PositionEncoding::Learned) {
+  return pos != PositionEncoding::Rope && name.size() >= 3 &&
+         name.compare(name.size() - 3, 3, "b_k") == 0;
 }
 
 // max |a - b| / max(max |a|, max |b|) over one parameter.
@@ -42,8 +44,10 @@ double relative_error(const Matrix<double>& a, const Matrix<double>& b) {
   return (a - b).cwiseAbs().maxCoeff() / scale;
 }
 
-void check_gradients_against_finite_differences(Task task) {
-  const TrainSettings settings = tiny_settings(task);
+void check_gradients_against_finite_differences(Task task,
+                                                PositionEncoding pos = PositionEncoding::Learned) {
+  TrainSettings settings = tiny_settings(task);
+  settings.pos = pos;
   Trainer trainer(settings);
   const ModelShape shape = trainer.shape();
   Parameters<double> params = cast_parameters<double>(trainer.parameters());
@@ -66,7 +70,7 @@ void check_gradients_against_finite_differences(Task task) {
       w = saved;
       numeric.data()[e] = (plus - minus) / (2 * eps);
     }
-    if (is_key_bias(params.layout.names[i])) {
+    if (is_key_bias(params.layout.names[i], pos)) {
       EXPECT_LT(grads.values[i].cwiseAbs().maxCoeff(), 1e-12) << params.layout.names[i];
       EXPECT_LT(numeric.cwiseAbs().maxCoeff(), 1e-8) << params.layout.names[i];
       continue;
@@ -85,6 +89,57 @@ TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesCausal) {
 
 TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesBidirectional) {
   check_gradients_against_finite_differences(Task::Reverse);
+}
+
+// Issue 23: every position encoding, in both layers (RoPE on q and k, ALiBi on the scores).
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesRope) {
+  check_gradients_against_finite_differences(Task::PreviousAndFirst, PositionEncoding::Rope);
+}
+
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesRopeBidirectional) {
+  check_gradients_against_finite_differences(Task::Reverse, PositionEncoding::Rope);
+}
+
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesAlibi) {
+  check_gradients_against_finite_differences(Task::PreviousAndFirst, PositionEncoding::Alibi);
+}
+
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesAlibiBidirectional) {
+  check_gradients_against_finite_differences(Task::Reverse, PositionEncoding::Alibi);
+}
+
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesSinusoidal) {
+  check_gradients_against_finite_differences(Task::PreviousAndFirst, PositionEncoding::Sinusoidal);
+}
+
+TEST(TrainingGradients, EveryParameterMatchesFiniteDifferencesNone) {
+  check_gradients_against_finite_differences(Task::PreviousAndFirst, PositionEncoding::None);
+}
+
+// float32 RoPE and ALiBi gradients agree with the double ones.
+TEST(TrainingGradients, FloatBackwardAgreesWithDoubleRopeAndAlibi) {
+  for (const PositionEncoding pos : {PositionEncoding::Rope, PositionEncoding::Alibi}) {
+    TrainSettings settings = tiny_settings(Task::Induction);
+    settings.d_model = 16;
+    settings.seq_len = 10;
+    settings.vocab = 12;
+    settings.batch_size = 8;
+    settings.pos = pos;
+    Trainer trainer(settings);
+    const Batch batch = trainer.batch(0);
+    Parameters<float> g32 = zero_parameters<float>(trainer.shape());
+    trainer.gradients(batch, g32);
+    const Parameters<double> p64 = cast_parameters<double>(trainer.parameters());
+    ForwardCache<double> cache;
+    forward_loss(trainer.shape(), p64, batch, cache);
+    Parameters<double> g64 = zero_parameters<double>(trainer.shape());
+    backward(trainer.shape(), p64, batch, cache, g64);
+    for (size_t i = 0; i < g64.values.size(); ++i) {
+      if (is_key_bias(g64.layout.names[i], pos)) continue;
+      EXPECT_LT(relative_error(g32.values[i].cast<double>(), g64.values[i]), 1e-4)
+          << position_encoding_name(pos) << " " << g64.layout.names[i];
+    }
+  }
 }
 
 // float32 training gradients agree with the double ones (the float path is the one that trains).

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/model/errors.hpp"
 #include "core/model/forward.hpp"
@@ -117,6 +118,83 @@ TEST(TrainingModelIo, FirstLayerTraceIsTheModelsAttention) {
     max_diff = std::max(max_diff, double(std::abs(out.data()[e] - want.data()[e])));
   std::printf("  max |forward(trace) - model layer 0| = %.2e\n", max_diff);
   EXPECT_LT(max_diff, 1e-5);
+}
+
+// Issue 23: the encoding is saved as model.json's "pos"; only learned writes pos_emb.npy; the
+// longer-than-training evaluation goes into history.json's "length_eval", n/a said in words.
+TEST(TrainingModelIo, PositionEncodingAndLengthEvalRoundTrip) {
+  for (const PositionEncoding pos : all_position_encodings()) {
+    TempDir tmp;
+    TrainSettings s = small();
+    s.d_k = 4;  // even, for RoPE
+    s.pos = pos;
+    s.eval_seq_lens = {10, 12};
+    Trainer trainer(s);
+    for (int i = 0; i < 3; ++i) trainer.step();
+    trainer.evaluate_lengths();
+    save_model(tmp.path.string(), trainer);
+    EXPECT_EQ(fs::exists(tmp.path / "pos_emb.npy"), pos == PositionEncoding::Learned);
+    const SavedModel loaded = load_model(tmp.path.string());
+    EXPECT_EQ(loaded.settings.pos, pos);
+    EXPECT_EQ(loaded.shape.pos, pos);
+    EXPECT_EQ(loaded.settings.eval_seq_lens, (std::vector<int64_t>{10, 12}));
+    for (size_t i = 0; i < loaded.parameters.values.size(); ++i)
+      EXPECT_EQ(loaded.parameters.values[i], trainer.parameters().values[i]);
+    std::ifstream history(tmp.path / "history.json");
+    const nlohmann::json doc = nlohmann::json::parse(history);
+    const nlohmann::json& lengths = doc.at("length_eval");
+    ASSERT_EQ(lengths.size(), 3u);
+    EXPECT_EQ(lengths[0].at("seq_len"), 8);
+    EXPECT_TRUE(lengths[0].at("available").get<bool>());
+    EXPECT_EQ(lengths[0].at("accuracy").size(), 1u);
+    for (size_t i : {1, 2}) {
+      if (pos == PositionEncoding::Learned) {
+        EXPECT_FALSE(lengths[i].at("available").get<bool>());
+        EXPECT_EQ(lengths[i].at("not_available"), "n/a: the learned table has 8 rows");
+        EXPECT_FALSE(lengths[i].contains("accuracy"));
+      } else {
+        EXPECT_TRUE(lengths[i].at("available").get<bool>());
+        EXPECT_EQ(lengths[i].at("accuracy").size(), 1u);
+      }
+    }
+  }
+}
+
+// A folder written before issue 23 has no "pos" in model.json: it is a learned table, as it was.
+TEST(TrainingModelIo, OldFolderWithoutPosLoadsAsLearned) {
+  TempDir tmp;
+  const std::string dir = tmp.path.string();
+  Trainer trainer(small());
+  save_model(dir, trainer);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(tmp.path / "model.json"));
+  j.erase("pos");
+  j.erase("eval_seq_len");
+  std::ofstream(tmp.path / "model.json") << j.dump(2);
+  const SavedModel loaded = load_model(dir);
+  EXPECT_EQ(loaded.settings.pos, PositionEncoding::Learned);
+  EXPECT_TRUE(loaded.settings.eval_seq_lens.empty());
+  EXPECT_EQ(loaded.parameters[loaded.parameters.layout.pos_emb],
+            trainer.parameters()[trainer.parameters().layout.pos_emb]);
+  j["pos"] = "absolute";
+  std::ofstream(tmp.path / "model.json") << j.dump(2);
+  EXPECT_NE(error_of(dir).find("\"pos\": \"absolute\" is not a position encoding; use one of "
+                               "none|sinusoidal|learned|rope|alibi"),
+            std::string::npos)
+      << error_of(dir);
+}
+
+// An ALiBi model cannot be opened in the pipeline (it has no ALiBi bias): said in one line.
+TEST(TrainingModelIo, AlibiModelIsNotTracedSilentlyWithoutItsBias) {
+  TrainSettings s = small();
+  s.pos = PositionEncoding::Alibi;
+  Trainer trainer(s);
+  const SavedModel model{s, trainer.shape(), trainer.parameters()};
+  try {
+    first_layer_trace(model, 1);
+    ADD_FAILURE() << "traced without the bias";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("ALiBi"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TrainingModelIo, Int64NpyHeaderAndBytes) {

@@ -16,6 +16,9 @@ autograd. The conventions (the issue's "The model" section) are the same:
   task is bidirectional, softmax over keys, heads concatenated head-major, out = concat W_o + b_o),
   then z = z + relu(z W_1 + b_1) W_2 + b_2 when the layer has an MLP; logits_j = z U_j + c_j;
   loss = sum over outputs of the mean cross-entropy over targets != -1.
+  Positions by model.json's "pos" (issue 23, absent = learned): sinusoidal adds numpy_reference's
+  table, rope turns q and k (x cos + rotate_half(x) sin, written again here with torch ops), alibi
+  adds numpy_reference's bias matrix to the scores; autograd does every backward.
 
 --self-test: writes numpy_reference.py's example (a 2-layer, biased, MLP-on model with 2 outputs
 and d_k != d_model/h, its NumPy loss and gradients), checks it here (NumPy vs autograd), runs
@@ -46,7 +49,12 @@ def torch_loss(tp, st, tokens, targets):
     """tp: name -> float64 tensor (requires_grad); returns (total, per-output list)."""
     B, T = tokens.shape
     h = st["heads"]
-    z = tp["tok_emb"][tokens] + tp["pos_emb"][:T].unsqueeze(0)
+    pos = st.get("pos", "learned")
+    z = tp["tok_emb"][tokens]
+    if pos == "learned":
+        z = z + tp["pos_emb"][:T].unsqueeze(0)
+    elif pos == "sinusoidal":
+        z = z + torch.from_numpy(ref.sinusoidal_table(T, st["D"])).unsqueeze(0)
     if st["causal"]:
         hidden = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)  # key j > query i
     else:
@@ -62,8 +70,15 @@ def torch_loss(tp, st, tokens, targets):
         q = proj("w_q", "b_q", ls["d_k"])
         k = proj("w_k", "b_k", ls["d_k"])
         v = proj("w_v", "b_v", ls["d_v"])
+        if pos == "rope":  # (B, h, T, d_k): rotate_half(x) = cat(-x2, x1)
+            cos, sin = (torch.from_numpy(a) for a in ref.rope_cos_sin(T, ls["d_k"]))
+            half = ls["d_k"] // 2
+            q = q * cos + torch.cat([-q[..., half:], q[..., :half]], dim=-1) * sin
+            k = k * cos + torch.cat([-k[..., half:], k[..., :half]], dim=-1) * sin
         scale = 1.0 / math.sqrt(ls["d_k"]) if ref.SCALE_BY_SQRT_DK else 1.0
         scores = (q @ k.transpose(-2, -1)) * scale
+        if pos == "alibi":
+            scores = scores + torch.from_numpy(ref.alibi_bias(T, h)).unsqueeze(0)
         scores = scores.masked_fill(hidden, float("-inf"))
         weights = torch.softmax(scores, dim=-1)
         concat = (weights @ v).transpose(1, 2).contiguous().view(B, T, h * ls["d_v"])
@@ -96,7 +111,7 @@ def check(model_dir, grads_dir, rtol=ref.DEFAULT_RTOL, mask="auto", verbose=True
         their_loss, their_per = ref.parse_loss(loss_doc)
         if tokens.min() < 0 or tokens.max() >= st["V"]:
             raise ref.FormatError(f"batch tokens outside [0, {st['V']})")
-        if tokens.shape[1] > params["pos_emb"].shape[0]:
+        if "pos_emb" in params and tokens.shape[1] > params["pos_emb"].shape[0]:
             raise ref.FormatError("batch longer than pos_emb")
         for j, t in enumerate(targets):
             Vj = params[f"unembed{j}"].shape[1]

@@ -354,6 +354,7 @@ void poll_measurements(AppState& state) {
   state.train.head_counts.poll();
   state.word_order.shuffle.poll();
   state.flash.lesson.poll();
+  state.train.longer.poll();
   poll_model(state);
 }
 
@@ -374,6 +375,7 @@ void cancel_all_jobs(AppState& state) {
   state.train.head_counts.cancel();
   state.word_order.shuffle.cancel();
   state.flash.lesson.cancel();
+  state.train.longer.cancel();
   cancel_model_load(state);
 }
 

@@ -24,6 +24,7 @@
 #include "core/teaching/comparisons.hpp"
 #include "core/training/head_count_comparison.hpp"
 #include "core/training/head_pruning.hpp"
+#include "core/training/length_experiment.hpp"
 #include "core/variants/cache_comparison.hpp"
 
 namespace attnlab::gui {
@@ -128,6 +129,10 @@ struct TrainTab {
   std::string model_message;                // the last Save / Load outcome
   // Heads vs one head: h = 1, 2, 4, 8, 16 trained one after another in the background.
   BackgroundTask<std::vector<training::HeadCountCurve>> head_counts;
+  // Longer than training: every position encoding trained, then evaluated at T, 2T and 4T.
+  BackgroundTask<training::LengthExperiment> longer;
+  int longer_seeds = 1;      // seeds per encoding
+  bool show_longer = false;  // the right side shows the experiment instead of the heads
 };
 
 }  // namespace attnlab::gui

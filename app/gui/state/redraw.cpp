@@ -15,7 +15,7 @@ bool measurement_pending(const AppState& state) {
   return state.head_tools.importance.pending() || state.head_tools.head_counts.pending() ||
          state.paths.comparison.pending() || state.train.head_counts.pending() ||
          state.model.finding.pending() || state.word_order.shuffle.pending() ||
-         state.flash.lesson.pending();
+         state.flash.lesson.pending() || state.train.longer.pending();
 }
 
 bool window_request_pending(const AppState& state) {

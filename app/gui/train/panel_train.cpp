@@ -17,6 +17,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/train/panel_longer.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
 
@@ -67,10 +68,26 @@ void task_picker(TrainSettings& settings) {
   tooltip("The task the model learns; each asks for one relation between positions.");
 }
 
+// How positions enter the model (issue 23).
+void position_picker(TrainSettings& settings) {
+  same_line_if_fits(ImGui::GetFontSize() * 7 + ImGui::CalcTextSize("pos").x, ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::BeginCombo("pos", std::string(position_encoding_name(settings.pos)).c_str())) {
+    for (const PositionEncoding pos : all_position_encodings())
+      if (ImGui::Selectable(std::string(position_encoding_name(pos)).c_str(), pos == settings.pos))
+        settings.pos = pos;
+    ImGui::EndCombo();
+  }
+  tooltip(
+      "Position encoding: none, sinusoidal (fixed, added to x), learned (a trained T-row table), "
+      "rope (q and k turned by position), alibi (a per-head distance penalty on the scores).");
+}
+
 // The settings, in rows that wrap to the tab's width; true when one changed.
 bool settings_fields(TrainSettings& s) {
   bool changed = false;
   task_picker(s);
+  position_picker(s);
   changed |= int_field("layers", s.layers, 1, 2, "Attention layers L (1 or 2; induction needs 2).");
   changed |= int_field("heads", s.heads, 1, 16, "Heads h per layer.");
   changed |= int_field("d_model", s.d_model, 2, 256, "Width of the embeddings D.");
@@ -89,6 +106,13 @@ bool settings_fields(TrainSettings& s) {
   int64_t seed = int64_t(s.seed);
   changed |= int_field("seed", seed, 0, 1 << 30, "Seed of the weights and the batches.");
   s.seed = uint64_t(seed);
+  int64_t eval_len = s.eval_seq_lens.empty() ? 0 : s.eval_seq_lens.front();
+  if (int_field("eval T", eval_len, 0, training::kMaxEvalSeqLen,
+                "Evaluate at this longer length when the run ends (0: off), as attnlab-cli train "
+                "--eval-seq-len: a learned table says n/a beyond T.")) {
+    s.eval_seq_lens = eval_len > 0 ? std::vector<int64_t>{eval_len} : std::vector<int64_t>{};
+    changed = true;
+  }
   const training::TaskInfo& task = training::task_info(s.task);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped(std::string(task.name) + ": " + task.pattern);
@@ -106,6 +130,7 @@ void run_buttons(TrainTab& tab) {
     tab.error = tab.run->reset(tab.settings);
     tab.run->set_pace(tab.pace);
     tab.scrub = -1;
+    tab.show_longer = false;
     return tab.error.empty();
   };
   if (running) {
@@ -117,8 +142,11 @@ void run_buttons(TrainTab& tab) {
       const bool fresh = !run || !run->has_model() || run->steps_done() >= run->steps_total() ||
                          !(run->settings().task == tab.settings.task &&
                            run->settings().heads == tab.settings.heads &&
-                           run->settings().d_model == tab.settings.d_model);
+                           run->settings().d_model == tab.settings.d_model &&
+                           run->settings().pos == tab.settings.pos &&
+                           run->settings().eval_seq_lens == tab.settings.eval_seq_lens);
       if (!fresh || reset()) tab.run->start();
+      tab.show_longer = false;  // the heads as they learn
     }
     tooltip("Train on the worker thread until the last step (the window stays live).");
   }
@@ -158,12 +186,16 @@ void model_files(TrainTab& tab, bool running) {
   ImGui::InputText("##model_dir", &tab.model_dir);
   tooltip(
       "The model's folder: model.json and one .npy per parameter (as attnlab-cli train --out).");
-  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto button_width = [&](const char* text) {
+    return ImGui::CalcTextSize(text).x + 2 * style.FramePadding.x;
+  };
+  same_line_if_fits(button_width("Save"), style.ItemSpacing.x);
   ImGui::BeginDisabled(running || !tab.run || !tab.run->has_model());
   if (ImGui::Button("Save")) tab.model_message = tab.run->save(tab.model_dir);
   ImGui::EndDisabled();
   tooltip("Save the model (pause first), atomically.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Load"), style.ItemSpacing.x);
   ImGui::BeginDisabled(running);
   if (ImGui::Button("Load")) {
     if (!tab.run) tab.run = std::make_unique<TrainRun>();
@@ -391,6 +423,8 @@ void draw_train_tab(AppState& state) {
   const float font = ImGui::GetFontSize();
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float left_w = std::max(font * 16, room.x * 0.45f);
+  // The longer-than-training table needs about 18 characters' width: on the right when it fits.
+  const bool longer_on_right = room.x - left_w - font > font * 18;
   ImGui::BeginChild("##train_run", ImVec2(left_w, room.y));
   // The run's buttons first and, once it has snapshots, the replay and the curves: what a class
   // watches stays in view on a projector; the settings follow (folded while a run is shown).
@@ -411,6 +445,7 @@ void draw_train_tab(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tab.scrub < 0 ? "live" : "go live")) tab.scrub = -1;
     curves(shots, shown);
+    length_eval_line(shots[size_t(shown)]->lengths);
   }
   if (!tab.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
@@ -425,6 +460,9 @@ void draw_train_tab(AppState& state) {
     ImGui::EndDisabled();
     if (running) tooltip("Pause to change the settings.");
   }
+  ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+  if (ImGui::CollapsingHeader("longer than training"))
+    longer_than_training_section(state, !longer_on_right);
   model_files(tab, running);
   if (shown < 0) {
     text_wrapped(
@@ -442,11 +480,15 @@ void draw_train_tab(AppState& state) {
     head_count_section(state);
   }
   ImGui::EndChild();
-  if (shown < 0) return;
+  const bool longer_shown = tab.show_longer && longer_on_right;
+  if (shown < 0 && !longer_shown) return;
   ImGui::SameLine(0, font);
   ImGui::BeginChild("##train_heads", ImVec2(0, room.y));
-  heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
-        ColormapKind::Sequential);
+  if (longer_shown)
+    longer_than_training_view(state, true);
+  else
+    heads(*shots[size_t(shown)], training::model_shape(tab.run->settings()),
+          ColormapKind::Sequential);
   ImGui::EndChild();
 }
 

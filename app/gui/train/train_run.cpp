@@ -159,6 +159,7 @@ void TrainRun::loop() {
       trainer.step();
       steps_done_ = trainer.steps_done();
       const bool last = trainer.steps_done() >= settings_.steps;
+      if (last && !settings_.eval_seq_lens.empty()) trainer.evaluate_lengths();
       if (last || pace_.load() > 0 || !running_ ||
           trainer.steps_done() % snapshot_every(settings_.steps) == 0)
         shot = snapshot(trainer);
@@ -176,6 +177,7 @@ std::shared_ptr<const TrainSnapshot> TrainRun::snapshot(training::Trainer& train
   shot->step = trainer.steps_done();
   shot->eval = trainer.evaluate(eval_batch_);
   shot->tokens = eval_batch_.tokens;
+  shot->lengths = trainer.length_evals();
   const int64_t T = eval_batch_.seq_len;
   const training::ModelShape& shape = trainer.shape();
   for (const auto& layer : trainer.cache().layers) {

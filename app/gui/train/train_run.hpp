@@ -23,6 +23,8 @@ struct TrainSnapshot {
   training::HistoryEntry eval;  // loss, accuracy per output, pattern scores (evaluation batch)
   std::vector<int64_t> tokens;  // the evaluation sequence (T)
   std::vector<std::vector<float>> maps;  // per (layer, head), layer-major: (T, T) weights
+  // Longer than training: the accuracy at T and at settings.eval_seq_lens, once the run ended.
+  std::vector<training::LengthEval> lengths;
 };
 
 class TrainRun {

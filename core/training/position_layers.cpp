@@ -1,0 +1,90 @@
+#include "core/training/position_layers.hpp"
+
+#include <cassert>
+#include <cmath>
+
+namespace attnlab::training {
+
+template <typename S>
+void add_positions(PositionEncoding pos, const Parameters<S>& p, int64_t T, Matrix<S>& x0) {
+  if (pos == PositionEncoding::Learned) {
+    const Matrix<S>& table = p[p.layout.pos_emb];  // (T_train, D)
+    assert(T <= table.rows());
+    for (int64_t n = 0; n < x0.rows(); ++n) x0.row(n) += table.row(n % T);
+  } else if (pos == PositionEncoding::Sinusoidal) {
+    const int64_t D = x0.cols();
+    const std::vector<double> pe = sinusoidal_table(T, D);  // (T, D)
+    for (int64_t n = 0; n < x0.rows(); ++n) {
+      const double* row = pe.data() + (n % T) * D;
+      for (int64_t i = 0; i < D; ++i) x0(n, i) += S(row[i]);
+    }
+  }
+}
+
+template <typename S>
+void position_gradients(PositionEncoding pos, const Matrix<S>& dx0, int64_t T, Parameters<S>& g) {
+  if (pos != PositionEncoding::Learned) return;
+  Matrix<S>& dtable = g[g.layout.pos_emb];  // (T_train, D)
+  dtable.setZero();
+  for (int64_t n = 0; n < dx0.rows(); ++n) dtable.row(n % T) += dx0.row(n);
+}
+
+template <typename S>
+void rope_angles(int64_t T, int64_t d_k, RopeAngles<S>& a) {
+  const int64_t half = d_k / 2;
+  if (a.cos.rows() == T && a.cos.cols() == half) return;
+  const std::vector<double> inv_freq = rope_inverse_frequencies(d_k);  // (d_k / 2)
+  a.cos.resize(T, half);
+  a.sin.resize(T, half);
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t i = 0; i < half; ++i) {
+      const double angle = double(t) * inv_freq[size_t(i)];
+      a.cos(t, i) = S(std::cos(angle));
+      a.sin(t, i) = S(std::sin(angle));
+    }
+}
+
+template <typename S>
+void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const RopeAngles<S>& a,
+                  bool transposed) {
+  const int64_t half = d_k / 2;
+  const S sign = transposed ? S(-1) : S(1);  // R(-angle) = R(angle)^T
+  for (int64_t n = 0; n < qkv.rows(); ++n) {
+    S* row = qkv.row(n).data();
+    const S* cos = a.cos.row(n % T).data();
+    const S* sin = a.sin.row(n % T).data();
+    for (int64_t head = 0; head < width; head += d_k) {
+      S* x = row + head;  // one head's (d_k) vector
+      for (int64_t i = 0; i < half; ++i) {
+        const S lo = x[i], hi = x[i + half], s = sign * sin[i];
+        x[i] = lo * cos[i] - hi * s;
+        x[i + half] = hi * cos[i] + lo * s;
+      }
+    }
+  }
+}
+
+template <typename S>
+void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads,
+                    const std::vector<double>& slopes) {
+  for (int64_t r = 0; r < scores.rows(); ++r) {
+    const int64_t query = r % T, head = (r / T) % heads;
+    S* row = scores.row(r).data();
+    for (int64_t key = 0; key < T; ++key)
+      row[key] += S(alibi_bias(slopes[size_t(head)], query, key));
+  }
+}
+
+#define ATTNLAB_POSITION_LAYERS(S)                                                             \
+  template void add_positions<S>(PositionEncoding, const Parameters<S>&, int64_t, Matrix<S>&); \
+  template void position_gradients<S>(PositionEncoding, const Matrix<S>&, int64_t,             \
+                                      Parameters<S>&);                                         \
+  template void rope_angles<S>(int64_t, int64_t, RopeAngles<S>&);                              \
+  template void rotate_heads<S>(Matrix<S>&, int64_t, int64_t, int64_t, const RopeAngles<S>&,   \
+                                bool);                                                         \
+  template void add_alibi_bias<S>(Matrix<S>&, int64_t, int64_t, const std::vector<double>&);
+ATTNLAB_POSITION_LAYERS(float)
+ATTNLAB_POSITION_LAYERS(double)
+#undef ATTNLAB_POSITION_LAYERS
+
+}  // namespace attnlab::training
