@@ -89,11 +89,10 @@ std::string narration(const FlashSweep& sweep, int shown) {
            ": the first keys these rows see. m = the row max, l = sum exp(s - m), "
            "output = P V / l.";
   char rescale[64];
-  std::snprintf(rescale, sizeof rescale, "%.3g to %.3g", double(low), double(high));
+  std::snprintf(rescale, sizeof rescale, "%.3g\u2026%.3g", double(low), double(high));
   return text +
-         ": m grows to max(m, row max); l and the output so far are rescaled by "
-         "exp(m_old - m_new) = " +
-         rescale + ", then this tile's share is added.";
+         ": m = max(m, row max); l and the output so far \u00d7 exp(m_old - m_new) = " + rescale +
+         ", then this tile is added.";
 }
 
 // What the tiled run computes and holds, against the ordinary path: this config and the seeds'.
@@ -103,8 +102,7 @@ void draw_counters_and_gauge(AppState& state, const FlashCounters& k) {
   if (!tab.seeds_example) tab.seeds_example = seeds_example({64, 64});
   char line[192];
   std::snprintf(line, sizeof line,
-                "All heads: %lld of %lld tiles computed, %lld skipped (hatched); %.0f %% of the "
-                "ordinary FLOPs.",
+                "%lld of %lld tiles computed, %lld skipped (hatched): %.0f %% of the FLOPs.",
                 (long long)k.tiles_computed, (long long)k.tiles_total, (long long)k.tiles_skipped,
                 k.ordinary_flops > 0 ? 100.0 * k.flops / k.ordinary_flops : 0.0);
   text_wrapped(line);
@@ -141,7 +139,7 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
     return std::max(1.0f,
                     std::min((height - title_h) / float(sweep.T), (width - 2 * gap) / (2.2f * n)));
   };
-  const float words_w = std::max(font * 16, room.x * 0.34f);
+  const float words_w = std::max(font * 13, room.x * 0.32f);
   const float words_h = font * 12;
   const float beside = cell_for(room.x - words_w - gap, room.y);
   const float below = cell_for(room.x, room.y - words_h);
