@@ -64,6 +64,7 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
       break;
     case ToolTab::WordOrder:
       draw_word_order_tab(state);
+      break;
     case ToolTab::Flash:
       draw_flash_tab(state);
       break;
