@@ -87,8 +87,8 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   add_positions(s.pos, p, T, z);
   const bool rope = s.pos == PositionEncoding::Rope;
   if (rope) rope_angles(T, dk, cache.scratch.rope);
-  const std::vector<double> slopes =
-      s.pos == PositionEncoding::Alibi ? alibi_slopes(h) : std::vector<double>{};
+  const bool alibi = s.pos == PositionEncoding::Alibi;
+  if (alibi) alibi_bias_table(T, h, cache.scratch.alibi);
 
   cache.layers.resize(size_t(s.layers));
   for (int64_t l = 0; l < s.layers; ++l) {
@@ -117,7 +117,7 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
       }
     });
     // scale (+ ALiBi's bias) + mask + softmax over the keys, all heads at once: (B*h*T, T)
-    if (!slopes.empty()) add_alibi_bias(c.weights, T, h, slopes);
+    if (alibi) add_alibi_bias(c.weights, T, h, cache.scratch.alibi);
     if (s.causal) fill_future(c.weights, T, minus_inf);
     softmax_rows(c.weights);
     if (s.causal) fill_future(c.weights, T, S(0));

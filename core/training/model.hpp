@@ -51,6 +51,7 @@ struct ForwardCache {
     Matrix<S> dqkv;                  // (B*T, 3*h*d_k)
     Matrix<S> dhidden;               // (B*T, 4D)
     RopeAngles<S> rope;              // (T, d_k/2) cos and sin, with --pos rope
+    Matrix<S> alibi;                 // (h*T, T) ALiBi's bias, with --pos alibi
   } scratch;
 };
 

@@ -65,14 +65,20 @@ void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const R
 }
 
 template <typename S>
-void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads,
-                    const std::vector<double>& slopes) {
-  for (int64_t r = 0; r < scores.rows(); ++r) {
-    const int64_t query = r % T, head = (r / T) % heads;
-    S* row = scores.row(r).data();
-    for (int64_t key = 0; key < T; ++key)
-      row[key] += S(alibi_bias(slopes[size_t(head)], query, key));
-  }
+void alibi_bias_table(int64_t T, int64_t heads, Matrix<S>& bias) {
+  if (bias.rows() == heads * T && bias.cols() == T) return;
+  const std::vector<double> slopes = alibi_slopes(heads);  // (h)
+  bias.resize(heads * T, T);
+  for (int64_t head = 0; head < heads; ++head)
+    for (int64_t query = 0; query < T; ++query)
+      for (int64_t key = 0; key < T; ++key)
+        bias(head * T + query, key) = S(alibi_bias(slopes[size_t(head)], query, key));
+}
+
+template <typename S>
+void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const Matrix<S>& bias) {
+  for (int64_t pair = 0; pair < scores.rows() / T; ++pair)  // (sequence, head) pairs
+    scores.block(pair * T, 0, T, T) += bias.block((pair % heads) * T, 0, T, T);
 }
 
 #define ATTNLAB_POSITION_LAYERS(S)                                                             \
@@ -82,7 +88,8 @@ void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads,
   template void rope_angles<S>(int64_t, int64_t, RopeAngles<S>&);                              \
   template void rotate_heads<S>(Matrix<S>&, int64_t, int64_t, int64_t, const RopeAngles<S>&,   \
                                 bool);                                                         \
-  template void add_alibi_bias<S>(Matrix<S>&, int64_t, int64_t, const std::vector<double>&);
+  template void alibi_bias_table<S>(int64_t, int64_t, Matrix<S>&);                             \
+  template void add_alibi_bias<S>(Matrix<S>&, int64_t, int64_t, const Matrix<S>&);
 ATTNLAB_POSITION_LAYERS(float)
 ATTNLAB_POSITION_LAYERS(double)
 #undef ATTNLAB_POSITION_LAYERS

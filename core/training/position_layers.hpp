@@ -43,8 +43,13 @@ template <typename S>
 void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k,
                   const RopeAngles<S>& angles, bool transposed);
 
-// scores (B*h*T, T), rows (b*h + head)*T + query: += -slope_head * |query - key|.
+// ALiBi's bias for T positions and `heads` heads, (h*T, T): row head*T + query holds
+// -slope_head * |query - key| over the keys. Filled unless it already has that size.
 template <typename S>
-void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const std::vector<double>& slopes);
+void alibi_bias_table(int64_t T, int64_t heads, Matrix<S>& bias);
+
+// scores (B*h*T, T), rows (b*h + head)*T + query: += the head's (T, T) block of `bias`.
+template <typename S>
+void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const Matrix<S>& bias);
 
 }  // namespace attnlab::training
