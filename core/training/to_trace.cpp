@@ -1,6 +1,5 @@
 #include "core/training/to_trace.hpp"
 
-#include "core/model/errors.hpp"
 #include "core/training/position_layers.hpp"
 
 namespace attnlab::training {
@@ -8,11 +7,6 @@ namespace attnlab::training {
 TraceOfModel first_layer_trace(const SavedModel& m, int64_t B, int64_t batch_index) {
   const Parameters<float>& p = m.parameters;
   const ModelShape& s = m.shape;
-  if (s.pos == PositionEncoding::Alibi) {
-    throw UserError(
-        "an ALiBi model's layer cannot be traced: the traced pipeline has no ALiBi bias; train it "
-        "with another --pos to open it in the pipeline");
-  }
   const int64_t T = s.seq_len, D = s.d_model, H = s.qkv_width();
   TraceOfModel out;
   out.batch = make_batch(m.settings.task, B, T, s.vocab, m.settings.seed, batch_index);
@@ -28,6 +22,7 @@ TraceOfModel first_layer_trace(const SavedModel& m, int64_t B, int64_t batch_ind
   c.mask.causal = s.causal;
   c.seed = m.settings.seed;
   if (s.pos == PositionEncoding::Rope) c.rope_theta = 10000.0;  // the trainer's RoPE on q and k
+  if (s.pos == PositionEncoding::Alibi) c.pos = PositionEncoding::Alibi;  // its bias on the scores
   for (int64_t t = 0; t < T; ++t)
     c.sentence += (t ? " " : "") + std::to_string(out.batch.tokens[size_t(t)]);
 
@@ -48,6 +43,8 @@ TraceOfModel first_layer_trace(const SavedModel& m, int64_t B, int64_t batch_ind
     in.rope_inv_freq = Tensor::empty("rope_inv_freq", {int64_t(inv_freq.size())});
     for (size_t i = 0; i < inv_freq.size(); ++i) in.rope_inv_freq.data()[i] = Scalar(inv_freq[i]);
   }
+  if (s.pos == PositionEncoding::Alibi)  // the bias the trainer adds to the scores: (h, T, T)
+    in.alibi_bias = alibi_bias_tensor(s.heads, T, T);
   if (s.bias) {
     in.b_q = to_tensor("b_q", {H}, p[w.b_q]);
     in.b_k = to_tensor("b_k", {H}, p[w.b_k]);

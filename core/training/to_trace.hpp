@@ -16,8 +16,7 @@ struct TraceOfModel {
 };
 
 // Batch number `batch_index` of the model's task (B sequences) with the model's seed. A RoPE model
-// is traced with the pipeline's RoPE (theta 10000); an ALiBi model is refused (UserError): the
-// pipeline has no ALiBi bias.
+// is traced with the pipeline's RoPE (theta 10000), an ALiBi model with its bias sub-step.
 TraceOfModel first_layer_trace(const SavedModel& model, int64_t batch, int64_t batch_index = 0);
 
 }  // namespace attnlab::training

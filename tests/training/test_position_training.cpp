@@ -91,31 +91,35 @@ TEST(PositionTraining, AlibiWeightsWithZeroScoresAreTheBiasSoftmax) {
             cache.layers[0].weights(3 * T + last, last - 1));
 }
 
-// The trainer's RoPE layer gives the same attention as the core's traced pipeline with
-// --rope-theta 10000 (core/variants/rotary: Llama's rotate-half), through first_layer_trace.
-TEST(PositionTraining, RopeLayerEqualsThePipelinesRope) {
-  for (const Task task : {Task::PreviousToken, Task::Reverse}) {
-    TrainSettings s = tiny(task, PositionEncoding::Rope);
-    s.heads = 2;
-    s.d_model = 12;
-    s.d_k = 6;
-    s.seq_len = 7;
-    Trainer trainer(s);
-    for (int i = 0; i < 5; ++i) trainer.step();
-    const SavedModel model{s, trainer.shape(), trainer.parameters()};
-    const TraceOfModel traced = first_layer_trace(model, 3, 2);
-    EXPECT_GT(traced.config.rope_theta, 0);
-    const Tensor out = forward(traced.config, traced.inputs);  // (B, T, D)
-    ForwardCache<float> cache;
-    forward_loss(trainer.shape(), trainer.parameters(), traced.batch, cache);
-    const Matrix<float>& ours = cache.layers[0].attention;  // (B*T, D)
-    ASSERT_EQ(out.numel(), ours.size());
-    double diff = 0;
-    for (int64_t e = 0; e < out.numel(); ++e)
-      diff = std::max(diff, double(std::abs(out.data()[e] - ours.data()[e])));
-    std::printf("  %s: max |trainer - pipeline with RoPE| = %.2e\n", task_info(task).name, diff);
-    EXPECT_LT(diff, 1e-5);
-  }
+// The trainer's RoPE and ALiBi layers give the same attention as the core's traced pipeline
+// (RoPE: --rope-theta 10000, core/variants/rotary's rotate-half; ALiBi: --pos alibi, the bias
+// sub-step before the mask), through first_layer_trace.
+TEST(PositionTraining, RopeAndAlibiLayersEqualThePipelines) {
+  for (const PositionEncoding pos : {PositionEncoding::Rope, PositionEncoding::Alibi})
+    for (const Task task : {Task::PreviousToken, Task::Reverse}) {
+      TrainSettings s = tiny(task, pos);
+      s.heads = 2;
+      s.d_model = 12;
+      s.d_k = 6;
+      s.seq_len = 7;
+      Trainer trainer(s);
+      for (int i = 0; i < 5; ++i) trainer.step();
+      const SavedModel model{s, trainer.shape(), trainer.parameters()};
+      const TraceOfModel traced = first_layer_trace(model, 3, 2);
+      if (pos == PositionEncoding::Rope) EXPECT_GT(traced.config.rope_theta, 0);
+      if (pos == PositionEncoding::Alibi) EXPECT_EQ(traced.config.pos, PositionEncoding::Alibi);
+      const Tensor out = forward(traced.config, traced.inputs);  // (B, T, D)
+      ForwardCache<float> cache;
+      forward_loss(trainer.shape(), trainer.parameters(), traced.batch, cache);
+      const Matrix<float>& ours = cache.layers[0].attention;  // (B*T, D)
+      ASSERT_EQ(out.numel(), ours.size());
+      double diff = 0;
+      for (int64_t e = 0; e < out.numel(); ++e)
+        diff = std::max(diff, double(std::abs(out.data()[e] - ours.data()[e])));
+      std::printf("  %s, %s: max |trainer - pipeline| = %.2e\n",
+                  std::string(position_encoding_name(pos)).c_str(), task_info(task).name, diff);
+      EXPECT_LT(diff, 1e-5);
+    }
 }
 
 // The same model without RoPE differs: the rotation above is not a no-op.
