@@ -82,6 +82,7 @@ void load_trained_model(const Flags& f, Request& r) {
   c.d_v = trace.config.d_v;
   c.bias = trace.config.bias;
   if (trace.config.rotary()) c.rope_theta = trace.config.rope_theta;  // a --pos rope model
+  if (trace.config.alibi()) c.pos = trace.config.pos;                 // a --pos alibi model
   c.output_proj = true;
   c.mask.causal = c.mask.causal || trace.config.mask.causal;
   c.seed = trace.config.seed;

@@ -208,7 +208,7 @@ expect 2 "--eval-seq-len 5000: use a length from 2" -- train --task previous-tok
   "${train_args[@]}" --eval-seq-len 5000 --out "$work/x"
 expect 0 "wrote 11 parameters" -- train --task previous-token "${train_args[@]}" --pos alibi \
   --out "$work/alibi_model"
-expect 0 "biased" -- --model "$work/alibi_model"
+expect 0 "scores = scores + self.alibi_bias" -- --model "$work/alibi_model"
 expect 0 "q = q * cos + rotate_half(q) * sin" -- --model "$work/rope"
 
 # [SECTION] --flash BR:BC: the tiled kernel (issue 24). Causal, T = 8 in tiles of 4: 3 of 4 tiles
