@@ -1,6 +1,7 @@
 #include "core/checkpoints/safetensors.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab {
@@ -202,11 +204,20 @@ Tensor decode_safetensors_tensor(const std::string& path, const std::string& nam
                      " bytes for its " + std::to_string(count) + " elements");
   Scalar* out = tensor.data();
   const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (size_t i = 0; i < count; ++i) {
-    out[i] = decode(raw, i);
-    if (!std::isfinite(out[i]))
-      refuse(path, "tensor " + in_quotes(name) + " holds NaN or Inf at index " + std::to_string(i));
-  }
+  // Converted over the cores; the first NaN or Inf (the lowest index any chunk met) is refused.
+  std::atomic<size_t> first_bad{count};
+  parallel_for(int64_t(count), 8.0 * double(count), [&](int64_t begin, int64_t end) {
+    for (auto i = size_t(begin); i < size_t(end); ++i) {
+      out[i] = decode(raw, i);
+      if (std::isfinite(out[i])) continue;
+      for (size_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
+      }
+      return;
+    }
+  });
+  if (first_bad < count)
+    refuse(path, "tensor " + in_quotes(name) + " holds NaN or Inf at index " +
+                     std::to_string(first_bad.load()));
   return tensor;
 }
 
