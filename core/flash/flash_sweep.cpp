@@ -72,21 +72,7 @@ FlashSweep record_sweep(const Config& c, const Inputs& in, TileSizes tiles, int6
   sweep.tiles = tiles;
   sweep.context.assign(size_t(T * dv), 0.0f);
   const Projections p = project_qkv(c, in);
-  const HeadOffsets at = head_offsets(c, p, batch_index, head);
-  // The context rows land in sweep.context, (T, d_v) contiguous.
-  const HeadOperands<Scalar> op{p.q.data() + at.q,
-                                p.q_width,
-                                p.k.data() + at.k,
-                                p.k_width,
-                                p.v.data() + at.v,
-                                p.v_width,
-                                sweep.context.data(),
-                                dv,
-                                T,
-                                Tk,
-                                c.head_dim_k(),
-                                dv,
-                                batch_index};
+  const HeadOperands<Scalar> op = head_operands(c, p, batch_index, head, sweep.context.data(), dv);
   const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(c.head_dim_k())));
   BlockState<Scalar> state;
   StepRecorder recorder{sweep};

@@ -37,10 +37,23 @@ Projections project_qkv(const Config& c, const Inputs& in) {
   return p;
 }
 
-HeadOffsets head_offsets(const Config& c, const Projections& p, int64_t b, int64_t hd) {
+HeadOperands<Scalar> head_operands(const Config& c, const Projections& p, int64_t b, int64_t hd,
+                                   Scalar* out, int64_t out_stride) {
   const int64_t T = c.tokens(), Tk = c.key_tokens(), kv = hd / c.group_size();
-  return {b * T * p.q_width + hd * c.head_dim_k(), b * Tk * p.k_width + kv * c.head_dim_k(),
-          b * Tk * p.v_width + kv * c.head_dim_v()};
+  const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
+  return {p.q.data() + b * T * p.q_width + hd * dk,
+          p.q_width,
+          p.k.data() + b * Tk * p.k_width + kv * dk,
+          p.k_width,
+          p.v.data() + b * Tk * p.v_width + kv * dv,
+          p.v_width,
+          out,
+          out_stride,
+          T,
+          Tk,
+          dk,
+          dv,
+          b};
 }
 
 }  // namespace attnlab

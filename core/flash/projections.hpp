@@ -1,6 +1,7 @@
 // Q, K and V of every head side by side, as the tiled run and the recorded sweep read them.
 #pragma once
 
+#include "core/flash/online_softmax.hpp"
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
 #include "core/tensor/tensor.hpp"
@@ -16,10 +17,9 @@ struct Projections {
 
 Projections project_qkv(const Config& config, const Inputs& inputs);
 
-// Head hd of sequence b: where its query, key and value rows start in `p`.
-struct HeadOffsets {
-  int64_t q, k, v;
-};
-HeadOffsets head_offsets(const Config& config, const Projections& p, int64_t b, int64_t hd);
+// Head hd of sequence b, read through the strides of `p`, writing its (T, d_v) output rows
+// `out_stride` apart from `out`.
+HeadOperands<Scalar> head_operands(const Config& config, const Projections& p, int64_t b,
+                                   int64_t hd, Scalar* out, int64_t out_stride);
 
 }  // namespace attnlab

@@ -77,7 +77,7 @@ FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,
   use_single_threaded_blas();
   if (std::string reason = flash_unavailable(c, tiles); !reason.empty()) throw UserError(reason);
   const int64_t B = c.batch, T = c.tokens(), h = c.n_heads, dv = c.head_dim_v();
-  const int64_t Tk = c.key_tokens(), rows = B * T, v_width = h * dv;
+  const int64_t rows = B * T, v_width = h * dv;
   const Projections p = project_qkv(c, in);
   control.check_cancel();
 
@@ -95,20 +95,8 @@ FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,
       const int64_t qb = task % query_blocks;
       if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;
       // Head hd of sequence b, read through the strides of the (B, T, h*d) projections.
-      const HeadOffsets at = head_offsets(c, p, b, hd);
-      const HeadOperands<Scalar> op{p.q.data() + at.q,
-                                    p.q_width,
-                                    p.k.data() + at.k,
-                                    p.k_width,
-                                    p.v.data() + at.v,
-                                    p.v_width,
-                                    concat.data() + b * T * v_width + hd * dv,
-                                    v_width,
-                                    T,
-                                    Tk,
-                                    c.head_dim_k(),
-                                    dv,
-                                    b};
+      const HeadOperands<Scalar> op =
+          head_operands(c, p, b, hd, concat.data() + b * T * v_width + hd * dv, v_width);
       sweep_query_block(op, c.mask, tiles, qb, scale, state);
       const int64_t first = (b * h + hd) * T + qb * tiles.rows;
       std::copy(state.m.begin(), state.m.end(), result.row_max.begin() + first);
