@@ -1,5 +1,5 @@
 // One plan per run: the trace's records are the plan's, with typed sub-steps, axes and inputs;
-// the memory estimate is a shape-only run of the plan, so it equals the bytes a run really
+// the memory estimate is the sum of the plan's step sizes, and it equals the bytes a run really
 // allocates for every mistake, ablation and mask; the code view prints the plan's own words.
 #include <gtest/gtest.h>
 

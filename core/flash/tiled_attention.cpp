@@ -12,6 +12,7 @@
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/plan_sizes.hpp"
 
 namespace attnlab {
 
@@ -37,17 +38,8 @@ int64_t flash_workers() {
 }
 
 int64_t flash_bytes_needed(const Config& c, TileSizes tiles) {
-  const double B = double(c.batch), T = double(c.tokens()), Tk = double(c.key_tokens());
-  const double h = double(c.n_heads), hk = double(c.kv_heads());
-  const double dk = double(c.head_dim_k()), dv = double(c.head_dim_v());
-  const double d_in = double(c.input_dim()), d_kv = double(c.kv_input_dim());
-  const double inputs = B * T * d_in + (c.cross() ? B * Tk * d_kv : 0.0);
-  const double weights = d_in * h * dk + d_kv * hk * (dk + dv) + h * dv * double(c.d_model);
-  const double qkv = B * T * h * dk + B * Tk * hk * (dk + dv);
-  const double outputs = B * T * h * dv + (c.output_proj ? B * T * double(c.d_model) : 0.0);
-  const double held = double(tiled_bytes_held(c, tiles, flash_workers()));
-  const double bytes = (inputs + weights + qkv + outputs) * 4.0 + held;
-  return bytes > 9e18 ? std::numeric_limits<int64_t>::max() : int64_t(bytes);
+  // The plan's X, Q, K, V, concat and output and the parameters, plus the tiles: linear in T.
+  return tiled_bytes_needed(c, tiled_bytes_held(c, tiles, flash_workers()));
 }
 
 std::string flash_unavailable(const Config& c, TileSizes tiles) {

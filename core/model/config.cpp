@@ -141,21 +141,25 @@ void check_mask(const Config& c, std::vector<ConfigIssue>& issues) {
 }
 
 // Only for a config every other rule accepts: the sizes are then sane to multiply.
-void check_memory(const Config& c, std::vector<ConfigIssue>& issues) {
+void check_countable(const Config& c, std::vector<ConfigIssue>& issues) {
   if (const double bound = element_bound(c); bound > kMaxCountableElements) {
     issues.push_back(
         {"memory", "this configuration's tensors hold about " + format_number(bound) +
                        " numbers, more than even shape-only mode can count exactly: lower B, T "
                        "or n_heads"});
-    return;
   }
-  if (c.shape_only) return;
-  if (std::string over = over_memory_cap(c); !over.empty()) issues.push_back({"memory", over});
 }
 
 }  // namespace
 
 std::vector<ConfigIssue> validate(const Config& c) {
+  std::vector<ConfigIssue> issues = validate_settings(c);
+  if (!issues.empty() || c.shape_only) return issues;
+  if (std::string over = over_memory_cap(c); !over.empty()) issues.push_back({"memory", over});
+  return issues;
+}
+
+std::vector<ConfigIssue> validate_settings(const Config& c) {
   std::vector<ConfigIssue> issues;
   check_sizes(c, issues);
   if (!issues.empty()) return issues;  // the rules below assume sane sizes
@@ -168,7 +172,7 @@ std::vector<ConfigIssue> validate(const Config& c) {
                                      "zeroing an attention weight)"});
   }
   if (c.memory_cap_bytes <= 0) issues.push_back({"memory_cap", "the memory cap must be positive"});
-  if (issues.empty()) check_memory(c, issues);
+  if (issues.empty()) check_countable(c, issues);
   return issues;
 }
 

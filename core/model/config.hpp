@@ -112,8 +112,13 @@ struct ConfigIssue {
   std::string message;  // "d_model=10 is not divisible by n_heads=4 (...): choose ..."
 };
 
-// Every violation at once (empty when the config can run).
+// Every violation at once (empty when the config can run as a trace: the traced run's memory
+// rule, trace_bytes_needed, against config.memory_cap_bytes included).
 std::vector<ConfigIssue> validate(const Config& config);
+// The same without the trace's memory cap: what every path shares. A path that holds less than
+// the trace checks its own rule from the plan's sizes (core/trace/plan_sizes.hpp): forward()'s
+// working set, the tiled run's (linear in T).
+std::vector<ConfigIssue> validate_settings(const Config& config);
 
 // Why this config's values cannot be computed ("" when they can): an invalid setting, shape-only
 // mode, or a trace above the memory cap (the same message validate() gives the trace).
@@ -130,8 +135,8 @@ std::string describe(const std::vector<ConfigIssue>& issues);
 constexpr double kMaxCountableElements = 1125899906842624.0;
 
 // Bytes of every tensor the trace would hold and of its parameters (float32), without
-// allocating anything: a shape-only run of the config's plan (core/trace/mha.cpp). 0 when a size is
-// not positive; INT64_MAX beyond what can be counted.
+// allocating or running anything: the sum of the plan's step sizes (core/trace/plan_sizes.cpp).
+// 0 when a size is not positive; INT64_MAX beyond what can be counted.
 int64_t trace_bytes_needed(const Config& config);
 
 // "1.5 MiB"

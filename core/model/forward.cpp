@@ -10,6 +10,7 @@
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
+#include "core/trace/plan_sizes.hpp"
 #include "core/variants/rotary.hpp"
 
 namespace attnlab {
@@ -28,8 +29,14 @@ const Scalar* data_or_null(const Tensor& t) {
 
 Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   use_single_threaded_blas();
-  const std::vector<ConfigIssue> issues = validate(c);
+  const std::vector<ConfigIssue> issues = validate_settings(c);
   if (!issues.empty()) throw UserError(describe(issues));
+  if (const int64_t need = forward_bytes_needed(c); need > c.memory_cap_bytes) {
+    throw UserError("forward() needs " + format_bytes(double(need)) + " (" + std::to_string(need) +
+                    " bytes) for X, the weights, Q, K, V, a score map per thread and the output, "
+                    "above the cap of " +
+                    format_bytes(double(c.memory_cap_bytes)) + ": lower B, T or the widths");
+  }
   if (c.mistake != Mistake::None) throw UserError("forward() computes the correct path only");
   if (c.latent())
     throw UserError(

@@ -11,7 +11,8 @@ namespace attnlab {
 
 // `inputs` must be complete (see complete_inputs); returns out (B, T, d_out). Ablated heads
 // (config.ablated_heads) contribute a zero context; mistakes are not simulated here.
-// Throws UserError for an invalid config, Cancelled when `control` asks it to stop.
+// Throws UserError for an invalid config or one whose working set (forward_bytes_needed: no
+// records are held) is above config.memory_cap_bytes, Cancelled when `control` asks it to stop.
 Tensor forward(const Config& config, const Inputs& inputs, const RunControl& control = {});
 
 }  // namespace attnlab

@@ -1,4 +1,5 @@
-// The seeds' hyperparameter table, computed: each real model's attention layer in shape-only mode.
+// The seeds' hyperparameter table, computed: each real model's attention layer counted from its
+// plan's sizes (nothing runs).
 #pragma once
 
 #include <string>

@@ -17,6 +17,7 @@
 #include "core/model/tokenizer.hpp"
 #include "core/trace/diagnostics.hpp"
 #include "core/trace/plan.hpp"
+#include "core/trace/plan_sizes.hpp"
 #include "core/trace/trace_builder.hpp"
 #include "core/variants/kv_cache_decode.hpp"
 #include "core/variants/latent_attention.hpp"
@@ -419,26 +420,6 @@ void fill_parameters(const Plan& plan, const Inputs& given, Trace& trace) {
       {{AxisKind::Head, "h", 0, 1}, {AxisKind::Token, "T", 0, 1}, {AxisKind::Key, "T", 0, 1}});
 }
 
-Counters parameter_counts(const Config& c) {
-  Counters n;
-  const int64_t h = c.n_heads, hk = c.kv_heads(), dk = c.head_dim_k(), dv = c.head_dim_v();
-  const int64_t d_in = c.input_dim(), q_in = c.q_latent > 0 ? c.q_latent : d_in;
-  const int64_t kv_in = c.latent() ? c.kv_latent : c.kv_input_dim();
-  const int64_t rope = c.latent() ? c.rope_dim : 0;
-  // K/V: W_k, W_v over n_kv heads (MLA: W_uk, W_uv from d_c, plus W_dkv and W_kr from d_in).
-  const int64_t kv_weights =
-      kv_in * hk * (dk + dv) + (c.latent() ? d_in * (c.kv_latent + rope) : 0);
-  const int64_t q_weights = q_in * h * (dk + rope) + (c.q_latent > 0 ? d_in * c.q_latent : 0);
-  n.qkv_weights = q_weights + kv_weights;
-  n.qkv_biases = c.bias ? h * dk + hk * (dk + dv) : 0;
-  n.out_weights = c.output_proj ? h * dv * c.d_model : 0;
-  n.out_bias = (c.bias && c.output_proj) ? c.d_model : 0;
-  n.attention_elements = c.batch * h * c.tokens() * c.key_tokens();
-  n.kv_parameters = kv_weights + (c.bias ? hk * (dk + dv) : 0);
-  n.kv_cache_numbers = c.latent() ? c.kv_latent + rope : hk * (dk + dv);
-  return n;
-}
-
 // Token labels: the sentence's, or x0, x1, ... when X came from a file without a sentence.
 std::vector<std::string> token_labels(const Config& c, const Inputs& inputs) {
   if (int64_t(inputs.labels.tokens.size()) == c.tokens()) return inputs.labels.tokens;
@@ -470,7 +451,7 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
   trace.shape_only = config.shape_only;
   trace.tokens = token_labels(config, inputs);
   trace.tokens_kv = key_token_labels(config, inputs);
-  trace.counters = parameter_counts(config);
+  trace.counters = parameter_counters(config);  // FLOPs and bytes added record by record
   trace.diagnostics.notices = notices_for(config);
   for (std::string& notice : plan_notices(plan))
     trace.diagnostics.notices.push_back(std::move(notice));
@@ -485,24 +466,6 @@ Trace run(const Config& config, const Inputs& inputs, const RunControl& control)
 
 Inputs trace_inputs(const Trace& trace, const Inputs& given) {
   return complete_inputs(trace.config, trace.tokens, given, trace.tokens_kv);
-}
-
-int64_t trace_bytes_needed(const Config& config) {
-  // A shape-only run of the plan: the same code allocates, so the estimate cannot drift from it.
-  const double bound = element_bound(config);
-  if (bound <= 0) return 0;
-  if (bound > kMaxCountableElements) return std::numeric_limits<int64_t>::max();
-  Config shapes = config;
-  shapes.shape_only = true;
-  const Plan plan = plan_for(shapes);
-  Trace trace;
-  trace.config = shapes;
-  const Inputs parameters = shape_only_inputs(shapes);
-  fill_parameters(plan, parameters, trace);
-  BatchedRun(plan, parameters, RunControl{}, trace).run();
-  int64_t bytes = trace.counters.bytes;
-  for (const TensorRecord& p : trace.parameters) bytes += p.bytes;
-  return bytes;
 }
 
 }  // namespace attnlab

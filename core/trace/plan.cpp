@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/model/inputs.hpp"
+#include "core/trace/plan_sizes.hpp"
 
 namespace attnlab {
 
@@ -419,6 +420,7 @@ Plan plan_for(const Config& c) {
   add_concat_steps(c, p, s, p.steps);
   if (p.decode_prompt > 0) add_decode_steps(p, s, p.steps);
   if (p.absorbed) add_absorbed_step(c, s, p.steps);
+  size_steps(p);
   return p;
 }
 

@@ -1,7 +1,9 @@
 // One plan per run: everything a run will do, decided once from its config. Which sub-steps run,
 // which one the injected mistake changes, which heads are off, and every record the trace will
-// hold with its axes and inputs. The traced run computes it, the narration words it, the code
-// view prints it, and the memory estimate is a shape-only run of it: none of them decides again.
+// hold with its axes and inputs, and what each record will hold and cost (its shape, bytes and
+// FLOPs, worked out from the shapes alone: core/trace/plan_sizes.hpp). The traced run computes it,
+// the narration words it, the code view prints it, and the memory rules and FLOP counts read its
+// sizes: none of them decides again.
 #pragma once
 
 #include <string>
@@ -65,6 +67,16 @@ struct PlannedStep {
   bool left_out = false;  // the mistake removed this line (shown commented out in the code)
   Pass pass = Pass::Forward;
   int64_t position = -1;  // Pass::Decode: the token t this step decodes
+
+  // [SECTION] sizes, worked out from the shapes alone (core/trace/plan_sizes.cpp): what the
+  // run's record of this step holds and cost, without running it. Besides the shape, all 0 for a
+  // step not recorded or not reached.
+  Shape shape;          // the record's sizes (its axes' sizes)
+  double elements = 0;  // their product (a double: never overflows, exact below 2^53)
+  bool view = false;    // reads storage an earlier record (or x) allocated: holds no new bytes
+  int64_t bytes = 0;    // new float32 storage it allocates (0 for a view); INT64_MAX: uncountable
+  double flops = 0;     // to compute it, counted as the run counts them
+  bool reached = true;  // false: the run stops before it (view-no-contiguous's failing view)
 };
 
 // Fused QKV: W_qkv's columns, h*d_k + n_kv*(d_k + d_v), and their symbol ("3*h*d_k").
@@ -108,6 +120,11 @@ struct Plan {
   // [SECTION] the steps, in order: every record of the trace (the forward pass, then the passes
   // beside it), and the lines a mistake removes
   std::vector<PlannedStep> steps;
+
+  // [SECTION] sizes (core/trace/plan_sizes.cpp)
+  // view-no-contiguous: the transposed context's strides cannot be viewed as (B, T, h*d_v) (more
+  // than one head, token and value dimension), so the run stops at concat.
+  bool concat_view_fails = false;
 
   // The recorded step of that name; throws std::logic_error when the plan has none (a bug).
   const PlannedStep& step(const std::string& name) const;

@@ -1,6 +1,6 @@
 #include "core/variants/cache_comparison.hpp"
 
-#include "core/trace/mha.hpp"
+#include "core/trace/plan_sizes.hpp"
 
 namespace attnlab {
 
@@ -8,10 +8,9 @@ namespace {
 
 // The layer's counters with K/V shared by `kv_heads` heads (no latent), or as `base` has it.
 CacheRow counted(Config c, const std::string& variant, const std::string& sharing) {
-  c.shape_only = true;
   c.batch = 1;
   c.decode_steps = 0;
-  const Counters n = run(c).counters;
+  const Counters n = parameter_counters(c);
   return {variant, sharing, n.kv_cache_numbers, n.kv_parameters, 1};
 }
 

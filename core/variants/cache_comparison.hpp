@@ -1,6 +1,6 @@
 // How big the KV cache is under each way of sharing keys and values: the same layer as
 // multi-head (one K/V head per query head), grouped-query, multi-query and latent attention,
-// each counted by the core in shape-only mode.
+// each counted from the config by the core (nothing is run).
 #pragma once
 
 #include <string>

@@ -9,7 +9,7 @@
 #include "core/kernels/batched_ops.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/model/masks.hpp"
-#include "core/trace/mha.hpp"
+#include "core/trace/plan_sizes.hpp"
 #include "core/variants/rotary.hpp"
 
 namespace attnlab {
@@ -63,19 +63,7 @@ class CachedDecoder {
     builder_.add("prefill_k_cache", k_cache_.narrow(2, 0, P),
                  2.0 * B_ * P * d_in_ * hk_ * dk_ + (p_.rotate ? rotation_flops(k.shape()) : 0));
     builder_.add("prefill_v_cache", v_cache_.narrow(2, 0, P), 2.0 * B_ * P * d_in_ * hk_ * dv_);
-    out.prefill_flops = full_run_flops(P);  // the prompt's own pass, as the forward pass runs it
-  }
-
-  // FLOPs of the forward pass over the first `tokens` tokens (a shape-only run of its plan).
-  double full_run_flops(int64_t tokens) const {
-    Config prefix = c_;
-    prefix.seq_len = tokens;
-    prefix.decode_steps = 0;
-    prefix.shape_only = true;
-    // The masks as they apply to the first `tokens` tokens (FLOPs depend only on there being one).
-    for (int64_t& length : prefix.mask.padding_lengths) length = std::min(length, tokens);
-    prefix.mask.global_tokens = std::min(prefix.mask.global_tokens, tokens);
-    return attnlab::run(prefix).counters.flops;
+    out.prefill_flops = prefix_forward_flops(c_, P);  // the prompt's own pass, from its plan
   }
 
   // cache[:, :, first:first + n] = kv, kv (B, n_kv, n, d) read through its strides
@@ -161,7 +149,7 @@ class CachedDecoder {
     } else {
       add("out", concat, 0);
     }
-    s.recompute_flops = full_run_flops(keys);
+    s.recompute_flops = prefix_forward_flops(c_, keys);  // from the plan: nothing reruns
     s.cache_bytes = kv_cache_bytes(c_, keys);
     return s;
   }
