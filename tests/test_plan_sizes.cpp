@@ -15,8 +15,10 @@
 #include "core/model/errors.hpp"
 #include "core/model/forward.hpp"
 #include "core/model/inputs.hpp"
+#include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/teaching/mistakes.hpp"
+#include "core/teaching/model_table.hpp"
 #include "core/trace/mha.hpp"
 #include "core/trace/plan.hpp"
 #include "core/trace/plan_sizes.hpp"
@@ -281,6 +283,28 @@ TEST(PlanSizes, ValidationCountsAHugeTraceWithoutRunningIt) {
   EXPECT_TRUE(validate(c).empty());
   EXPECT_EQ(planned_counters(c).bytes, bytes - int64_t(4 * 4 * d * d));
   EXPECT_EQ(plan_for(c).step("scores").flops, 2 * B * h * T * T * (d / h));
+}
+
+TEST(PlanSizes, TheModelTableAndCacheRowsEqualShapeOnlyRunsCounters) {
+  for (const ModelRow& row : model_table()) {
+    SCOPED_TRACE(row.preset);
+    Config c = find_preset(row.preset).config;
+    c.batch = 1;
+    c.shape_only = true;
+    const Counters n = run(c).counters;  // what the table ran before it read the plan
+    EXPECT_EQ(row.flops, n.flops);
+    EXPECT_EQ(row.parameters, n.parameters());
+    EXPECT_EQ(row.attention_bytes, n.attention_elements * 4);
+    EXPECT_EQ(row.kv_parameters, n.kv_parameters);
+    EXPECT_EQ(row.kv_cache_numbers, n.kv_cache_numbers);
+  }
+  Config mha = find_preset("deepseek-v2").config;
+  mha.kv_latent = mha.rope_dim = mha.q_latent = 0;
+  mha.shape_only = true;
+  const std::vector<CacheRow> rows = deepseek_v2_cache_rows();
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].kv_cache_numbers, run(mha).counters.kv_cache_numbers);
+  EXPECT_EQ(rows[0].kv_parameters, run(mha).counters.kv_parameters);
 }
 
 // [SECTION] decoding counts from the plan

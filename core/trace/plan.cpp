@@ -444,11 +444,7 @@ double element_bound(const Config& c) {
     for (int64_t size : shape) n *= double(size);
     total += n;
   };
-  for (const PlannedStep& step : plan_for(c).steps) {
-    Shape shape;
-    for (const Axis& axis : step.axes) shape.push_back(axis.size);
-    add(shape);
-  }
+  for (const PlannedStep& step : plan_for(c).steps) add(step.shape);
   for (const Shape& shape : parameter_shapes(c)) add(shape);
   if (c.fused_qkv) add({c.input_dim(), fused_width(c)});  // W_qkv, joined from W_q, W_k, W_v
   return total;
