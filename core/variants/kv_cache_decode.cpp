@@ -35,22 +35,21 @@ class CachedDecoder {
         d_in_(c_.input_dim()),
         visible_(p_.mask_before_softmax ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{}) {}
 
+  // Computes every step; what they cost is the plan's (nothing reruns to count).
   DecodeTrace run() {
-    DecodeTrace out;
-    out.prompt_tokens = p_.decode_prompt;
-    prefill(out);
-    for (int64_t i = 0; out.prompt_tokens + i < T_; ++i) {
-      out.steps.push_back(step(i, out.prompt_tokens + i));
+    const int64_t P = p_.decode_prompt;
+    prefill(P);
+    for (int64_t i = 0; P + i < T_; ++i) {
+      step(i, P + i);
       control_.check_cancel();
     }
-    return out;
+    return planned_decode(p_);
   }
 
  private:
   // [SECTION] prefill: the prompt's K and V, (B, P, n_kv*d) -> the cache (B, n_kv, T, d), a
   // static cache with room for all T tokens; the records are views of its first P slots.
-  void prefill(DecodeTrace& out) {
-    const int64_t P = out.prompt_tokens;
+  void prefill(int64_t P) {
     const Tensor prompt = in_.x.narrow(1, 0, P).contiguous("prompt");  // (B, P, d_in)
     k_cache_ = Tensor::zeros("prefill_k_cache", {B_, hk_, T_, dk_});
     v_cache_ = Tensor::zeros("prefill_v_cache", {B_, hk_, T_, dv_});
@@ -63,7 +62,6 @@ class CachedDecoder {
     builder_.add("prefill_k_cache", k_cache_.narrow(2, 0, P),
                  2.0 * B_ * P * d_in_ * hk_ * dk_ + (p_.rotate ? rotation_flops(k.shape()) : 0));
     builder_.add("prefill_v_cache", v_cache_.narrow(2, 0, P), 2.0 * B_ * P * d_in_ * hk_ * dv_);
-    out.prefill_flops = prefix_forward_flops(c_, P);  // the prompt's own pass, from its plan
   }
 
   // cache[:, :, first:first + n] = kv, kv (B, n_kv, n, d) read through its strides
@@ -85,12 +83,9 @@ class CachedDecoder {
   }
 
   // [SECTION] one decode step: token t alone, attending over the t + 1 cached keys
-  DecodeStep step(int64_t i, int64_t t) {
-    DecodeStep s;
-    s.position = t;
+  void step(int64_t i, int64_t t) {
     const auto name = [i](const char* part) { return decode_name(i, part); };
     const auto add = [&](const char* part, const Tensor& tensor, double flops) {
-      s.flops += flops;
       return builder_.add(name(part), tensor, flops);
     };
     const int64_t keys = t + 1;
@@ -149,9 +144,6 @@ class CachedDecoder {
     } else {
       add("out", concat, 0);
     }
-    s.recompute_flops = prefix_forward_flops(c_, keys);  // from the plan: nothing reruns
-    s.cache_bytes = kv_cache_bytes(c_, keys);
-    return s;
   }
 
   const Plan& p_;

@@ -15,8 +15,9 @@ namespace attnlab {
 
 // Computes the plan's prefill and decode steps (plan.decode_prompt > 0; complete inputs with
 // values) with the shared kernels, recording each through `builder`, and returns what each step
-// cost. Grouped K/V heads share their cache entries (query head hd reads K/V head hd / g);
-// ablated heads contribute a zero context.
+// cost, counted from the plan (planned_decode, core/trace/plan_sizes.hpp). Grouped K/V heads share
+// their cache entries (query head hd reads K/V head hd / g); ablated heads contribute a zero
+// context.
 DecodeTrace decode_with_cache(const Plan& plan, const Inputs& inputs, TraceBuilder& builder,
                               const RunControl& control);
 
