@@ -26,8 +26,9 @@ struct FlashResult {
 // attention, shape-only), or more memory than the cap for Q, K, V, the output and the tiles.
 std::string flash_unavailable(const Config& config, TileSizes tiles);
 
-// Bytes the tiled run allocates: X's projections Q, K, V, the concat and the output, the row
-// statistics and each worker's tiles (float32); the cap is checked against this.
+// Bytes the tiled run allocates: X, the parameters, Q, K, V, the concat and the output (the
+// plan's sizes: tiled_bytes_needed), the row statistics and each worker's tiles (float32); the cap
+// is checked against this. Linear in T (with ALiBi, plus the (h, T, T_k) bias the inputs hold).
 int64_t flash_bytes_needed(const Config& config, TileSizes tiles);
 
 // `inputs` complete (see flash_inputs). Throws UserError with flash_unavailable()'s reason,
