@@ -56,7 +56,7 @@ const char* kBert = R"({
 
 TEST(ModelConfig, Gpt2SmallHasTwelveHeadsOf64AndA3072WideMlp) {
   const ModelSpec m = parse_model_config(kGpt2, "gpt2/config.json");
-  EXPECT_EQ(m.family, ModelFamily::Gpt2);
+  EXPECT_EQ(m.arch->name, "GPT-2");
   EXPECT_EQ(m.d_model, 768);
   EXPECT_EQ(m.n_heads, 12);
   EXPECT_EQ(m.n_kv_heads, 12);
@@ -73,7 +73,7 @@ TEST(ModelConfig, Gpt2SmallHasTwelveHeadsOf64AndA3072WideMlp) {
 
 TEST(ModelConfig, LlamaFamilyReadsGroupedHeadsRopeAndTies) {
   const ModelSpec tiny = parse_model_config(kTinyLlama, "TinyLlama/config.json");
-  EXPECT_EQ(tiny.family, ModelFamily::Llama);
+  EXPECT_EQ(tiny.arch->name, "Llama family");
   EXPECT_EQ(tiny.n_heads / tiny.n_kv_heads, 8);
   EXPECT_EQ(tiny.d_head, 64);
   EXPECT_EQ(tiny.d_ff, 5632);
@@ -102,7 +102,7 @@ TEST(ModelConfig, LlamaFamilyReadsGroupedHeadsRopeAndTies) {
 
 TEST(ModelConfig, BertIsBidirectionalWithTokenTypes) {
   const ModelSpec m = parse_model_config(kBert, "bert-base-uncased/config.json");
-  EXPECT_EQ(m.family, ModelFamily::Bert);
+  EXPECT_EQ(m.arch->name, "BERT");
   EXPECT_FALSE(m.causal);
   EXPECT_EQ(m.type_vocab, 2);
   EXPECT_EQ(m.norm_eps, 1e-12);
