@@ -21,7 +21,15 @@ class TensorLoader {
   bool has(const std::string& name) const { return weights_.has(name); }
   const std::string& dtype(const std::string& name) const { return weights_.entry(name).dtype; }
 
+  // Throws UserError naming the folder and the tensor when the checkpoint lacks it.
+  void require(const std::string& name) const {
+    if (!weights_.has(name))
+      throw UserError(folder_ + ": the weights have no tensor \"" + name + "\" (config.json says " +
+                      std::to_string(spec_.n_layers) + " layers of a " + spec_.model_type +
+                      " model): the download is incomplete, or config.json is another model's");
+  }
   void want(Tensor& into, const std::string& name, const Shape& shape) {
+    require(name);
     wanted_.push_back({&into, name, shape});
   }
   // A projection `in` -> `out` stored in the row's layout (nn.Linear (out, in), Conv1D (in, out)).
@@ -38,17 +46,12 @@ class TensorLoader {
     if (n.kind == NormKind::LayerNorm) want(n.bias, name + ".bias", {spec_.d_model});
   }
 
-  // Every tensor asked for. Throws UserError naming the folder and the tensor when one is missing
-  // or its shape disagrees with config.json.
+  // Every tensor asked for. Throws UserError naming the folder and the tensor when its shape
+  // disagrees with config.json.
   void read(const std::function<void(int64_t, int64_t)>& progress) {
     weights_.read_all();  // F32 shards in one read each, their weights used in place
     for (size_t i = 0; i < wanted_.size(); ++i) {
       const Wanted& w = wanted_[i];
-      if (!weights_.has(w.name))
-        throw UserError(folder_ + ": the weights have no tensor \"" + w.name +
-                        "\" (config.json says " + std::to_string(spec_.n_layers) + " layers of a " +
-                        spec_.model_type +
-                        " model): the download is incomplete, or config.json is another model's");
       const Shape& shape = weights_.entry(w.name).shape;
       if (shape != w.shape)
         throw UserError(folder_ + ": tensor \"" + w.name + "\" is " + shape_to_string(shape) +
@@ -104,6 +107,9 @@ bool want_model(TensorLoader& t, PretrainedModel& m) {
   if (!n.embedding_norm.empty()) t.norm(m.embedding_norm, p + n.embedding_norm);
   if (a.scale_embeddings && t.has(p + n.token_embedding))
     m.embedding_scale = rounded_to_dtype(std::sqrt(double(d)), t.dtype(p + n.token_embedding));
+  // Every layer is in the file before any is made (config.json may claim 10^9 of them).
+  for (int64_t l = 0; l < s.n_layers; ++l)
+    t.require(p + with_layer(n.layer, l) + n.attn_norm + ".weight");
   m.blocks.resize(size_t(s.n_layers));  // their addresses stay put while the loader fills them
   for (int64_t l = 0; l < s.n_layers; ++l) {
     const std::string h = p + with_layer(n.layer, l);
