@@ -97,6 +97,7 @@ float silu(float x) {
   return x / (1.0f + std::exp(-x));
 }
 
+// The function an activation names.
 float (*activation_function(Activation a))(float) {
   switch (a) {
     case Activation::GeluTanh:

@@ -11,8 +11,9 @@ namespace attnlab {
 
 namespace {
 
-// Reads a model's tensors in two passes: the loader asks for each one (name, the shape config.json
-// implies, where it goes), then reads them all, checking each shape, with progress over the count.
+// Reads a model's tensors in two passes: the loader asks for each one (its name, the shape
+// config.json implies, where it goes), each checked against the headers as it is asked for; then
+// reads them all, with progress over their count.
 class TensorLoader {
  public:
   TensorLoader(const std::string& folder, const ModelSpec& spec)
@@ -28,9 +29,16 @@ class TensorLoader {
                       std::to_string(spec_.n_layers) + " layers of a " + spec_.model_type +
                       " model): the download is incomplete, or config.json is another model's");
   }
+  // Asks for tensor `name` into `into`. Throws UserError naming the folder and the tensor when
+  // the checkpoint lacks it or its shape disagrees with config.json's sizes.
   void want(Tensor& into, const std::string& name, const Shape& shape) {
     require(name);
-    wanted_.push_back({&into, name, shape});
+    const Shape& stored = weights_.entry(name).shape;
+    if (stored != shape)
+      throw UserError(folder_ + ": tensor \"" + name + "\" is " + shape_to_string(stored) +
+                      " but config.json's sizes make it " + shape_to_string(shape) +
+                      ": config.json and the weights are from different models");
+    wanted_.push_back({&into, name});
   }
   // A projection `in` -> `out` stored in the row's layout (nn.Linear (out, in), Conv1D (in, out)).
   void dense(Dense& d, const std::string& name, int64_t in, int64_t out, bool bias) {
@@ -46,17 +54,11 @@ class TensorLoader {
     if (n.kind == NormKind::LayerNorm) want(n.bias, name + ".bias", {spec_.d_model});
   }
 
-  // Every tensor asked for. Throws UserError naming the folder and the tensor when its shape
-  // disagrees with config.json.
+  // Every tensor asked for (throws UserError as SafetensorsFile::load does: NaN, a bad dtype).
   void read(const std::function<void(int64_t, int64_t)>& progress) {
     weights_.read_all();  // F32 shards in one read each, their weights used in place
     for (size_t i = 0; i < wanted_.size(); ++i) {
       const Wanted& w = wanted_[i];
-      const Shape& shape = weights_.entry(w.name).shape;
-      if (shape != w.shape)
-        throw UserError(folder_ + ": tensor \"" + w.name + "\" is " + shape_to_string(shape) +
-                        " but config.json's sizes make it " + shape_to_string(w.shape) +
-                        ": config.json and the weights are from different models");
       *w.into = weights_.load(w.name);
       if (progress) progress(int64_t(i) + 1, int64_t(wanted_.size()));
     }
@@ -66,7 +68,6 @@ class TensorLoader {
   struct Wanted {
     Tensor* into;
     std::string name;
-    Shape shape;
   };
   std::string folder_;
   CheckpointWeights weights_;
@@ -105,7 +106,7 @@ bool want_model(TensorLoader& t, PretrainedModel& m) {
     t.want(m.position_embedding, p + n.position_embedding, {s.max_positions, d});
   if (!n.type_embedding.empty()) t.want(m.type_embedding, p + n.type_embedding, {s.type_vocab, d});
   if (!n.embedding_norm.empty()) t.norm(m.embedding_norm, p + n.embedding_norm);
-  if (a.scale_embeddings && t.has(p + n.token_embedding))
+  if (a.scale_embeddings)
     m.embedding_scale = rounded_to_dtype(std::sqrt(double(d)), t.dtype(p + n.token_embedding));
   // Every layer is in the file before any is made (config.json may claim 10^9 of them).
   for (int64_t l = 0; l < s.n_layers; ++l)
