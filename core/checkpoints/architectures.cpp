@@ -142,7 +142,7 @@ Architecture bert() {
   k.norm_eps = "layer_norm_eps", k.norm_eps_default = 1e-12;
   k.activation = "hidden_act", k.activations = {"gelu", "gelu_new", "gelu_pytorch_tanh"};
   k.type_vocab = "type_vocab_size";
-  k.tied_default = true;
+  k.tied = "tie_word_embeddings", k.tied_default = true;
   TensorNames& t = a.tensors;
   t.prefixes = {"bert.", ""};
   t.token_embedding = "embeddings.word_embeddings.weight";

@@ -210,11 +210,12 @@ def llama_tensors(c, init):
         for name, n_out, n_in in (("q", h * dh, d), ("k", kv * dh, d), ("v", kv * dh, d),
                                   ("o", d, h * dh)):
             t[p + f"self_attn.{name}_proj.weight"] = init.w(n_out, n_in)
-            if c["model_type"] == "qwen2" and name != "o":
+            if (c["model_type"] == "qwen2" and name != "o") or c.get("attention_bias"):
                 t[p + f"self_attn.{name}_proj.bias"] = init.b(n_out)
-        t[p + "mlp.gate_proj.weight"] = init.w(f, d)
-        t[p + "mlp.up_proj.weight"] = init.w(f, d)
-        t[p + "mlp.down_proj.weight"] = init.w(d, f)
+        for name, n_out, n_in in (("gate", f, d), ("up", f, d), ("down", d, f)):
+            t[p + f"mlp.{name}_proj.weight"] = init.w(n_out, n_in)
+            if c.get("mlp_bias"):
+                t[p + f"mlp.{name}_proj.bias"] = init.b(n_out)
     if not c["tie_word_embeddings"]:
         t["lm_head.weight"] = init.w(v, d)
     return t
@@ -222,7 +223,8 @@ def llama_tensors(c, init):
 
 def write_llama(folder, model_type="llama", seed=0, dtype="F32", tied=False, shards=1, d=32,
                 n_layers=2, n_heads=4, n_kv_heads=2, head_dim=None, d_ff=64, vocab=150,
-                rope_theta=10000.0, rope_scaling=None, max_positions=128):
+                rope_theta=10000.0, rope_scaling=None, max_positions=128, biases=False):
+    """biases: Llama's attention_bias and mlp_bias (q, k, v, o and the MLP's projections)."""
     c = {"architectures": [LLAMA_ARCH[model_type]], "attention_dropout": 0.0,
          "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": d,
          "initializer_range": 0.02, "intermediate_size": d_ff,
@@ -232,7 +234,7 @@ def write_llama(folder, model_type="llama", seed=0, dtype="F32", tied=False, sha
          "tie_word_embeddings": tied, "torch_dtype": TORCH_DTYPE[dtype],
          "transformers_version": "4.44.2", "use_cache": True, "vocab_size": vocab}
     if model_type == "llama":
-        c.update({"attention_bias": False, "mlp_bias": False, "pretraining_tp": 1,
+        c.update({"attention_bias": biases, "mlp_bias": biases, "pretraining_tp": 1,
                   "rope_scaling": rope_scaling})
     elif model_type == "mistral":
         c["sliding_window"] = 4096
@@ -396,6 +398,7 @@ CASES = {
                                                  rope_scaling=LLAMA3_SCALING),
     "llama-linear-rope": lambda d: write_llama(d, seed=5, n_kv_heads=4, rope_scaling={
         "factor": 4.0, "rope_type": "linear"}),
+    "llama-attention-mlp-bias": lambda d: write_llama(d, seed=14, biases=True, n_layers=3),
     "mistral-head-dim": lambda d: write_llama(d, model_type="mistral", seed=6, d=48,
                                               head_dim=16, d_ff=96, vocab=180),
     "qwen2-bias-tied-bf16": lambda d: write_llama(d, model_type="qwen2", seed=7, dtype="BF16",

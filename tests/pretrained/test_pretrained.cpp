@@ -112,9 +112,9 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, EachFamily,
                          ::testing::Values("gpt2-f32-tied", "gpt2-f16-prefix-untied",
                                            "llama-gqa-bf16-untied-sharded", "llama3-rope-scaling",
                                            "mistral-head-dim", "qwen2-bias-tied-bf16",
-                                           "bert-prefix-mlm", "bert-noprefix-f16", "phi3-f32",
-                                           "phi3-gqa-bf16-sharded", "gemma-mqa-f32",
-                                           "gemma-gqa-bf16"));
+                                           "llama-attention-mlp-bias", "bert-prefix-mlm",
+                                           "bert-noprefix-f16", "phi3-f32", "phi3-gqa-bf16-sharded",
+                                           "gemma-mqa-f32", "gemma-gqa-bf16"));
 
 class CausalFamily : public ::testing::TestWithParam<const char*> {};
 
