@@ -2,7 +2,9 @@
 // read into one set of names; and configs that cannot be opened, refused by the key at fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/checkpoints/model_config.hpp"
 #include "core/model/errors.hpp"
@@ -54,9 +56,31 @@ const char* kBert = R"({
   "max_position_embeddings": 512, "model_type": "bert", "num_attention_heads": 12,
   "num_hidden_layers": 12, "pad_token_id": 0, "type_vocab_size": 2, "vocab_size": 30522})";
 
+// Phi-3-mini-4k-instruct: 32 heads of 96, fused projections, an untied head.
+const char* kPhi3 = R"({
+  "architectures": ["Phi3ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+  "embd_pdrop": 0.0, "eos_token_id": 32000, "hidden_act": "silu", "hidden_size": 3072,
+  "initializer_range": 0.02, "intermediate_size": 8192, "max_position_embeddings": 4096,
+  "model_type": "phi3", "num_attention_heads": 32, "num_hidden_layers": 32,
+  "num_key_value_heads": 32, "original_max_position_embeddings": 4096, "pad_token_id": 32000,
+  "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 10000.0,
+  "sliding_window": 2047, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+  "vocab_size": 32064})";
+
+// gemma-2b: one K/V head, head_dim 256 (8 heads of 256 on a 2048 width), no
+// tie_word_embeddings key, hidden_act "gelu" beside hidden_activation.
+const char* kGemma = R"({
+  "architectures": ["GemmaForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "bos_token_id": 2, "eos_token_id": 1, "head_dim": 256, "hidden_act": "gelu",
+  "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2048, "initializer_range": 0.02,
+  "intermediate_size": 16384, "max_position_embeddings": 8192, "model_type": "gemma",
+  "num_attention_heads": 8, "num_hidden_layers": 18, "num_key_value_heads": 1,
+  "pad_token_id": 0, "rms_norm_eps": 1e-06, "rope_scaling": null, "rope_theta": 10000.0,
+  "torch_dtype": "bfloat16", "vocab_size": 256000})";
+
 TEST(ModelConfig, Gpt2SmallHasTwelveHeadsOf64AndA3072WideMlp) {
   const ModelSpec m = parse_model_config(kGpt2, "gpt2/config.json");
-  EXPECT_EQ(m.family, ModelFamily::Gpt2);
+  EXPECT_EQ(m.arch->name, "GPT-2");
   EXPECT_EQ(m.d_model, 768);
   EXPECT_EQ(m.n_heads, 12);
   EXPECT_EQ(m.n_kv_heads, 12);
@@ -73,7 +97,7 @@ TEST(ModelConfig, Gpt2SmallHasTwelveHeadsOf64AndA3072WideMlp) {
 
 TEST(ModelConfig, LlamaFamilyReadsGroupedHeadsRopeAndTies) {
   const ModelSpec tiny = parse_model_config(kTinyLlama, "TinyLlama/config.json");
-  EXPECT_EQ(tiny.family, ModelFamily::Llama);
+  EXPECT_EQ(tiny.arch->name, "Llama family");
   EXPECT_EQ(tiny.n_heads / tiny.n_kv_heads, 8);
   EXPECT_EQ(tiny.d_head, 64);
   EXPECT_EQ(tiny.d_ff, 5632);
@@ -102,13 +126,73 @@ TEST(ModelConfig, LlamaFamilyReadsGroupedHeadsRopeAndTies) {
 
 TEST(ModelConfig, BertIsBidirectionalWithTokenTypes) {
   const ModelSpec m = parse_model_config(kBert, "bert-base-uncased/config.json");
-  EXPECT_EQ(m.family, ModelFamily::Bert);
+  EXPECT_EQ(m.arch->name, "BERT");
   EXPECT_FALSE(m.causal);
   EXPECT_EQ(m.type_vocab, 2);
   EXPECT_EQ(m.norm_eps, 1e-12);
   EXPECT_EQ(m.activation, "gelu");
   EXPECT_EQ(m.d_head, 64);
   EXPECT_EQ(m.max_positions, 512);
+}
+
+TEST(ModelConfig, Phi3AndGemmaAreRowsOfTheTable) {
+  const ModelSpec phi = parse_model_config(kPhi3, "Phi-3-mini-4k-instruct/config.json");
+  EXPECT_EQ(phi.arch->name, "Phi-3");
+  EXPECT_TRUE(phi.arch->fused_qkv());
+  EXPECT_TRUE(phi.arch->fused_gate_up());
+  EXPECT_EQ(phi.d_head, 96);
+  EXPECT_EQ(phi.n_kv_heads, 32);
+  EXPECT_EQ(phi.d_ff, 8192);
+  EXPECT_EQ(phi.act, Activation::Silu);
+  EXPECT_FALSE(phi.tied_embeddings);
+  EXPECT_FALSE(phi.qkv_bias || phi.o_bias || phi.mlp_bias);
+  EXPECT_EQ(phi.norm_eps, 1e-5);
+
+  const ModelSpec gemma = parse_model_config(kGemma, "gemma-2b/config.json");
+  EXPECT_EQ(gemma.arch->name, "Gemma");
+  EXPECT_EQ(gemma.arch->norm, NormKind::RmsNormOnePlusWeight);
+  EXPECT_TRUE(gemma.arch->scale_embeddings);
+  EXPECT_EQ(gemma.d_head, 256);
+  EXPECT_EQ(gemma.n_kv_heads, 1);
+  EXPECT_EQ(gemma.act, Activation::GeluTanh) << "hidden_activation is the one GemmaMLP reads";
+  EXPECT_TRUE(gemma.tied_embeddings);
+  EXPECT_EQ(gemma.max_positions, 8192);
+  // Without hidden_activation, transformers' GemmaMLP uses gelu_pytorch_tanh (not hidden_act).
+  std::string no_activation = kGemma;
+  no_activation.replace(no_activation.find(R"("hidden_activation": "gelu_pytorch_tanh",)"),
+                        std::string(R"("hidden_activation": "gelu_pytorch_tanh",)").size(), "");
+  EXPECT_EQ(parse_model_config(no_activation, "c").act, Activation::GeluTanh);
+  // A config without model_type is known by its class.
+  const ModelSpec by_class = parse_model_config(
+      R"({"architectures": ["GemmaForCausalLM"], "hidden_size": 32, "num_attention_heads": 4,
+          "num_hidden_layers": 1, "vocab_size": 9, "intermediate_size": 8})",
+      "c");
+  EXPECT_EQ(by_class.model_type, "gemma");
+  EXPECT_EQ(by_class.d_head, 256) << "GemmaConfig's default head_dim";
+}
+
+// The table's rows: each model_type opens one row only, each row names what its flags need.
+TEST(ModelConfig, EveryRowIsComplete) {
+  std::vector<std::string> seen;
+  for (const Architecture& a : architectures()) {
+    for (const std::string& type : a.model_types) {
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), type), 0) << type;
+      seen.push_back(type);
+      EXPECT_EQ(architecture_for(type, {}), &a) << type;
+    }
+    const TensorNames& n = a.tensors;
+    EXPECT_FALSE(n.token_embedding.empty() || n.layer.empty() || n.o.empty() || n.down.empty())
+        << a.name;
+    EXPECT_NE(a.fused_qkv(), !n.q.empty() && !n.k.empty() && !n.v.empty()) << a.name;
+    EXPECT_EQ(a.positions == Positions::Learned, !n.position_embedding.empty()) << a.name;
+    EXPECT_EQ(a.mlp == MlpKind::Gated, a.fused_gate_up() || !n.gate.empty()) << a.name;
+    EXPECT_NE(a.fused_gate_up(), !n.up.empty()) << a.name;
+    for (const std::string& name : a.keys.activations) {
+      Activation act;
+      EXPECT_TRUE(activation_named(name, act)) << a.name << " " << name;
+    }
+  }
+  EXPECT_EQ(known_model_types(), "gpt2, llama, mistral, qwen2, bert, phi3 or gemma");
 }
 
 TEST(ModelConfig, ConfigsThatCannotOpenNameTheKeyAtFault) {
@@ -173,6 +257,13 @@ TEST(ModelConfig, HostileConfigsAreRefusedInOneLineByTheirKey) {
       {llama + R"("rope_scaling": {"rope_type": "llama3", "factor": 8, "low_freq_factor": 4,
                                    "high_freq_factor": 4}})",
        "high_freq_factor must be larger than its low_freq_factor"},
+      {std::string(kPhi3).replace(std::string(kPhi3).find(R"("rope_scaling": null)"), 20,
+                                  R"("rope_scaling": {"type": "longrope"})"),
+       "rope_scaling type \"longrope\" is not supported"},
+      {llama + R"("partial_rotary_factor": 0.75})", "\"partial_rotary_factor\" other than 1"},
+      {std::string(kGemma).replace(std::string(kGemma).find(R"("hidden_activation": "gelu_p)"), 22,
+                                   R"("hidden_activation": "relu", "x": "gelu_p)"),
+       "\"hidden_activation\" \"relu\" is not supported"},
   };
   for (const Case& c : cases) {
     std::string message;

@@ -7,6 +7,7 @@
 #include "app/cli/parse_arguments.hpp"
 #include "app/cli/real_model.hpp"
 #include "app/common/config_flags.hpp"
+#include "core/checkpoints/architectures.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/preset.hpp"
 #include "core/model/tokenizer.hpp"
@@ -235,11 +236,12 @@ int parse(int argc, char** argv, Request& r) {
   app.add_option("--bk", f.bk, "b_k as .npy: (n_kv*d_k)");
   app.add_option("--bv", f.bv, "b_v as .npy: (n_kv*d_v)");
   app.add_option("--bo", f.bo, "b_o as .npy: (d_model)");
-  app.add_option("--model", f.model,
-                 "A Hugging Face model folder (gpt2, llama, mistral, qwen2 or bert: config.json, "
-                 "model.safetensors and the tokenizer's files): trace layer --layer on the "
-                 "sentence; or a folder written by attnlab-cli train: its first layer on a batch "
-                 "of its task (--batch sequences, default 1)");
+  app.add_option(
+      "--model", f.model,
+      "A Hugging Face model folder (" + known_model_types() +
+          ": config.json, model.safetensors and the tokenizer's files): trace layer --layer on "
+          "the sentence; or a folder written by attnlab-cli train: its first layer on a batch "
+          "of its task (--batch sequences, default 1)");
   app.add_option("--tokens", f.tokens,
                  "With a Hugging Face model: the token ids, comma-separated, instead of "
                  "--sentence");

@@ -38,14 +38,13 @@ void print_top(std::ostream& out, const RealModel& m, int64_t t, int64_t k, doub
 }  // namespace
 
 std::string default_sentence(const ModelSpec& spec) {
-  return spec.family == ModelFamily::Bert
-             ? "The cat sat on the mat because it was tired."
-             : "When Mary and John went to the store, John gave a drink to";
+  return !spec.causal ? "The cat sat on the mat because it was tired."
+                      : "When Mary and John went to the store, John gave a drink to";
 }
 
 void print_model_header(std::ostream& out, const RealModel& m) {
   const ModelSpec& s = m.session.model.spec;
-  out << m.session.model.folder << ": " << s.model_type << " (" << family_name(s.family) << ") · "
+  out << m.session.model.folder << ": " << s.model_type << " (" << s.arch->name << ") · "
       << s.n_layers << " layers · " << s.n_heads << " heads";
   if (s.n_kv_heads < s.n_heads) out << " (" << s.n_kv_heads << " K/V)";
   out << " of " << s.d_head << " · d_model " << s.d_model << " · vocab " << s.vocab << "\n";
@@ -69,26 +68,11 @@ void print_block_rest(std::ostream& out, const RealModel& m) {
     std::string formula;
     const Tensor& tensor;
   };
-  const std::vector<Row> rows =
-      s.family == ModelFamily::Bert
-          ? std::vector<Row>{{"residual", "LayerNorm(h + out)  attention.output.LayerNorm",
-                              r.residual},
-                             {"mlp_in", "residual  (BERT normalises after, not before)",
-                              r.mlp_input},
-                             {"mlp_hidden", "gelu(mlp_in @ W_i + b_i)  intermediate.dense",
-                              r.mlp_hidden},
-                             {"block_out", "LayerNorm(residual + mlp_hidden @ W_o + b_o)  output.*",
-                              r.block_out}}
-      : s.family == ModelFamily::Gpt2
-          ? std::vector<Row>{{"residual", "h + out", r.residual},
-                             {"mlp_in", "ln_2(residual)  LayerNorm", r.mlp_input},
-                             {"mlp_hidden", "gelu_new(mlp_in @ c_fc + b)", r.mlp_hidden},
-                             {"block_out", "residual + mlp_hidden @ c_proj + b", r.block_out}}
-          : std::vector<Row>{
-                {"residual", "h + out", r.residual},
-                {"mlp_in", "post_attention_layernorm(residual)  RMSNorm", r.mlp_input},
-                {"mlp_hidden", "silu(mlp_in @ W_gate) * (mlp_in @ W_up)  SwiGLU", r.mlp_hidden},
-                {"block_out", "residual + mlp_hidden @ W_down", r.block_out}};
+  const BlockWords& words = s.arch->block;
+  const std::vector<Row> rows = {{"residual", words.residual, r.residual},
+                                 {"mlp_in", words.mlp_in, r.mlp_input},
+                                 {"mlp_hidden", words.mlp_hidden, r.mlp_hidden},
+                                 {"block_out", words.block_out, r.block_out}};
   out << "The rest of block " << m.layer << " (attention's out joins the residual stream h):\n";
   for (const Row& row : rows)
     out << "  " << std::left << std::setw(11) << row.name << std::setw(58) << row.formula

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "core/model/errors.hpp"
 
@@ -62,12 +63,12 @@ class ConfigReader {
     return config_[key].get<bool>();
   }
   // The activation under `key`, one of `known` (the first is the default).
-  std::string activation(const char* key, std::initializer_list<const char*> known) const {
-    const std::string name = text_or(key, *known.begin());
+  std::string activation(const char* key, const std::vector<std::string>& known) const {
+    const std::string name = text_or(key, known.front());
     std::string list;
-    for (const char* k : known) {
+    for (const std::string& k : known) {
       if (name == k) return name;
-      list += std::string(list.empty() ? "" : ", ") + k;
+      list += (list.empty() ? "" : ", ") + k;
     }
     refuse(std::string("\"") + key + "\" " + brief(name) + " is not supported (" + list + " are)");
   }
@@ -79,86 +80,70 @@ class ConfigReader {
   std::string label_;
 };
 
-void read_gpt2(const ConfigReader& c, ModelSpec& m) {
-  m.family = ModelFamily::Gpt2;
-  m.d_model = c.size("n_embd");
-  m.n_heads = c.size("n_head");
-  m.n_layers = c.size("n_layer");
-  m.vocab = c.size("vocab_size");
-  m.max_positions = c.size_or("n_positions", c.size_or("n_ctx", 1024));
-  m.d_ff = c.size_or("n_inner", 4 * m.d_model);  // null in the published configs: 4 * n_embd
-  m.norm_eps = c.number_or("layer_norm_epsilon", 1e-5);
-  m.activation = c.activation("activation_function", {"gelu_new", "gelu", "gelu_pytorch_tanh"});
-  m.qkv_bias = true;
-  m.tied_embeddings = c.flag_or("tie_word_embeddings", true);
-}
-
-// The sizes Llama-family and BERT configs both name as transformers' own classes do.
-void read_hidden_sizes(const ConfigReader& c, ModelSpec& m) {
-  m.d_model = c.size("hidden_size");
-  m.n_heads = c.size("num_attention_heads");
-  m.n_layers = c.size("num_hidden_layers");
-  m.vocab = c.size("vocab_size");
-  m.d_ff = c.size("intermediate_size");
-}
-
-void read_llama(const ConfigReader& c, ModelSpec& m) {
-  m.family = ModelFamily::Llama;
-  read_hidden_sizes(c, m);
-  m.n_kv_heads = c.size_or("num_key_value_heads", m.n_heads);
-  m.d_head = c.size_or("head_dim", 0);
-  m.max_positions = c.size_or("max_position_embeddings", 2048);
-  m.norm_eps = c.number_or("rms_norm_eps", 1e-6);
-  m.activation = c.activation("hidden_act", {"silu", "swish"});
+// RoPE's base and scaling: rope_theta, and rope_scaling as Llama 3 or linear (others refused).
+void read_rope(const ConfigReader& c, ModelSpec& m) {
   m.rope_theta = c.number_or("rope_theta", 10000);
-  m.tied_embeddings = c.flag_or("tie_word_embeddings", false);  // transformers' default
-  m.qkv_bias = m.model_type == "qwen2" || c.flag_or("attention_bias", false);
-  if (c.has("rope_scaling")) {
-    const json& s = c.at("rope_scaling");
-    if (!s.is_object()) c.refuse("\"rope_scaling\" must be an object or null");
-    const ConfigReader scaling(s, c.label() + " rope_scaling");
-    m.rope_scaling.type = scaling.text_or("rope_type", scaling.text_or("type", ""));
-    if (m.rope_scaling.type != "llama3" && m.rope_scaling.type != "linear" &&
-        m.rope_scaling.type != "default")
-      c.refuse("rope_scaling type " + brief(m.rope_scaling.type) +
-               " is not supported (llama3 and linear are)");
-    if (m.rope_scaling.type == "default") m.rope_scaling.type.clear();
-    m.rope_scaling.factor = scaling.number_or("factor", 1);
-    m.rope_scaling.low_freq_factor = scaling.number_or("low_freq_factor", 1);
-    m.rope_scaling.high_freq_factor = scaling.number_or("high_freq_factor", 4);
-    m.rope_scaling.original_max_positions =
-        scaling.size_or("original_max_position_embeddings", m.max_positions);
-    if (m.rope_scaling.type == "llama3" &&
-        !(m.rope_scaling.high_freq_factor > m.rope_scaling.low_freq_factor))
-      c.refuse("rope_scaling's high_freq_factor must be larger than its low_freq_factor");
-  }
+  if (c.has("partial_rotary_factor") &&
+      !(c.at("partial_rotary_factor").is_number() && c.at("partial_rotary_factor") == 1.0))
+    c.refuse("\"partial_rotary_factor\" other than 1 is not supported (RoPE turns the whole head)");
+  if (!c.has("rope_scaling")) return;
+  const json& s = c.at("rope_scaling");
+  if (!s.is_object()) c.refuse("\"rope_scaling\" must be an object or null");
+  const ConfigReader scaling(s, c.label() + " rope_scaling");
+  m.rope_scaling.type = scaling.text_or("rope_type", scaling.text_or("type", ""));
+  if (m.rope_scaling.type != "llama3" && m.rope_scaling.type != "linear" &&
+      m.rope_scaling.type != "default")
+    c.refuse("rope_scaling type " + brief(m.rope_scaling.type) +
+             " is not supported (llama3 and linear are)");
+  if (m.rope_scaling.type == "default") m.rope_scaling.type.clear();
+  m.rope_scaling.factor = scaling.number_or("factor", 1);
+  m.rope_scaling.low_freq_factor = scaling.number_or("low_freq_factor", 1);
+  m.rope_scaling.high_freq_factor = scaling.number_or("high_freq_factor", 4);
+  m.rope_scaling.original_max_positions =
+      scaling.size_or("original_max_position_embeddings", m.max_positions);
+  if (m.rope_scaling.type == "llama3" &&
+      !(m.rope_scaling.high_freq_factor > m.rope_scaling.low_freq_factor))
+    c.refuse("rope_scaling's high_freq_factor must be larger than its low_freq_factor");
 }
 
-void read_bert(const ConfigReader& c, ModelSpec& m) {
-  m.family = ModelFamily::Bert;
-  read_hidden_sizes(c, m);
-  m.max_positions = c.size_or("max_position_embeddings", 512);
-  m.type_vocab = c.size_or("type_vocab_size", 2);
-  m.norm_eps = c.number_or("layer_norm_eps", 1e-12);
-  m.activation = c.activation("hidden_act", {"gelu", "gelu_new", "gelu_pytorch_tanh"});
-  m.qkv_bias = true;
-  m.tied_embeddings = true;
-  m.causal = false;
+// The sizes and choices of a model of row `a`, from the keys the row names.
+void read_sizes(const ConfigReader& c, const Architecture& a, ModelSpec& m) {
+  const ConfigKeys& k = a.keys;
+  m.d_model = c.size(k.d_model.c_str());
+  m.n_heads = c.size(k.n_heads.c_str());
+  m.n_layers = c.size(k.n_layers.c_str());
+  m.vocab = c.size(k.vocab.c_str());
+  m.d_ff = k.d_ff_per_width > 0 ? c.size_or(k.d_ff.c_str(), k.d_ff_per_width * m.d_model)
+                                : c.size(k.d_ff.c_str());
+  if (!k.n_kv_heads.empty()) m.n_kv_heads = c.size_or(k.n_kv_heads.c_str(), m.n_heads);
+  if (!k.head_dim.empty()) m.d_head = c.size_or(k.head_dim.c_str(), k.head_dim_default);
+  m.max_positions = k.max_positions_default;
+  for (auto key = k.max_positions.rbegin(); key != k.max_positions.rend(); ++key)
+    m.max_positions = c.size_or(key->c_str(), m.max_positions);  // the first key present wins
+  m.norm_eps = c.number_or(k.norm_eps.c_str(), k.norm_eps_default);
+  m.activation = c.activation(k.activation.c_str(), k.activations);
+  activation_named(m.activation, m.act);
+  if (!k.type_vocab.empty()) m.type_vocab = c.size_or(k.type_vocab.c_str(), k.type_vocab_default);
+  m.tied_embeddings = k.tied.empty() ? k.tied_default : c.flag_or(k.tied.c_str(), k.tied_default);
+  const bool attention_bias =
+      !k.attention_bias.empty() && c.flag_or(k.attention_bias.c_str(), false);
+  m.qkv_bias = a.qkv_bias || attention_bias;
+  m.o_bias = a.o_bias || attention_bias;
+  m.mlp_bias = a.mlp_bias || (!k.mlp_bias.empty() && c.flag_or(k.mlp_bias.c_str(), false));
+  m.causal = a.causal;
+  if (a.positions == Positions::RopeRotateHalf) read_rope(c, m);
+}
+
+// config.json's "architectures" (class names), when it is a list of strings.
+std::vector<std::string> classes_of(const json& config) {
+  std::vector<std::string> classes;
+  if (config.contains("architectures") && config["architectures"].is_array())
+    for (const json& name : config["architectures"])
+      if (name.is_string()) classes.push_back(name.get<std::string>());
+  return classes;
 }
 
 }  // namespace
-
-const char* family_name(ModelFamily family) {
-  switch (family) {
-    case ModelFamily::Gpt2:
-      return "GPT-2";
-    case ModelFamily::Llama:
-      return "Llama family";
-    case ModelFamily::Bert:
-      return "BERT";
-  }
-  return "";
-}
 
 ModelSpec parse_model_config(const std::string& text, const std::string& label) {
   const json config = json::parse(text, nullptr, false);
@@ -167,16 +152,12 @@ ModelSpec parse_model_config(const std::string& text, const std::string& label) 
   const ConfigReader c(config, label);
   ModelSpec m;
   m.model_type = c.text_or("model_type", "");
-  if (m.model_type == "gpt2") {
-    read_gpt2(c, m);
-  } else if (m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2") {
-    read_llama(c, m);
-  } else if (m.model_type == "bert") {
-    read_bert(c, m);
-  } else {
-    c.refuse("model_type " + brief(m.model_type) +
-             " is not one this app opens: choose a gpt2, llama, mistral, qwen2 or bert model");
-  }
+  m.arch = architecture_for(m.model_type, classes_of(config));
+  if (!m.arch)
+    c.refuse("model_type " + brief(m.model_type) + " is not one this app opens: choose a " +
+             known_model_types() + " model");
+  if (m.model_type.empty()) m.model_type = m.arch->model_types.front();
+  read_sizes(c, *m.arch, m);
   if (m.n_kv_heads == 0) m.n_kv_heads = m.n_heads;
   if (m.d_head == 0) {
     if (m.d_model % m.n_heads != 0)

@@ -10,20 +10,6 @@ namespace attnlab {
 
 namespace {
 
-// The input stage's words: what X is in this family's block.
-std::string input_words(const ModelSpec& s, int64_t layer) {
-  const std::string l = std::to_string(layer);
-  switch (s.family) {
-    case ModelFamily::Gpt2:
-      return "X = ln_1(h): layer " + l + "'s residual stream h, LayerNorm-ed (GPT-2's pre-norm)";
-    case ModelFamily::Llama:
-      return "X = input_layernorm(h): layer " + l + "'s residual stream h, RMSNorm-ed (pre-norm)";
-    case ModelFamily::Bert:
-      return "X = h: layer " + l + "'s input hidden states (BERT normalises after attention)";
-  }
-  return "";
-}
-
 // A copy in storage of its own (the checkpoint's tensors may be views of a whole file).
 Tensor copy_of(const Tensor& t, const std::string& name) {
   Tensor out = Tensor::empty(name, t.shape());
@@ -58,34 +44,43 @@ LayerOfModel layer_of_model(const PretrainedModel& m, const PretrainedRun& run, 
   c.n_heads = s.n_heads;
   c.d_k = c.d_v = s.d_head;
   c.n_kv_heads = s.n_kv_heads < s.n_heads ? s.n_kv_heads : 0;
-  c.bias = s.qkv_bias;
+  c.bias =
+      s.qkv_bias || s.o_bias;  // the core's bias is on all four (zeros where the model has none)
   c.output_proj = true;
   c.mask.causal = s.causal;
   if (!m.rope_inv_freq.empty()) c.rope_theta = s.rope_theta;
-  c.fused_qkv = b.qkv.w.has_values();  // GPT-2's c_attn: the trace shows its q | k | v blocks
+  c.fused_qkv = b.qkv.w.has_values();  // c_attn, qkv_proj: the trace shows its q | k | v blocks
 
   Inputs& in = out.inputs;
-  in.labels.words = input_words(s, layer);
+  in.labels.words = with_layer(s.arch->attention_input, layer);
   in.x = copy_of(run.layers[size_t(layer)].attn_input, "x");  // (1, T, d)
-  if (b.qkv.w.has_values()) {  // GPT-2: c_attn (d, 3d) is W_q | W_k | W_v
-    in.w_q = columns(b.qkv.w, 0, d, "w_q");
-    in.w_k = columns(b.qkv.w, d, d, "w_k");
-    in.w_v = columns(b.qkv.w, 2 * d, d, "w_v");
-    in.b_q = copy_of(b.qkv.b.narrow(0, 0, d), "b_q");
-    in.b_k = copy_of(b.qkv.b.narrow(0, d, d), "b_k");
-    in.b_v = copy_of(b.qkv.b.narrow(0, 2 * d, d), "b_v");
+  const int64_t q_width = s.n_heads * s.d_head, kv_width = s.n_kv_heads * s.d_head;
+  // A bias of the layer, or zeros of `width` when the model has none there.
+  const auto bias = [&](const Tensor& b, int64_t begin, int64_t width, const std::string& name) {
+    return b.has_values() ? copy_of(b.narrow(0, begin, width), name) : Tensor::zeros(name, {width});
+  };
+  if (b.qkv.w.has_values()) {  // fused: W_qkv (d, h*d_head + 2 n_kv*d_head) is W_q | W_k | W_v
+    const Tensor w = b.qkv.out_in ? b.qkv.w.transpose(0, 1) : b.qkv.w;  // (d, out)
+    in.w_q = columns(w, 0, q_width, "w_q");
+    in.w_k = columns(w, q_width, kv_width, "w_k");
+    in.w_v = columns(w, q_width + kv_width, kv_width, "w_v");
+    if (c.bias) {
+      in.b_q = bias(b.qkv.b, 0, q_width, "b_q");
+      in.b_k = bias(b.qkv.b, q_width, kv_width, "b_k");
+      in.b_v = bias(b.qkv.b, q_width + kv_width, kv_width, "b_v");
+    }
   } else {
     in.w_q = as_in_out(b.q, "w_q");  // (d, h*d_head)
     in.w_k = as_in_out(b.k, "w_k");  // (d, n_kv*d_head)
     in.w_v = as_in_out(b.v, "w_v");
     if (c.bias) {
-      in.b_q = copy_of(b.q.b, "b_q");
-      in.b_k = copy_of(b.k.b, "b_k");
-      in.b_v = copy_of(b.v.b, "b_v");
+      in.b_q = bias(b.q.b, 0, q_width, "b_q");
+      in.b_k = bias(b.k.b, 0, kv_width, "b_k");
+      in.b_v = bias(b.v.b, 0, kv_width, "b_v");
     }
   }
   in.w_o = as_in_out(b.o, "w_o");  // (h*d_head, d)
-  if (c.bias) in.b_o = b.o.b.has_values() ? copy_of(b.o.b, "b_o") : Tensor::zeros("b_o", {d});
+  if (c.bias) in.b_o = bias(b.o.b, 0, d, "b_o");
   if (!m.rope_inv_freq.empty()) {
     in.rope_inv_freq = Tensor::empty("rope_inv_freq", {int64_t(m.rope_inv_freq.size())});
     std::copy(m.rope_inv_freq.begin(), m.rope_inv_freq.end(), in.rope_inv_freq.data());

@@ -59,20 +59,28 @@ Mat dense(const Mat& x, const Dense& layer) {
   return y;
 }
 
-// LayerNorm (with bias) or RMSNorm (without), row by row: (T, d) -> (T, d).
+// The norm of its kind, row by row: (T, d) -> (T, d).
 Mat normed(const Mat& x, const Norm& n) {
   Mat y(x.rows(), x.cols());
   const auto w = as_row(n.weight);
   for (int64_t r = 0; r < x.rows(); ++r) {
     const Eigen::ArrayXf row = x.row(r).transpose().array();
-    if (n.bias.has_values()) {
-      const float mean = row.mean();
-      const float var = (row - mean).square().mean();
-      y.row(r) = ((row - mean) / std::sqrt(var + float(n.eps))).matrix().transpose();
-      y.row(r) = y.row(r).cwiseProduct(w) + as_row(n.bias);
-    } else {
-      const float rms = std::sqrt(row.square().mean() + float(n.eps));
-      y.row(r) = (row / rms).matrix().transpose().cwiseProduct(w);
+    switch (n.kind) {
+      case NormKind::LayerNorm: {
+        const float mean = row.mean();
+        const float var = (row - mean).square().mean();
+        y.row(r) = ((row - mean) / std::sqrt(var + float(n.eps))).matrix().transpose();
+        y.row(r) = y.row(r).cwiseProduct(w) + as_row(n.bias);
+        break;
+      }
+      case NormKind::RmsNorm:
+        y.row(r) = (row / std::sqrt(row.square().mean() + float(n.eps))).matrix().transpose();
+        y.row(r) = y.row(r).cwiseProduct(w);
+        break;
+      case NormKind::RmsNormOnePlusWeight:  // Gemma: the weight is stored as an offset from 1
+        y.row(r) = (row / std::sqrt(row.square().mean() + float(n.eps))).matrix().transpose();
+        y.row(r) = y.row(r).array() * (1.0f + w.array());
+        break;
     }
   }
   return y;
@@ -89,15 +97,32 @@ float silu(float x) {
   return x / (1.0f + std::exp(-x));
 }
 
-// The MLP's hidden activations on its input (T, d) -> (T, d_ff): act(x W_up), or SwiGLU's
-// silu(x W_gate) * (x W_up).
-Mat mlp_hidden(const PretrainedModel& m, const Block& b, const Mat& x) {
-  Mat hidden = dense(x, b.up);  // (T, d_ff)
-  if (m.spec.family == ModelFamily::Llama) {
-    const Mat gate = dense(x, b.gate);  // (T, d_ff)
-    return hidden.cwiseProduct(gate.unaryExpr(&silu));
+// The function an activation names.
+float (*activation_function(Activation a))(float) {
+  switch (a) {
+    case Activation::GeluTanh:
+      return &gelu_tanh;
+    case Activation::GeluErf:
+      return &gelu_erf;
+    case Activation::Silu:
+      return &silu;
   }
-  return hidden.unaryExpr(m.spec.activation == "gelu" ? &gelu_erf : &gelu_tanh);
+  return &gelu_tanh;
+}
+
+// The MLP's hidden activations on its input (T, d) -> (T, d_ff): act(x W_up), or a gated MLP's
+// act(x W_gate) * (x W_up) (SwiGLU, GeGLU), gate and up from one product when they are fused.
+Mat mlp_hidden(const PretrainedModel& m, const Block& b, const Mat& x) {
+  const auto act = activation_function(m.spec.act);
+  if (b.gate_up.w.has_values()) {
+    const Mat gate_up = dense(x, b.gate_up);  // (T, 2 d_ff): gate | up
+    const int64_t f = m.spec.d_ff;
+    return gate_up.rightCols(f).cwiseProduct(gate_up.leftCols(f).unaryExpr(act));
+  }
+  Mat hidden = dense(x, b.up);  // (T, d_ff)
+  if (m.spec.arch->mlp == MlpKind::Gated)
+    return hidden.cwiseProduct(dense(x, b.gate).unaryExpr(act));
+  return hidden.unaryExpr(act);
 }
 
 // RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head),
@@ -160,6 +185,7 @@ Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids, int64_t p0)
     if (m.position_embedding.has_values()) x.row(t) += as_matrix(m.position_embedding).row(p0 + t);
     if (m.type_embedding.has_values()) x.row(t) += as_matrix(m.type_embedding).row(0);
   }
+  if (m.embedding_scale != 1) x *= m.embedding_scale;  // Gemma: sqrt(d) in the weights' dtype
   return m.embedding_norm.weight.has_values() ? normed(x, m.embedding_norm) : x;
 }
 
@@ -184,13 +210,14 @@ Mat block_forward(const PretrainedModel& m, int64_t l, Mat h, LayerCache& cache,
                   const std::vector<bool>& head_off, LayerRecord* rec) {
   const ModelSpec& s = m.spec;
   const Block& b = m.blocks[size_t(l)];
-  const int64_t T = h.rows(), P = cache.k.rows(), d = s.d_model, dh = s.d_head;
-  const bool post_norm = s.family == ModelFamily::Bert;
+  const int64_t T = h.rows(), P = cache.k.rows(), dh = s.d_head;
+  const bool post_norm = s.arch->post_norm;
   const Mat x = post_norm ? h : normed(h, b.attn_norm);  // (T, d)
   Mat q, k, v;
-  if (b.qkv.w.has_values()) {         // GPT-2's c_attn: q | k | v column blocks of one product
-    const Mat qkv = dense(x, b.qkv);  // (T, 3d)
-    q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);
+  if (b.qkv.w.has_values()) {  // c_attn, qkv_proj: q | k | v column blocks of one product
+    const int64_t q_width = s.n_heads * dh, kv_width = s.n_kv_heads * dh;
+    const Mat qkv = dense(x, b.qkv);  // (T, h*dh + 2 n_kv*dh)
+    q = qkv.leftCols(q_width), k = qkv.middleCols(q_width, kv_width), v = qkv.rightCols(kv_width);
   } else {
     q = dense(x, b.q), k = dense(x, b.k), v = dense(x, b.v);  // (T, h*dh), (T, n_kv*dh)
   }
@@ -228,8 +255,9 @@ Mat block_forward(const PretrainedModel& m, int64_t l, Mat h, LayerCache& cache,
 Mat head_logits(const PretrainedModel& m, const Mat& h) {
   Mat final = h;
   if (m.final_norm.weight.has_values()) final = normed(h, m.final_norm);
-  if (m.mlm_transform.w.has_values())
-    final = normed(dense(final, m.mlm_transform).unaryExpr(&gelu_erf), m.mlm_norm);
+  if (m.mlm_transform.w.has_values())  // BERT's MLM head: dense, the model's activation, norm
+    final = normed(dense(final, m.mlm_transform).unaryExpr(activation_function(m.spec.act)),
+                   m.mlm_norm);
   Dense head;
   head.w = m.head;
   head.b = m.head_bias;

@@ -19,7 +19,7 @@ struct LayerRecord {
   // The rest of the block (the lesson after attention: residual, norm, feed-forward):
   Tensor residual;    // (1, T, d): hidden_in + attn_out (BERT: LayerNorm of it)
   Tensor mlp_input;   // (1, T, d): the second norm of it (BERT: residual itself)
-  Tensor mlp_hidden;  // (1, T, d_ff): act(mlp_in W_up) (Llama: silu(mlp_in W_gate) * mlp_in W_up)
+  Tensor mlp_hidden;  // (1, T, d_ff): act(mlp_in W_up); gated: act(mlp_in W_gate) * mlp_in W_up
   Tensor block_out;   // (1, T, d): residual + mlp_hidden W_down (BERT: LayerNorm of it)
 };
 

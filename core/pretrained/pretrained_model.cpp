@@ -11,64 +11,72 @@ namespace attnlab {
 
 namespace {
 
-// Loads tensors by name, checking each one's shape against what config.json implies.
+// Reads a model's tensors in two passes: the loader asks for each one (its name, the shape
+// config.json implies, where it goes), each checked against the headers as it is asked for; then
+// reads them all, with progress over their count.
 class TensorLoader {
  public:
-  TensorLoader(const std::string& folder, const ModelSpec& spec,
-               const std::function<void(int64_t, int64_t)>& progress, int64_t total)
-      : folder_(folder), weights_(folder), spec_(spec), progress_(progress), total_(total) {
-    weights_.read_all();  // every tensor is loaded: F32 shards in one read each, used in place
-  }
+  TensorLoader(const std::string& folder, const ModelSpec& spec)
+      : folder_(folder), weights_(folder), spec_(spec) {}
 
   bool has(const std::string& name) const { return weights_.has(name); }
+  const std::string& dtype(const std::string& name) const { return weights_.entry(name).dtype; }
 
-  Tensor load(const std::string& name, const Shape& expected) {
+  // Throws UserError naming the folder and the tensor when the checkpoint lacks it.
+  void require(const std::string& name) const {
     if (!weights_.has(name))
       throw UserError(folder_ + ": the weights have no tensor \"" + name + "\" (config.json says " +
                       std::to_string(spec_.n_layers) + " layers of a " + spec_.model_type +
                       " model): the download is incomplete, or config.json is another model's");
-    const Shape& shape = weights_.entry(name).shape;
-    if (shape != expected)
-      throw UserError(folder_ + ": tensor \"" + name + "\" is " + shape_to_string(shape) +
-                      " but config.json's sizes make it " + shape_to_string(expected) +
+  }
+  // Asks for tensor `name` into `into`. Throws UserError naming the folder and the tensor when
+  // the checkpoint lacks it or its shape disagrees with config.json's sizes.
+  void want(Tensor& into, const std::string& name, const Shape& shape) {
+    require(name);
+    const Shape& stored = weights_.entry(name).shape;
+    if (stored != shape)
+      throw UserError(folder_ + ": tensor \"" + name + "\" is " + shape_to_string(stored) +
+                      " but config.json's sizes make it " + shape_to_string(shape) +
                       ": config.json and the weights are from different models");
-    Tensor t = weights_.load(name);
-    if (progress_) progress_(++done_, total_);
-    return t;
+    wanted_.push_back({&into, name});
   }
-  Tensor load_if(const std::string& name, const Shape& expected) {
-    return has(name) ? load(name, expected) : Tensor();
+  // A projection `in` -> `out` stored in the row's layout (nn.Linear (out, in), Conv1D (in, out)).
+  void dense(Dense& d, const std::string& name, int64_t in, int64_t out, bool bias) {
+    d.out_in = spec_.arch->layout == WeightLayout::OutIn;
+    want(d.w, name + ".weight", d.out_in ? Shape{out, in} : Shape{in, out});
+    if (bias) want(d.b, name + ".bias", {out});
   }
-  Dense linear(const std::string& name, int64_t in, int64_t out, bool bias) {
-    Dense d;
-    d.w = load(name + ".weight", {out, in});
-    if (bias) d.b = load(name + ".bias", {out});
-    return d;
-  }
-  Dense conv1d(const std::string& name, int64_t in, int64_t out) {
-    Dense d;
-    d.out_in = false;
-    d.w = load(name + ".weight", {in, out});
-    d.b = load(name + ".bias", {out});
-    return d;
-  }
-  Norm norm(const std::string& name, int64_t d, bool bias) {
-    Norm n;
-    n.weight = load(name + ".weight", {d});
-    if (bias) n.bias = load(name + ".bias", {d});
+  // The row's norm; LayerNorm's has a bias.
+  void norm(Norm& n, const std::string& name) {
+    n.kind = spec_.arch->norm;
     n.eps = spec_.norm_eps;
-    return n;
+    want(n.weight, name + ".weight", {spec_.d_model});
+    if (n.kind == NormKind::LayerNorm) want(n.bias, name + ".bias", {spec_.d_model});
+  }
+
+  // Every tensor asked for (throws UserError as SafetensorsFile::load does: NaN, a bad dtype).
+  void read(const std::function<void(int64_t, int64_t)>& progress) {
+    weights_.read_all();  // F32 shards in one read each, their weights used in place
+    for (size_t i = 0; i < wanted_.size(); ++i) {
+      const Wanted& w = wanted_[i];
+      *w.into = weights_.load(w.name);
+      if (progress) progress(int64_t(i) + 1, int64_t(wanted_.size()));
+    }
   }
 
  private:
+  struct Wanted {
+    Tensor* into;
+    std::string name;
+  };
   std::string folder_;
   CheckpointWeights weights_;
   const ModelSpec& spec_;
-  std::function<void(int64_t, int64_t)> progress_;
-  int64_t total_, done_ = 0;
+  std::vector<Wanted> wanted_;
 };
 
-// The first of `prefixes` under which the checkpoint has `probe` ("transformer.", "bert.", "").
+// The first of `prefixes` under which the checkpoint has `probe` ("transformer.", "bert.", "");
+// the last when none has it (a missing tensor is then named under it).
 std::string prefix_of(const TensorLoader& t, const std::vector<std::string>& prefixes,
                       const std::string& probe) {
   for (const std::string& p : prefixes)
@@ -76,97 +84,66 @@ std::string prefix_of(const TensorLoader& t, const std::vector<std::string>& pre
   return prefixes.back();
 }
 
-void load_gpt2(TensorLoader& t, PretrainedModel& m) {
-  const ModelSpec& s = m.spec;
-  const int64_t d = s.d_model;
-  const std::string p = prefix_of(t, {"", "transformer."}, "wte.weight");
-  m.token_embedding = t.load(p + "wte.weight", {s.vocab, d});
-  m.position_embedding = t.load(p + "wpe.weight", {s.max_positions, d});
-  for (int64_t l = 0; l < s.n_layers; ++l) {
-    const std::string h = p + "h." + std::to_string(l) + ".";
-    Block b;
-    b.attn_norm = t.norm(h + "ln_1", d, true);
-    b.qkv = t.conv1d(h + "attn.c_attn", d, 3 * d);
-    b.o = t.conv1d(h + "attn.c_proj", d, d);
-    b.mlp_norm = t.norm(h + "ln_2", d, true);
-    b.up = t.conv1d(h + "mlp.c_fc", d, s.d_ff);
-    b.down = t.conv1d(h + "mlp.c_proj", s.d_ff, d);
-    m.blocks.push_back(std::move(b));
-  }
-  m.final_norm = t.norm(p + "ln_f", d, true);
-  m.head = s.tied_embeddings ? m.token_embedding : t.load("lm_head.weight", {s.vocab, d});
+// `value` rounded to nearest-even in the float format of a safetensors dtype (F16 keeps 11
+// significant bits, BF16 8, F32 24): what torch.tensor(value, dtype=weights' dtype) holds.
+float rounded_to_dtype(double value, const std::string& dtype) {
+  const int bits = dtype == "F16" ? 11 : dtype == "BF16" ? 8 : 24;
+  int exponent = 0;
+  const double fraction = std::frexp(value, &exponent);  // value = fraction 2^exponent
+  return float(std::ldexp(std::nearbyint(std::ldexp(fraction, bits)), exponent - bits));
 }
 
-void load_llama(TensorLoader& t, PretrainedModel& m) {
+// Asks `t` for every tensor of model `m` that its row names, at the shapes its spec implies.
+// Returns whether the model has an output head.
+bool want_model(TensorLoader& t, PretrainedModel& m) {
   const ModelSpec& s = m.spec;
+  const Architecture& a = *s.arch;
+  const TensorNames& n = a.tensors;
   const int64_t d = s.d_model, q_width = s.n_heads * s.d_head, kv_width = s.n_kv_heads * s.d_head;
-  m.token_embedding = t.load("model.embed_tokens.weight", {s.vocab, d});
+  const std::string p = prefix_of(t, n.prefixes, n.token_embedding);
+  t.want(m.token_embedding, p + n.token_embedding, {s.vocab, d});
+  if (!n.position_embedding.empty())
+    t.want(m.position_embedding, p + n.position_embedding, {s.max_positions, d});
+  if (!n.type_embedding.empty()) t.want(m.type_embedding, p + n.type_embedding, {s.type_vocab, d});
+  if (!n.embedding_norm.empty()) t.norm(m.embedding_norm, p + n.embedding_norm);
+  if (a.scale_embeddings)
+    m.embedding_scale = rounded_to_dtype(std::sqrt(double(d)), t.dtype(p + n.token_embedding));
+  // Every layer is in the file before any is made (config.json may claim 10^9 of them).
+  for (int64_t l = 0; l < s.n_layers; ++l)
+    t.require(p + with_layer(n.layer, l) + n.attn_norm + ".weight");
+  m.blocks.resize(size_t(s.n_layers));  // their addresses stay put while the loader fills them
   for (int64_t l = 0; l < s.n_layers; ++l) {
-    const std::string h = "model.layers." + std::to_string(l) + ".";
-    Block b;
-    b.attn_norm = t.norm(h + "input_layernorm", d, false);
-    b.q = t.linear(h + "self_attn.q_proj", d, q_width, s.qkv_bias);
-    b.k = t.linear(h + "self_attn.k_proj", d, kv_width, s.qkv_bias);
-    b.v = t.linear(h + "self_attn.v_proj", d, kv_width, s.qkv_bias);
-    b.o = t.linear(h + "self_attn.o_proj", q_width, d, false);
-    b.mlp_norm = t.norm(h + "post_attention_layernorm", d, false);
-    b.gate = t.linear(h + "mlp.gate_proj", d, s.d_ff, false);
-    b.up = t.linear(h + "mlp.up_proj", d, s.d_ff, false);
-    b.down = t.linear(h + "mlp.down_proj", s.d_ff, d, false);
-    m.blocks.push_back(std::move(b));
+    const std::string h = p + with_layer(n.layer, l);
+    Block& b = m.blocks[size_t(l)];
+    t.norm(b.attn_norm, h + n.attn_norm);
+    if (a.fused_qkv()) {
+      t.dense(b.qkv, h + n.qkv, d, q_width + 2 * kv_width, s.qkv_bias);
+    } else {
+      t.dense(b.q, h + n.q, d, q_width, s.qkv_bias);
+      t.dense(b.k, h + n.k, d, kv_width, s.qkv_bias);
+      t.dense(b.v, h + n.v, d, kv_width, s.qkv_bias);
+    }
+    t.dense(b.o, h + n.o, q_width, d, s.o_bias);
+    t.norm(b.mlp_norm, h + n.mlp_norm);
+    if (a.fused_gate_up()) {
+      t.dense(b.gate_up, h + n.gate_up, d, 2 * s.d_ff, s.mlp_bias);
+    } else {
+      if (a.mlp == MlpKind::Gated) t.dense(b.gate, h + n.gate, d, s.d_ff, s.mlp_bias);
+      t.dense(b.up, h + n.up, d, s.d_ff, s.mlp_bias);
+    }
+    t.dense(b.down, h + n.down, s.d_ff, d, s.mlp_bias);
   }
-  m.final_norm = t.norm("model.norm", d, false);
-  // A tied model may still carry lm_head.weight (the same values): either serves.
-  m.head = t.has("lm_head.weight") ? t.load("lm_head.weight", {s.vocab, d})
-           : s.tied_embeddings     ? m.token_embedding
-                                   : t.load("lm_head.weight", {s.vocab, d});
-  m.rope_inv_freq = rope_frequencies(s);
-}
-
-void load_bert(TensorLoader& t, PretrainedModel& m) {
-  const ModelSpec& s = m.spec;
-  const int64_t d = s.d_model;
-  const std::string p = prefix_of(t, {"bert.", ""}, "embeddings.word_embeddings.weight");
-  m.token_embedding = t.load(p + "embeddings.word_embeddings.weight", {s.vocab, d});
-  m.position_embedding = t.load(p + "embeddings.position_embeddings.weight", {s.max_positions, d});
-  m.type_embedding = t.load(p + "embeddings.token_type_embeddings.weight", {s.type_vocab, d});
-  m.embedding_norm = t.norm(p + "embeddings.LayerNorm", d, true);
-  for (int64_t l = 0; l < s.n_layers; ++l) {
-    const std::string h = p + "encoder.layer." + std::to_string(l) + ".";
-    Block b;
-    b.q = t.linear(h + "attention.self.query", d, d, true);
-    b.k = t.linear(h + "attention.self.key", d, d, true);
-    b.v = t.linear(h + "attention.self.value", d, d, true);
-    b.o = t.linear(h + "attention.output.dense", d, d, true);
-    b.attn_norm = t.norm(h + "attention.output.LayerNorm", d, true);
-    b.up = t.linear(h + "intermediate.dense", d, s.d_ff, true);
-    b.down = t.linear(h + "output.dense", s.d_ff, d, true);
-    b.mlp_norm = t.norm(h + "output.LayerNorm", d, true);
-    m.blocks.push_back(std::move(b));
+  if (!n.final_norm.empty()) t.norm(m.final_norm, p + n.final_norm);
+  // The output head, when the family always has one or the checkpoint has its probe (BERT's MLM
+  // head: BertForMaskedLM, BertForPreTraining).
+  if (!n.head_probe.empty() && !t.has(n.head_probe)) return false;
+  if (!n.head_transform.empty()) {
+    t.dense(m.mlm_transform, n.head_transform, d, d, true);
+    t.norm(m.mlm_norm, n.head_transform_norm);
   }
-  // The masked-language-model head, when the checkpoint has it (BertForMaskedLM,
-  // BertForPreTraining).
-  if (t.has("cls.predictions.bias")) {
-    m.mlm_transform = t.linear("cls.predictions.transform.dense", d, d, true);
-    m.mlm_norm = t.norm("cls.predictions.transform.LayerNorm", d, true);
-    m.head_bias = t.load("cls.predictions.bias", {s.vocab});
-    m.head = t.has("cls.predictions.decoder.weight")
-                 ? t.load("cls.predictions.decoder.weight", {s.vocab, d})
-                 : m.token_embedding;
-  }
-}
-
-// Tensors a model of this spec loads (for progress).
-int64_t tensor_count(const ModelSpec& s) {
-  switch (s.family) {
-    case ModelFamily::Gpt2:
-      return 2 + 12 * s.n_layers + 2;
-    case ModelFamily::Llama:
-      return 1 + (9 + (s.qkv_bias ? 3 : 0)) * s.n_layers + 2;
-    case ModelFamily::Bert:
-      return 5 + 16 * s.n_layers + 6;
-  }
-  return 1;
+  if (!n.head_bias.empty()) t.want(m.head_bias, n.head_bias, {s.vocab});
+  if (!s.tied_embeddings) t.want(m.head, n.head, {s.vocab, d});
+  return true;
 }
 
 }  // namespace
@@ -209,18 +186,13 @@ PretrainedModel load_pretrained(const std::string& folder,
   PretrainedModel m;
   m.folder = folder;
   m.spec = read_model_config(folder);
-  TensorLoader loader(folder, m.spec, progress, tensor_count(m.spec));
-  switch (m.spec.family) {
-    case ModelFamily::Gpt2:
-      load_gpt2(loader, m);
-      break;
-    case ModelFamily::Llama:
-      load_llama(loader, m);
-      break;
-    case ModelFamily::Bert:
-      load_bert(loader, m);
-      break;
-  }
+  TensorLoader loader(folder, m.spec);
+  const bool head = want_model(loader, m);
+  loader.read(progress);
+  // A tied head is the token embedding (as transformers' tie_weights makes it).
+  if (head && m.spec.tied_embeddings) m.head = m.token_embedding;
+  if (m.spec.arch->positions == Positions::RopeRotateHalf)
+    m.rope_inv_freq = rope_frequencies(m.spec);
   return m;
 }
 

@@ -45,7 +45,8 @@ Words project(const Plan& p, const PlannedStep& s) {
 // Fused QKV (GPT-2's c_attn): one GEMM for the three, then each a block of its columns.
 Words project_fused(const Plan& p) {
   const std::string bias = p.config.bias ? " + b_qkv" : "";
-  return {"[Q | K | V] = X W_qkv" + bias + ": one GEMM makes all three (GPT-2's c_attn)",
+  return {"[Q | K | V] = X W_qkv" + bias +
+              ": one GEMM makes all three (GPT-2's c_attn, Phi-3's qkv_proj)",
           "qkv = x @ self.W_qkv" + std::string(p.config.bias ? " + self.b_qkv" : ""), ""};
 }
 

@@ -225,12 +225,13 @@ void exercise_model_config(const std::string& text) {
     require(size > 0 && size <= kMax, "an accepted size is not in 1 .. 2^30");
   require(m.d_ff > 0 && m.d_ff <= 4 * kMax, "an accepted MLP width is not positive or is huge");
   require(m.n_heads % m.n_kv_heads == 0, "K/V heads that do not divide the heads were accepted");
-  require(m.family != ModelFamily::Bert || m.type_vocab > 0, "BERT without token types");
+  require(m.arch != nullptr, "a config was accepted without a row of the architecture table");
+  require(m.arch->keys.type_vocab.empty() || m.type_vocab > 0, "BERT without token types");
   require(m.norm_eps > 0 && m.rope_theta > 0, "a non-positive epsilon or theta was accepted");
-  const bool llama = m.family == ModelFamily::Llama;
-  require(llama ? (m.activation == "silu" || m.activation == "swish")
-                : (m.activation == "gelu" || m.activation == "gelu_new" ||
-                   m.activation == "gelu_pytorch_tanh"),
+  Activation act;
+  require(activation_named(m.activation, act) && act == m.act &&
+              std::find(m.arch->keys.activations.begin(), m.arch->keys.activations.end(),
+                        m.activation) != m.arch->keys.activations.end(),
           "an activation the forward does not compute was accepted");
   require(m.rope_scaling.type.empty() || m.rope_scaling.type == "linear" ||
               m.rope_scaling.type == "llama3",

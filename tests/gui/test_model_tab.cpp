@@ -111,6 +111,31 @@ TEST_F(ModelTabTest, OpeningAFolderMakesItsLayerTheTraceWithTheCoresWeights) {
   EXPECT_FALSE(model_is_current(state));
 }
 
+// The families added as rows of the table open like the others: Phi-3's fused qkv_proj is the
+// trace's one W_qkv, Gemma's head_dim its d_k; each trace's weights are the forward pass's.
+TEST_F(ModelTabTest, Phi3AndGemmaOpenWithTheirRowsChoices) {
+  start_on("seed003");
+  for (const char* name : {"phi3-gqa-bf16-sharded", "gemma-gqa-bf16"}) {
+    open(name, 2);
+    ASSERT_TRUE(state.session.trace);
+    const Trace& trace = *state.session.trace;
+    const ModelSpec& spec = state.model.session->model.spec;
+    EXPECT_EQ(trace.config.fused_qkv, spec.arch->fused_qkv()) << name;
+    EXPECT_EQ(trace.config.head_dim_k(), spec.d_head) << name;
+    EXPECT_EQ(trace.config.kv_heads(), 2) << name;
+    const PretrainedRun reference =
+        run_pretrained(state.model.session->model, state.model.tokens.ids);
+    const std::vector<float> got = trace.find("weights")->tensor.to_vector();
+    const std::vector<float> want = reference.layers[2].weights.to_vector();
+    ASSERT_EQ(got.size(), want.size()) << name;
+    double max_diff = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      max_diff = std::max(max_diff, double(std::abs(got[i] - want[i])));
+    EXPECT_LT(max_diff, 1e-5) << name;
+  }
+  EXPECT_EQ(state.model.session->model.spec.d_head, 12);
+}
+
 TEST_F(ModelTabTest, AnotherSentenceOfIdsRunsAgainAndABadOneIsExplained) {
   start_on("seed003");
   open("llama-gqa-bf16-untied-sharded");

@@ -34,11 +34,15 @@ GOOD_TOKENS = "1,2,3"
 # gpt2: d 32, 2 layers, 4 heads, vocab 120, 64 positions, F32, one model.safetensors
 # llama: d 32, 2 layers, 4 heads (2 K/V), vocab 150, BF16, two shards with an index
 # bert: d 48, 2 layers, 4 heads, vocab 200, F32, prefix "bert.", MLM head
+# phi3: d 32, 2 layers, 4 heads (4 K/V) of 8, vocab 140, F32, fused qkv_proj and gate_up_proj
+# gemma: d 40, 3 layers, 4 heads (2 K/V) of 12, vocab 160, BF16, tied head
 
 GOOD = {
     "gpt2": lambda d: ckpt.write_gpt2(d, seed=1),
     "llama": lambda d: ckpt.write_llama(d, seed=3, dtype="BF16", shards=2),
     "bert": lambda d: ckpt.write_bert(d, seed=8),
+    "phi3": lambda d: ckpt.write_phi3(d, seed=10),
+    "gemma": lambda d: ckpt.write_case("gemma-gqa-bf16", d),
 }
 
 
@@ -402,6 +406,22 @@ CASES = [
      ["model.embed_tokens.weight", "config.json"]),
     ("num_key_value_heads disagrees (llama)", "llama",
      lambda d: edit_config(d, num_key_value_heads=4), ARGS, ["k_proj.weight", "config.json"]),
+    ("num_key_value_heads disagrees with qkv_proj (phi3)", "phi3",
+     lambda d: edit_config(d, num_key_value_heads=2), ARGS,
+     ["model.layers.0.self_attn.qkv_proj.weight", "config.json"]),
+    ("intermediate_size disagrees with gate_up_proj (phi3)", "phi3",
+     lambda d: edit_config(d, intermediate_size=48), ARGS,
+     ["model.layers.0.mlp.gate_up_proj.weight", "config.json"]),
+    ("rope_scaling longrope (phi3)", "phi3",
+     lambda d: edit_config(d, rope_scaling={"type": "longrope", "short_factor": [1.0] * 4,
+                                            "long_factor": [1.0] * 4}), ARGS,
+     ["rope_scaling", "longrope"]),
+    ("head_dim disagrees (gemma)", "gemma", lambda d: edit_config(d, head_dim=10), ARGS,
+     ["q_proj.weight", "config.json"]),
+    ("head_dim missing: GemmaConfig's 256 (gemma)", "gemma",
+     lambda d: edit_config(d, head_dim=DELETE), ARGS, ["q_proj.weight", "(1024, 40)"]),
+    ("hidden_activation relu (gemma)", "gemma", lambda d: edit_config(d, hidden_activation="relu"),
+     ARGS, ["hidden_activation", "relu"]),
     ("n_layer 3, the file has 2", "gpt2", lambda d: edit_config(d, n_layer=3), ARGS, ["h.2."]),
     ("num_hidden_layers 3, the file has 2 (bert)", "bert",
      lambda d: edit_config(d, num_hidden_layers=3), ARGS, ["encoder.layer.2."]),
@@ -436,7 +456,7 @@ CASES = [
     ("rope_scaling a list (llama)", "llama", lambda d: edit_config(d, rope_scaling=[8.0]), ARGS,
      ["rope_scaling"]),
     ("model_type t5", "gpt2", lambda d: edit_config(d, model_type="t5"), ARGS,
-     ["t5", "gpt2", "llama", "mistral", "qwen2", "bert"]),
+     ["t5", "gpt2", "llama", "mistral", "qwen2", "bert", "phi3", "gemma"]),
     ("model_type a number", "gpt2", lambda d: edit_config(d, model_type=7), ARGS,
      ["model_type"]),
     ("model_type with a newline", "gpt2", lambda d: edit_config(d, model_type="t5\nsecond"),

@@ -6,7 +6,8 @@ by attnlab-cli --model, against a float64 NumPy forward written from transformer
     check_pretrained.py           each case through $ATTNLAB_CLI --model DIR --tokens ... --layer L
                                   --export OUT, compared with the reference
     check_pretrained.py --self    the writer and the reference alone: bytes read back, bfloat16
-                                  rounding, softmax rows, causal zeros, prefixes, RoPE scaling
+                                  rounding, softmax rows, causal zeros, prefixes, RoPE scaling,
+                                  Phi-3's fused tensors cut apart as Llama's
     check_pretrained.py --torch   the reference against forwards built from torch ops and
                                   nn.MultiheadAttention (needs python3-torch)
 
@@ -26,7 +27,8 @@ dh the head width, d the model width, L the --layer, counted from 0):
                                           the residual (and BERT's LayerNorm)
   residual.npy   (B, T, d)                h + out (BERT: attention.output.LayerNorm of it)
   mlp_in.npy     (B, T, d)                the second norm of the residual (BERT: the residual)
-  mlp_hidden.npy (B, T, d_ff)             the MLP's activations (Llama: silu(gate) * up)
+  mlp_hidden.npy (B, T, d_ff)             the MLP's activations (Llama, Phi-3: silu(gate) * up;
+                                          Gemma: gelu_tanh(gate) * up)
   block_out.npy  (B, T, d)                the block's output, the next layer's input
 all float32 and C-contiguous."""
 import importlib.util
@@ -53,8 +55,13 @@ CASES = [
     ("llama-gqa-bf16-untied-sharded", [1, 5, 9, 100, 149, 3, 77], 0),
     ("llama3-rope-scaling", [1, 12, 35, 7, 99, 140, 5, 8, 60, 2, 31, 17], 1),
     ("llama-linear-rope", [3, 1, 4, 1, 5, 9, 2, 6, 5], 1),
+    ("llama-attention-mlp-bias", [1, 2, 3, 149, 148, 70, 8, 9], 2),
     ("mistral-head-dim", [1, 170, 22, 5, 64, 9, 13, 179], 1),
     ("qwen2-bias-tied-bf16", [149, 0, 10, 20, 30, 40, 50, 60, 70, 80], 1),
+    ("phi3-f32", [1, 17, 33, 2, 139, 64, 5, 90], 1),
+    ("phi3-gqa-bf16-sharded", [7, 3, 120, 45, 45, 8, 0, 77, 31], 2),
+    ("gemma-mqa-f32", [2, 150, 9, 31, 4, 88, 16, 159], 0),
+    ("gemma-gqa-bf16", [2, 11, 22, 33, 44, 55, 66, 77, 88, 99, 121], 2),
     ("bert-prefix-mlm", [101, 7, 19, 55, 199, 3, 102], 0),
     ("bert-noprefix-f16", [2, 4, 6, 8, 10, 12, 14, 16, 18, 149], 2),
 ]
@@ -252,9 +259,43 @@ def check_rope_scaling():
     return worst
 
 
+def check_phi3_is_llama_fused():
+    """Phi-3's reference on a checkpoint equals Llama's on the same values with qkv_proj cut into
+    q_proj | k_proj | v_proj and gate_up_proj into gate_proj | up_proj (rows)."""
+    name, tokens, layer = next(c for c in CASES if c[0] == "phi3-gqa-bf16-sharded")
+    with tempfile.TemporaryDirectory() as tmp:
+        phi3, llama = os.path.join(tmp, "phi3"), os.path.join(tmp, "llama")
+        ckpt.write_case(name, phi3)
+        config, w = ckpt.read_folder(phi3)
+        h, kv, f = (config[k] for k in ("num_attention_heads", "num_key_value_heads",
+                                        "intermediate_size"))
+        dh = config["hidden_size"] // h
+        split = {}
+        for n, a in w.items():
+            if n.endswith("qkv_proj.weight"):
+                base = n[:-len("qkv_proj.weight")]
+                q, k, v = np.split(a, [h * dh, (h + kv) * dh])
+                split.update({base + "q_proj.weight": q, base + "k_proj.weight": k,
+                              base + "v_proj.weight": v})
+            elif n.endswith("gate_up_proj.weight"):
+                base = n[:-len("gate_up_proj.weight")]
+                split[base + "gate_proj.weight"], split[base + "up_proj.weight"] = a[:f], a[f:]
+            else:
+                split[n] = a
+        os.makedirs(llama)
+        ckpt.write_config(llama, {**config, "model_type": "llama",
+                                  "architectures": ["LlamaForCausalLM"]})
+        ckpt.write_weights(llama, {n: a.astype(np.float32) for n, a in split.items()}, "F32", 1)
+        a, b = forward(phi3, [tokens], layer), forward(llama, [tokens], layer)
+    worst = {n: worst_error(a[n], b[n]) for n in a}
+    assert max(worst.values()) < 1e-12, worst
+    return worst
+
+
 SELF_CHECKS = [("bf16 rounding", check_bf16_rounding), ("safetensors layout", check_file_layout),
                ("sharded folder", check_sharded), ("prefixes", check_prefixes),
-               ("rope scaling", check_rope_scaling)]
+               ("rope scaling", check_rope_scaling),
+               ("phi3 = llama fused", check_phi3_is_llama_fused)]
 
 
 def check_self(case):
@@ -267,7 +308,7 @@ def check_self(case):
 
 def torch_forward(folder, ids, layer):
     """The same models from torch ops: nn.MultiheadAttention for GPT-2 and BERT, RoPE as
-    complex rotations and GQA by repeat_interleave for the Llama family."""
+    complex rotations and GQA by repeat_interleave for the Llama family, Phi-3 and Gemma."""
     import torch
     import torch.nn.functional as F
 
@@ -361,8 +402,11 @@ def torch_forward(folder, ids, layer):
         angles = torch.outer(torch.arange(T, dtype=torch.float64), torch.from_numpy(inv_freq))
         turn = torch.polar(torch.ones_like(angles), angles)  # (T, dh/2) complex
 
-        def rms(x, weight):
-            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+        gemma = kind == "gemma"
+
+        def rms(x, weight):  # GemmaRMSNorm scales by 1 + weight
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * (
+                1 + weight if gemma else weight)
 
         def lin(x, name):
             b = w.get(name + ".bias")
@@ -374,10 +418,17 @@ def torch_forward(folder, ids, layer):
             return torch.cat([z.real, z.imag], dim=-1)
 
         hidden = w["model.embed_tokens.weight"][ids]
+        if gemma:  # the normalizer as a tensor of the checkpoint's dtype, back in float64
+            dtype = {"bfloat16": torch.bfloat16, "float16": torch.float16}.get(
+                config["torch_dtype"], torch.float32)
+            hidden = hidden * torch.tensor(config["hidden_size"] ** 0.5, dtype=dtype).double()
         for i in range(config["num_hidden_layers"]):
             p = f"model.layers.{i}."
             x = rms(hidden, w[p + "input_layernorm.weight"])
-            q, k, v = (lin(x, p + f"self_attn.{n}_proj") for n in "qkv")
+            if p + "self_attn.qkv_proj.weight" in w:  # Phi-3
+                q, k, v = lin(x, p + "self_attn.qkv_proj").split([h * dh, kv * dh, kv * dh], -1)
+            else:
+                q, k, v = (lin(x, p + f"self_attn.{n}_proj") for n in "qkv")
             qh = rotate(q, h)
             kh = rotate(k, kv).repeat_interleave(h // kv, dim=1)
             vh = v.view(v.shape[0], T, kv, dh).transpose(1, 2).repeat_interleave(h // kv, dim=1)
@@ -388,12 +439,16 @@ def torch_forward(folder, ids, layer):
                       p + "self_attn.o_proj")
             hidden = residual = hidden + out
             m = rms(hidden, w[p + "post_attention_layernorm.weight"])
-            gated = F.silu(lin(m, p + "mlp.gate_proj")) * lin(m, p + "mlp.up_proj")
+            if p + "mlp.gate_up_proj.weight" in w:  # Phi-3
+                gate, up = lin(m, p + "mlp.gate_up_proj").chunk(2, dim=-1)
+            else:
+                gate, up = lin(m, p + "mlp.gate_proj"), lin(m, p + "mlp.up_proj")
+            gated = (F.gelu(gate, approximate="tanh") if gemma else F.silu(gate)) * up
             hidden = hidden + lin(gated, p + "mlp.down_proj")
             layers.append(dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
                                mlp_in=m, mlp_hidden=gated, block_out=hidden))
         hidden = rms(hidden, w["model.norm.weight"])
-        tied = config.get("tie_word_embeddings", False)
+        tied = config.get("tie_word_embeddings", gemma)
         logits = hidden @ (w["model.embed_tokens.weight"] if tied else w["lm_head.weight"]).T
     result = {n: t.numpy() for n, t in layers[layer].items()}
     result["attentions"] = np.stack([r["weights"].numpy() for r in layers])

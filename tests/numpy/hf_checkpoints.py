@@ -2,8 +2,8 @@
 """Tiny random Hugging Face checkpoints, written in NumPy alone, in the exact layouts of the
 published models: config.json as transformers writes it, and the weights as .safetensors (one
 file, or shards with model.safetensors.index.json), for GPT-2, the Llama family (llama, mistral,
-qwen2) and BERT. Also reads such folders back (read_folder), so that a reference computes with the
-very values a F16/BF16 file holds.
+qwen2), BERT, Phi-3 and Gemma. Also reads such folders back (read_folder), so that a reference
+computes with the very values a F16/BF16 file holds.
 
     python3 tests/numpy/hf_checkpoints.py OUTDIR    # writes every case's folder as OUTDIR/<case>
 
@@ -210,11 +210,12 @@ def llama_tensors(c, init):
         for name, n_out, n_in in (("q", h * dh, d), ("k", kv * dh, d), ("v", kv * dh, d),
                                   ("o", d, h * dh)):
             t[p + f"self_attn.{name}_proj.weight"] = init.w(n_out, n_in)
-            if c["model_type"] == "qwen2" and name != "o":
+            if (c["model_type"] == "qwen2" and name != "o") or c.get("attention_bias"):
                 t[p + f"self_attn.{name}_proj.bias"] = init.b(n_out)
-        t[p + "mlp.gate_proj.weight"] = init.w(f, d)
-        t[p + "mlp.up_proj.weight"] = init.w(f, d)
-        t[p + "mlp.down_proj.weight"] = init.w(d, f)
+        for name, n_out, n_in in (("gate", f, d), ("up", f, d), ("down", d, f)):
+            t[p + f"mlp.{name}_proj.weight"] = init.w(n_out, n_in)
+            if c.get("mlp_bias"):
+                t[p + f"mlp.{name}_proj.bias"] = init.b(n_out)
     if not c["tie_word_embeddings"]:
         t["lm_head.weight"] = init.w(v, d)
     return t
@@ -222,7 +223,8 @@ def llama_tensors(c, init):
 
 def write_llama(folder, model_type="llama", seed=0, dtype="F32", tied=False, shards=1, d=32,
                 n_layers=2, n_heads=4, n_kv_heads=2, head_dim=None, d_ff=64, vocab=150,
-                rope_theta=10000.0, rope_scaling=None, max_positions=128):
+                rope_theta=10000.0, rope_scaling=None, max_positions=128, biases=False):
+    """biases: Llama's attention_bias and mlp_bias (q, k, v, o and the MLP's projections)."""
     c = {"architectures": [LLAMA_ARCH[model_type]], "attention_dropout": 0.0,
          "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": d,
          "initializer_range": 0.02, "intermediate_size": d_ff,
@@ -232,7 +234,7 @@ def write_llama(folder, model_type="llama", seed=0, dtype="F32", tied=False, sha
          "tie_word_embeddings": tied, "torch_dtype": TORCH_DTYPE[dtype],
          "transformers_version": "4.44.2", "use_cache": True, "vocab_size": vocab}
     if model_type == "llama":
-        c.update({"attention_bias": False, "mlp_bias": False, "pretraining_tp": 1,
+        c.update({"attention_bias": biases, "mlp_bias": biases, "pretraining_tp": 1,
                   "rope_scaling": rope_scaling})
     elif model_type == "mistral":
         c["sliding_window"] = 4096
@@ -243,6 +245,85 @@ def write_llama(folder, model_type="llama", seed=0, dtype="F32", tied=False, sha
         c["head_dim"] = head_dim
     write_config(folder, c)
     write_weights(folder, llama_tensors(c, Init(seed)), dtype, shards)
+
+
+# ---- Phi-3 ----------------------------------------------------------------------------------
+
+def phi3_tensors(c, init):
+    d, f, v = c["hidden_size"], c["intermediate_size"], c["vocab_size"]
+    h, kv = c["num_attention_heads"], c["num_key_value_heads"]
+    dh = d // h
+    t = {"model.embed_tokens.weight": init.w(v, d), "model.norm.weight": init.norm(d)}
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        t[p + "input_layernorm.weight"] = init.norm(d)
+        t[p + "post_attention_layernorm.weight"] = init.norm(d)
+        # nn.Linear (out, in); qkv_proj's rows are q (h*dh) | k (kv*dh) | v (kv*dh)
+        t[p + "self_attn.qkv_proj.weight"] = init.w((h + 2 * kv) * dh, d)
+        t[p + "self_attn.o_proj.weight"] = init.w(d, h * dh)
+        # gate_up_proj's rows are gate (f) | up (f)
+        t[p + "mlp.gate_up_proj.weight"] = init.w(2 * f, d)
+        t[p + "mlp.down_proj.weight"] = init.w(d, f)
+    t["lm_head.weight"] = init.w(v, d)
+    return t
+
+
+def write_phi3(folder, seed=0, dtype="F32", shards=1, d=32, n_layers=2, n_heads=4, n_kv_heads=4,
+               d_ff=64, vocab=140, max_positions=128):
+    """Phi3ForCausalLM as Phi-3-mini-4k-instruct's config.json has it (untied head)."""
+    c = {"architectures": ["Phi3ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+         "embd_pdrop": 0.0, "eos_token_id": vocab - 1, "hidden_act": "silu", "hidden_size": d,
+         "initializer_range": 0.02, "intermediate_size": d_ff,
+         "max_position_embeddings": max_positions, "model_type": "phi3",
+         "num_attention_heads": n_heads, "num_hidden_layers": n_layers,
+         "num_key_value_heads": n_kv_heads, "original_max_position_embeddings": max_positions,
+         "pad_token_id": vocab - 1, "resid_pdrop": 0.0, "rms_norm_eps": 1e-05,
+         "rope_scaling": None, "rope_theta": 10000.0, "sliding_window": max_positions - 1,
+         "tie_word_embeddings": False, "torch_dtype": TORCH_DTYPE[dtype],
+         "transformers_version": "4.44.2", "use_cache": True, "vocab_size": vocab}
+    write_config(folder, c)
+    write_weights(folder, phi3_tensors(c, Init(seed)), dtype, shards)
+
+
+# ---- Gemma ----------------------------------------------------------------------------------
+
+def gemma_tensors(c, init):
+    d, f, v = c["hidden_size"], c["intermediate_size"], c["vocab_size"]
+    h, kv, dh = c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"]
+
+    def norm_offset(n):  # GemmaRMSNorm multiplies by 1 + w: its weight is stored near 0
+        return (0.1 * init.rng.standard_normal(n)).astype(np.float32)
+
+    t = {"model.embed_tokens.weight": init.w(v, d), "model.norm.weight": norm_offset(d)}
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        t[p + "input_layernorm.weight"] = norm_offset(d)
+        t[p + "post_attention_layernorm.weight"] = norm_offset(d)
+        for name, n_out, n_in in (("q", h * dh, d), ("k", kv * dh, d), ("v", kv * dh, d),
+                                  ("o", d, h * dh)):
+            t[p + f"self_attn.{name}_proj.weight"] = init.w(n_out, n_in)
+        t[p + "mlp.gate_proj.weight"] = init.w(f, d)
+        t[p + "mlp.up_proj.weight"] = init.w(f, d)
+        t[p + "mlp.down_proj.weight"] = init.w(d, f)
+    return t  # tied: no lm_head.weight, the head is embed_tokens
+
+
+def write_gemma(folder, seed=0, dtype="F32", shards=1, d=32, n_layers=2, n_heads=4, n_kv_heads=1,
+                head_dim=16, d_ff=64, vocab=160, max_positions=128):
+    """GemmaForCausalLM as gemma-2b's config.json has it: head_dim apart from hidden_size / heads,
+    hidden_act "gelu" beside hidden_activation "gelu_pytorch_tanh" (the one GemmaMLP uses), no
+    tie_word_embeddings key (GemmaConfig's default: tied)."""
+    c = {"architectures": ["GemmaForCausalLM"], "attention_bias": False,
+         "attention_dropout": 0.0, "bos_token_id": 2, "eos_token_id": 1, "head_dim": head_dim,
+         "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh", "hidden_size": d,
+         "initializer_range": 0.02, "intermediate_size": d_ff,
+         "max_position_embeddings": max_positions, "model_type": "gemma",
+         "num_attention_heads": n_heads, "num_hidden_layers": n_layers,
+         "num_key_value_heads": n_kv_heads, "pad_token_id": 0, "rms_norm_eps": 1e-06,
+         "rope_scaling": None, "rope_theta": 10000.0, "torch_dtype": TORCH_DTYPE[dtype],
+         "transformers_version": "4.44.2", "use_cache": True, "vocab_size": vocab}
+    write_config(folder, c)
+    write_weights(folder, gemma_tensors(c, Init(seed)), dtype, shards)
 
 
 # ---- BERT -----------------------------------------------------------------------------------
@@ -317,11 +398,18 @@ CASES = {
                                                  rope_scaling=LLAMA3_SCALING),
     "llama-linear-rope": lambda d: write_llama(d, seed=5, n_kv_heads=4, rope_scaling={
         "factor": 4.0, "rope_type": "linear"}),
+    "llama-attention-mlp-bias": lambda d: write_llama(d, seed=14, biases=True, n_layers=3),
     "mistral-head-dim": lambda d: write_llama(d, model_type="mistral", seed=6, d=48,
                                               head_dim=16, d_ff=96, vocab=180),
     "qwen2-bias-tied-bf16": lambda d: write_llama(d, model_type="qwen2", seed=7, dtype="BF16",
                                                   tied=True, n_layers=3, n_kv_heads=1,
                                                   rope_theta=1000000.0),
+    "phi3-f32": lambda d: write_phi3(d, seed=10),
+    "phi3-gqa-bf16-sharded": lambda d: write_phi3(d, seed=11, dtype="BF16", shards=2, d=48,
+                                                  n_heads=6, n_kv_heads=2, d_ff=80, n_layers=3),
+    "gemma-mqa-f32": lambda d: write_gemma(d, seed=12),
+    "gemma-gqa-bf16": lambda d: write_gemma(d, seed=13, dtype="BF16", d=40, n_heads=4,
+                                            n_kv_heads=2, head_dim=12, d_ff=72, n_layers=3),
     "bert-prefix-mlm": lambda d: write_bert(d, seed=8, decoder_weight=True),
     "bert-noprefix-f16": lambda d: write_bert(d, seed=9, dtype="F16", prefix="", mlm_head=False,
                                               n_layers=3, vocab=150),

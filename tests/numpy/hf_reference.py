@@ -1,7 +1,8 @@
 """The forward pass of a Hugging Face model folder in float64 NumPy, written from transformers'
-modeling_gpt2.py, modeling_llama.py (mistral and qwen2 are the same with their keys) and
-modeling_bert.py, independently of the C++ app. It reads the folder through hf_checkpoints'
-reader, so F16/BF16 weights are the very values the file holds.
+modeling_gpt2.py, modeling_llama.py (mistral and qwen2 are the same with their keys),
+modeling_bert.py, modeling_phi3.py and modeling_gemma.py, independently of the C++ app. It reads
+the folder through hf_checkpoints' reader, so F16/BF16 weights are the very values the file
+holds.
 
 forward(folder, token_ids, layer) returns, with B sequences of T tokens:
   attentions (n_layers, B, h, T, T)  every layer's softmax weights (output_attentions)
@@ -18,7 +19,7 @@ import math
 
 import numpy as np
 
-from hf_checkpoints import read_folder
+from hf_checkpoints import from_bf16_bits, read_folder, to_bf16_bits
 
 
 # ---- pieces ---------------------------------------------------------------------------------
@@ -188,6 +189,102 @@ def llama_forward(c, w, ids, layer):
     return dict(attentions=np.stack(attentions), logits=hidden @ head.T, **probe)
 
 
+# ---- Phi-3 ----------------------------------------------------------------------------------
+
+def phi3_forward(c, w, ids, layer):
+    """modeling_phi3.py: Llama's block with q, k, v sliced from one qkv_proj and gate, up chunked
+    from one gate_up_proj (up * silu(gate))."""
+    eps = c["rms_norm_eps"]
+    h = c["num_attention_heads"]
+    kv = c.get("num_key_value_heads") or h
+    dh = c["hidden_size"] // h  # Phi3Attention's head_dim
+    inv_freq = rope_inv_freq(c, dh)
+    hidden = w["model.embed_tokens.weight"][ids]  # (B, T, d)
+    attentions, probe = [], {}
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        x = rms_norm(hidden, w[p + "input_layernorm.weight"], eps)  # (B, T, d)
+        qkv = linear(x, w, p + "self_attn.qkv_proj")  # (B, T, (h + 2 kv) dh)
+        q = qkv[..., :h * dh]  # (B, T, h*dh)
+        k = qkv[..., h * dh:(h + kv) * dh]  # (B, T, kv*dh)
+        v = qkv[..., (h + kv) * dh:]  # (B, T, kv*dh)
+        q_heads = rope(split_heads(q, h), inv_freq)  # (B, h, T, dh)
+        k_heads = np.repeat(rope(split_heads(k, kv), inv_freq), h // kv, axis=1)
+        v_heads = np.repeat(split_heads(v, kv), h // kv, axis=1)  # (B, h, T, dh)
+        weights, context = attend(q_heads, k_heads, v_heads, causal=True)
+        out = linear(context, w, p + "self_attn.o_proj")  # (B, T, d)
+        hidden = residual = hidden + out
+        m = rms_norm(hidden, w[p + "post_attention_layernorm.weight"], eps)
+        gate, up = np.split(linear(m, w, p + "mlp.gate_up_proj"), 2, axis=-1)  # 2 x (B, T, d_ff)
+        gated = up * silu(gate)
+        hidden = hidden + linear(gated, w, p + "mlp.down_proj")
+        attentions.append(weights)
+        if i == layer:
+            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
+                         mlp_in=m, mlp_hidden=gated, block_out=hidden)
+    hidden = rms_norm(hidden, w["model.norm.weight"], eps)
+    tied = c.get("tie_word_embeddings", False)  # Phi3Config's default
+    head = w["model.embed_tokens.weight"] if tied else w["lm_head.weight"]
+    return dict(attentions=np.stack(attentions), logits=hidden @ head.T, **probe)
+
+
+# ---- Gemma ----------------------------------------------------------------------------------
+
+def gemma_rms_norm(x, w, eps):
+    """GemmaRMSNorm: x * rsqrt(mean(x^2) + eps) * (1 + w)."""
+    return x / np.sqrt((x ** 2).mean(-1, keepdims=True) + eps) * (1.0 + w)
+
+
+def in_torch_dtype(value, torch_dtype):
+    """torch.tensor(value, dtype=torch_dtype) as float64: the value rounded to that format."""
+    if torch_dtype == "bfloat16":
+        return float(from_bf16_bits(to_bf16_bits(np.array([value], dtype=np.float32)))[0])
+    if torch_dtype == "float16":
+        return float(np.float16(value))
+    return float(np.float32(value))
+
+
+GELUS = {"gelu_pytorch_tanh": gelu_new, "gelu_new": gelu_new, "gelu": gelu_erf}
+
+
+def gemma_forward(c, w, ids, layer):
+    """modeling_gemma.py: the embeddings times sqrt(hidden_size) as a tensor of the model's dtype,
+    GemmaRMSNorm, GeGLU with hidden_activation (gelu_pytorch_tanh when absent), head_dim from the
+    config, K/V heads repeated, the head tied to embed_tokens."""
+    eps = c.get("rms_norm_eps", 1e-6)
+    h = c["num_attention_heads"]
+    kv = c.get("num_key_value_heads") or h
+    dh = c.get("head_dim") or 256  # GemmaConfig's default
+    act = GELUS[c.get("hidden_activation") or "gelu_pytorch_tanh"]
+    inv_freq = rope_inv_freq(c, dh)
+    normalizer = in_torch_dtype(math.sqrt(c["hidden_size"]), c["torch_dtype"])
+    hidden = w["model.embed_tokens.weight"][ids] * normalizer  # (B, T, d)
+    attentions, probe = [], {}
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        x = gemma_rms_norm(hidden, w[p + "input_layernorm.weight"], eps)  # (B, T, d)
+        q = linear(x, w, p + "self_attn.q_proj")  # (B, T, h*dh)
+        k = linear(x, w, p + "self_attn.k_proj")  # (B, T, kv*dh)
+        v = linear(x, w, p + "self_attn.v_proj")  # (B, T, kv*dh)
+        q_heads = rope(split_heads(q, h), inv_freq)  # (B, h, T, dh)
+        k_heads = np.repeat(rope(split_heads(k, kv), inv_freq), h // kv, axis=1)
+        v_heads = np.repeat(split_heads(v, kv), h // kv, axis=1)  # (B, h, T, dh)
+        weights, context = attend(q_heads, k_heads, v_heads, causal=True)  # scale 1/sqrt(dh)
+        out = linear(context, w, p + "self_attn.o_proj")  # (B, T, d)
+        hidden = residual = hidden + out
+        m = gemma_rms_norm(hidden, w[p + "post_attention_layernorm.weight"], eps)
+        gated = act(linear(m, w, p + "mlp.gate_proj")) * linear(m, w, p + "mlp.up_proj")
+        hidden = hidden + linear(gated, w, p + "mlp.down_proj")
+        attentions.append(weights)
+        if i == layer:
+            probe = dict(x=x, q=q, k=k, v=v, weights=weights, out=out, residual=residual,
+                         mlp_in=m, mlp_hidden=gated, block_out=hidden)
+    hidden = gemma_rms_norm(hidden, w["model.norm.weight"], eps)
+    tied = c.get("tie_word_embeddings", True)  # GemmaConfig's default
+    head = w["model.embed_tokens.weight"] if tied else w["lm_head.weight"]
+    return dict(attentions=np.stack(attentions), logits=hidden @ head.T, **probe)
+
+
 # ---- BERT -----------------------------------------------------------------------------------
 
 def bert_forward(c, w, ids, layer):
@@ -228,7 +325,8 @@ def bert_forward(c, w, ids, layer):
 
 
 FORWARDS = {"gpt2": gpt2_forward, "llama": llama_forward, "mistral": llama_forward,
-            "qwen2": llama_forward, "bert": bert_forward}
+            "qwen2": llama_forward, "bert": bert_forward, "phi3": phi3_forward,
+            "gemma": gemma_forward}
 
 
 def forward(folder, token_ids, layer):

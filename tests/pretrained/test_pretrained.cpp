@@ -112,7 +112,9 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, EachFamily,
                          ::testing::Values("gpt2-f32-tied", "gpt2-f16-prefix-untied",
                                            "llama-gqa-bf16-untied-sharded", "llama3-rope-scaling",
                                            "mistral-head-dim", "qwen2-bias-tied-bf16",
-                                           "bert-prefix-mlm", "bert-noprefix-f16"));
+                                           "llama-attention-mlp-bias", "bert-prefix-mlm",
+                                           "bert-noprefix-f16", "phi3-f32", "phi3-gqa-bf16-sharded",
+                                           "gemma-mqa-f32", "gemma-gqa-bf16"));
 
 class CausalFamily : public ::testing::TestWithParam<const char*> {};
 
@@ -158,7 +160,46 @@ TEST_P(CausalFamily, GreedyGenerationIsTheFullPassesArgmax) {
 
 INSTANTIATE_TEST_SUITE_P(Checkpoints, CausalFamily,
                          ::testing::Values("gpt2-f32-tied", "llama-gqa-bf16-untied-sharded",
-                                           "llama3-rope-scaling", "qwen2-bias-tied-bf16"));
+                                           "llama3-rope-scaling", "qwen2-bias-tied-bf16",
+                                           "phi3-gqa-bf16-sharded", "gemma-mqa-f32",
+                                           "gemma-gqa-bf16"));
+
+// The rows' own choices reach the loaded model: Phi-3's fused projections are one tensor each
+// ((h + 2 n_kv) d_head and 2 d_ff rows, nn.Linear's (out, in)), the traced layer shows q | k | v
+// as column blocks of one product; Gemma's head is its token embedding, its norms scale by 1 + w
+// and its embeddings by sqrt(d) rounded to bfloat16 (sqrt(40) = 6.3246 -> 6.3125).
+TEST(Rows, FusedPhi3AndScaledGemmaLoadAsTheirRowsSay) {
+  const PretrainedModel phi = model("phi3-gqa-bf16-sharded");
+  const ModelSpec& p = phi.spec;
+  EXPECT_EQ(p.arch->name, "Phi-3");
+  const Block& b = phi.blocks[0];
+  EXPECT_FALSE(b.q.w.has_values());
+  EXPECT_EQ(b.qkv.w.shape(), (Shape{(p.n_heads + 2 * p.n_kv_heads) * p.d_head, p.d_model}));
+  EXPECT_EQ(b.gate_up.w.shape(), (Shape{2 * p.d_ff, p.d_model}));
+  EXPECT_FALSE(phi.head.shares_storage_with(phi.token_embedding));
+  const PretrainedRun run = run_pretrained(phi, kIds);
+  EXPECT_TRUE(layer_of_model(phi, run, 0).config.fused_qkv);
+
+  const PretrainedModel gemma = model("gemma-gqa-bf16");
+  const ModelSpec& g = gemma.spec;
+  EXPECT_EQ(g.d_head, 12);
+  EXPECT_NE(g.n_heads * g.d_head, g.d_model);
+  EXPECT_EQ(g.act, Activation::GeluTanh) << "hidden_activation, not hidden_act \"gelu\"";
+  EXPECT_EQ(gemma.embedding_scale, 6.3125f);
+  EXPECT_EQ(model("gemma-mqa-f32").embedding_scale, std::sqrt(32.0f));
+  EXPECT_TRUE(gemma.head.shares_storage_with(gemma.token_embedding));
+  EXPECT_EQ(gemma.blocks[0].attn_norm.kind, NormKind::RmsNormOnePlusWeight);
+  // The first layer reads (1 + w) * x / rms(x) of the scaled embeddings.
+  const PretrainedRun r = run_pretrained(gemma, {5});
+  const std::vector<float> x = r.layers[0].attn_input.to_vector();
+  const Tensor& e = gemma.token_embedding;
+  const Tensor& w = gemma.blocks[0].attn_norm.weight;
+  double square = 0;
+  for (int64_t i = 0; i < g.d_model; ++i) square += std::pow(6.3125 * e.at({5, i}), 2);
+  const double rms = std::sqrt(square / double(g.d_model) + g.norm_eps);
+  for (int64_t i = 0; i < g.d_model; ++i)
+    EXPECT_NEAR(x[size_t(i)], 6.3125 * e.at({5, i}) / rms * (1 + w.at({i})), 1e-5) << i;
+}
 
 // An all-F32 checkpoint is read once and its weights used in place (views of that read); other
 // dtypes are decoded tensor by tensor. The traced layer's weights are copies of their own either

@@ -84,7 +84,7 @@ void draw_model_section(AppState& state) {
   const ModelSpec& spec = tab.session->model.spec;
   char about[160];
   std::snprintf(about, sizeof about, "%s (%s): %lld layers x %lld heads, d_model %lld, vocab %lld",
-                tab.name.c_str(), family_name(spec.family), (long long)spec.n_layers,
+                tab.name.c_str(), spec.arch->name.c_str(), (long long)spec.n_layers,
                 (long long)spec.n_heads, (long long)spec.d_model, (long long)spec.vocab);
   dim_line(state, about);
   if (!tab.session->tokenizer)

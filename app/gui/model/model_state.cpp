@@ -212,7 +212,7 @@ bool show_model_layer(AppState& state, int64_t layer) {
 
 std::string default_model_sentence(const ModelSession& session) {
   if (session.tokenizer) {
-    if (session.model.spec.family == ModelFamily::Bert) return "The capital of France is [MASK].";
+    if (!session.model.spec.causal) return "The capital of France is [MASK].";
     return "The capital of France is";
   }
   // No tokenizer: ids, five of them and then the first four again (an induction head's cue).

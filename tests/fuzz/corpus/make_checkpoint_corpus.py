@@ -124,10 +124,30 @@ BERT = {"architectures": ["BertForMaskedLM"], "attention_probs_dropout_prob": 0.
         "num_hidden_layers": 12, "pad_token_id": 0, "position_embedding_type": "absolute",
         "type_vocab_size": 2, "vocab_size": 30522}
 
+PHI3 = {"architectures": ["Phi3ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+        "embd_pdrop": 0.0, "eos_token_id": 32000, "hidden_act": "silu", "hidden_size": 3072,
+        "initializer_range": 0.02, "intermediate_size": 8192, "max_position_embeddings": 4096,
+        "model_type": "phi3", "num_attention_heads": 32, "num_hidden_layers": 32,
+        "num_key_value_heads": 32, "original_max_position_embeddings": 4096,
+        "pad_token_id": 32000, "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": None,
+        "rope_theta": 10000.0, "sliding_window": 2047, "tie_word_embeddings": False,
+        "torch_dtype": "bfloat16", "vocab_size": 32064}
+GEMMA = {"architectures": ["GemmaForCausalLM"], "attention_bias": False,
+         "attention_dropout": 0.0, "bos_token_id": 2, "eos_token_id": 1, "head_dim": 256,
+         "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2048,
+         "initializer_range": 0.02, "intermediate_size": 16384, "max_position_embeddings": 8192,
+         "model_type": "gemma", "num_attention_heads": 8, "num_hidden_layers": 18,
+         "num_key_value_heads": 1, "pad_token_id": 0, "rms_norm_eps": 1e-06,
+         "rope_scaling": None, "rope_theta": 10000.0, "torch_dtype": "bfloat16",
+         "vocab_size": 256000}
+
 
 def make_model_config():
     seeds = {"gpt2": GPT2, "tinyllama": TINYLLAMA, "llama32": LLAMA32, "qwen25": QWEN25,
-             "mistral": MISTRAL, "bert": BERT,
+             "mistral": MISTRAL, "bert": BERT, "phi3": PHI3, "gemma": GEMMA,
+             "gemma_by_class": {k: v for k, v in GEMMA.items() if k != "model_type"},
+             "phi3_longrope": {**PHI3, "rope_scaling": {"type": "longrope", "factor": 32}},
+             "phi3_partial_rotary": {**PHI3, "partial_rotary_factor": 0.75},
              "llama_linear_rope": {**TINYLLAMA, "rope_scaling": {"type": "linear", "factor": 4}},
              "gpt2_untied_gelu": {**GPT2, "tie_word_embeddings": False,
                                   "activation_function": "gelu"},
