@@ -1,7 +1,8 @@
 // FlashAttention's tiled forward pass as a kernel: the same output as forward() (core/model/
 // forward.hpp) without ever holding a (T, T_k) matrix, so it runs where the ordinary trace is
 // refused by the memory cap. Parallel over (sequence, head, query block); causal, padding and
-// window masks skip the tiles they hide entirely.
+// window masks skip the tiles they hide entirely. Every position encoding: RoPE turns q and k
+// before the tiles, ALiBi's bias is added inside each tile (the per-head kernel's score step).
 #pragma once
 
 #include <vector>
@@ -27,7 +28,8 @@ struct FlashResult {
 std::string flash_unavailable(const Config& config, TileSizes tiles);
 
 // Bytes the tiled run allocates: X's projections Q, K, V, the concat and the output, the row
-// statistics and each worker's tiles (float32); the cap is checked against this.
+// statistics and each worker's tiles (float32), and ALiBi's (h, T, T_k) bias map when the inputs
+// hold one; the cap is checked against this.
 int64_t flash_bytes_needed(const Config& config, TileSizes tiles);
 
 // `inputs` complete (see flash_inputs). Throws UserError with flash_unavailable()'s reason,
