@@ -63,10 +63,17 @@ PathReport check_every_path(const Config& config, const Inputs& given, const Pat
   Checker check(options.tolerance, report);
   const Trace trace = run(config, given);
   const Inputs in = trace_inputs(trace, given);
-  const Tensor& out = trace.find("out")->tensor;  // (B, T, d_out)
+  const bool correct = config.mistake == Mistake::None;
+  const TensorRecord* out_record = trace.find("out");
+  if (!out_record) {  // view-no-contiguous stopped the run at concat: the other paths refuse it
+    if (correct || !trace.failure.failed) check.fail("run() made no out");
+    check.refused([&] { forward(config, in); }, "forward()");
+    check.refused([&] { run_loop(config, in); }, "the per-head loop");
+    return report;
+  }
+  const Tensor& out = out_record->tensor;  // (B, T, d_out)
   if (options.reference) check.close(out, *options.reference, "run()");
   // [SECTION] forward() and the loop: the correct path of everything but MLA
-  const bool correct = config.mistake == Mistake::None;
   if (correct && !config.latent()) {
     check.close(forward(config, in), out, "forward()");
     check.close(run_loop(config, in).out, out, "the per-head loop");
