@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/flash/flash_sweep.hpp"
 #include "core/flash/tiled_attention.hpp"
 #include "core/pretrained/layer_trace.hpp"
 #include "core/pretrained/pretrained_forward.hpp"
@@ -250,6 +251,43 @@ TEST(EveryPath, FlashEqualsTheOrdinaryRunWithAlibiAtEveryTileSize) {
                                          trace.find("out")->tensor),
               1e-2);
   }
+}
+
+// The Flash tab's recorded sweep adds the bias too: each tile's scores are run()'s biased scores
+// (-inf where the causal mask hides them), and the swept head's rows are run()'s context.
+TEST(EveryPath, TheRecordedSweepHoldsAlibisBiasInEachTile) {
+  Config c = base_config(9);
+  c.seq_len = 9;
+  c.pos = PositionEncoding::Alibi;
+  c.mask.causal = true;
+  const Trace trace = run(c);
+  const Inputs in = trace_inputs(trace, {});
+  const Tensor& biased = trace.find("biased")->tensor;    // (B, h, T, T)
+  const Tensor& context = trace.find("context")->tensor;  // (B, h, T, d_v)
+  const int64_t b = 1, hd = 2, dv = c.head_dim_v();
+  const FlashSweep sweep = record_sweep(c, in, {4, 3}, b, hd);
+  double worst = 0;
+  int entries = 0;
+  for (const SweepStep& step : sweep.steps) {
+    if (step.scores.empty()) continue;  // a tile the mask skips
+    for (int64_t r = 0; r < step.rows; ++r)
+      for (int64_t k = 0; k < step.cols; ++k) {
+        const float got = step.scores[size_t(r * step.cols + k)];
+        const int64_t i = step.row0 + r, j = step.col0 + k;
+        if (j > i) {
+          EXPECT_TRUE(std::isinf(got) && got < 0) << "row " << i << " key " << j;
+          continue;
+        }
+        worst = std::max(worst, double(std::fabs(got - biased.at({b, hd, i, j}))));
+        ++entries;
+      }
+  }
+  EXPECT_EQ(entries, 9 * 10 / 2);  // every visible score of the head, once
+  EXPECT_LE(worst, kTolerance) << "tile scores against run()'s biased scores";
+  for (int64_t t = 0; t < c.tokens(); ++t)
+    for (int64_t e = 0; e < dv; ++e)
+      EXPECT_NEAR(sweep.context[size_t(t * dv + e)], context.at({b, hd, t, e}), kTolerance)
+          << "row " << t;
 }
 
 // [SECTION] the pretrained models' layers through the same paths
