@@ -6,7 +6,8 @@
 //
 // One head of one sequence is read through strides, so no caller copies a head out:
 //   q (T, d_k), k (T_k, d_k), v (T_k, d_v), out (T, d_v), rows `*_stride` elements apart (a head's
-//   slice of (B, T, h*d) has stride h*d); bias (T, T_k) and visible (T, T_k) the same way.
+//   slice of (B, T, h*d) has stride h*d); bias (T, T_k) and visible (T, T_k) the same way (or
+//   ALiBi's bias from its slope, computed block by block).
 #pragma once
 
 #include <Eigen/Core>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/position/position_encoding.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace attnlab {
@@ -61,9 +63,12 @@ struct HeadOperands {
   int64_t T, Tk, dk, dv;
   int64_t batch_index = 0;  // b: which padding length (FlashAttention's masks) applies
   int64_t head = 0;         // hd: whether the choices switch it off
-  // (T, T_k) added to the scaled scores when the choices have a bias (ALiBi's -m_h |t - s|).
+  // (T, T_k) added to the scaled scores when the choices have a bias (ALiBi's -m_h |t - s|, or any
+  // map). Without a map, ALiBi's bias is computed inside each block from the head's slope m_h
+  // (FlashAttention-2's alibi_slopes), so a tiled run holds no (T, T_k) matrix.
   const S* bias = nullptr;
   int64_t bias_stride = 0;
+  double alibi_slope = 0;
   // (T, T_k) 1 = visible, when the choices mask (FlashAttention reads the MaskSpec instead).
   const uint8_t* visible = nullptr;
   int64_t visible_stride = 0;
@@ -90,9 +95,15 @@ void score_block(const HeadOperands<S>& op, const AttentionChoices& choices, int
   const Strided Q(op.q + i0 * op.q_stride, rows, op.dk, Eigen::OuterStride<>(op.q_stride));
   const Strided K(op.k + j0 * op.k_stride, cols, op.dk, Eigen::OuterStride<>(op.k_stride));
   s.noalias() = (Q * K.transpose()) * static_cast<S>(choices.scale);  // (rows, cols)
-  if (choices.bias)
+  if (!choices.bias) return;
+  if (op.bias) {
     s += Strided(op.bias + i0 * op.bias_stride + j0, rows, cols,
                  Eigen::OuterStride<>(op.bias_stride));
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r)  // the map's own values: -m_h |t - s| in double, then S
+    for (int64_t c = 0; c < cols; ++c)
+      s(r, c) += static_cast<S>(alibi_bias(op.alibi_slope, i0 + r, j0 + c));
 }
 
 // [SECTION] the whole head

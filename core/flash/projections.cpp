@@ -34,7 +34,8 @@ Projections project_qkv(const Config& c, const Inputs& in) {
     rotate_half_rows(p.q.data(), B * T, T, p.q_width, dk, in.rope_inv_freq.data());
     rotate_half_rows(p.k.data(), B * Tk, Tk, p.k_width, dk, in.rope_inv_freq.data());
   }
-  if (c.alibi()) p.bias = in.alibi_bias.data();
+  if (c.alibi() && in.alibi_bias.has_values()) p.bias = in.alibi_bias.data();
+  if (c.alibi() && !p.bias) p.alibi_slopes = alibi_slopes(c.n_heads);
   return p;
 }
 
@@ -60,6 +61,7 @@ HeadOperands<Scalar> head_operands(const Config& c, const Projections& p, int64_
     op.bias = p.bias + hd * T * Tk;
     op.bias_stride = Tk;
   }
+  if (!p.alibi_slopes.empty()) op.alibi_slope = p.alibi_slopes[size_t(hd)];
   return op;
 }
 

@@ -1,6 +1,8 @@
 // Q, K and V of every head side by side, as the tiled run and the recorded sweep read them.
 #pragma once
 
+#include <vector>
+
 #include "core/attention/head_attention.hpp"
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
@@ -13,7 +15,10 @@ namespace attnlab {
 struct Projections {
   Values q, k, v;
   int64_t q_width = 0, k_width = 0, v_width = 0;  // h*d_k, n_kv*d_k, n_kv*d_v
-  const Scalar* bias = nullptr;  // ALiBi: the inputs' (h, T, T_k) bias; null without one
+  // ALiBi: the inputs' (h, T, T_k) bias when they hold one, else each head's slope m_h (the bias
+  // -m_h |t - s| is then computed inside each tile).
+  const Scalar* bias = nullptr;
+  std::vector<double> alibi_slopes;
 };
 
 Projections project_qkv(const Config& config, const Inputs& inputs);

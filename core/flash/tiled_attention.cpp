@@ -44,10 +44,8 @@ int64_t flash_bytes_needed(const Config& c, TileSizes tiles) {
   const double weights = d_in * h * dk + d_kv * hk * (dk + dv) + h * dv * double(c.d_model);
   const double qkv = B * T * h * dk + B * Tk * hk * (dk + dv);
   const double outputs = B * T * h * dv + (c.output_proj ? B * T * double(c.d_model) : 0.0);
-  const double bias =
-      c.alibi() ? h * T * Tk : 0.0;  // ALiBi's (h, T, T_k) bias, as the inputs hold it
   const double held = double(tiled_bytes_held(c, tiles, flash_workers()));
-  const double bytes = (inputs + weights + qkv + outputs + bias) * 4.0 + held;
+  const double bytes = (inputs + weights + qkv + outputs) * 4.0 + held;
   return bytes > 9e18 ? std::numeric_limits<int64_t>::max() : int64_t(bytes);
 }
 
@@ -70,7 +68,10 @@ std::string flash_unavailable(const Config& c, TileSizes tiles) {
 Inputs flash_inputs(const Config& c, const Inputs& given) {
   const std::vector<std::string> tokens_kv =
       c.cross() ? tokens_for(c.sentence_kv, c.key_tokens()) : std::vector<std::string>{};
-  return complete_inputs(c, tokens_for(c.sentence, c.tokens()), given, tokens_kv);
+  Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), given, tokens_kv);
+  // ALiBi's bias is computed inside each tile from the slopes: no (h, T, T_k) map unless given.
+  if (!given.alibi_bias.storage()) in.alibi_bias = Tensor();
+  return in;
 }
 
 FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,

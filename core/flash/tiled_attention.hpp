@@ -2,7 +2,8 @@
 // forward.hpp) without ever holding a (T, T_k) matrix, so it runs where the ordinary trace is
 // refused by the memory cap. Parallel over (sequence, head, query block); causal, padding and
 // window masks skip the tiles they hide entirely. Every position encoding: RoPE turns q and k
-// before the tiles, ALiBi's bias is added inside each tile (the per-head kernel's score step).
+// before the tiles, ALiBi's bias is added inside each tile (the per-head kernel's score step,
+// from the head's slope as FlashAttention-2 does, or from a given map).
 #pragma once
 
 #include <vector>
@@ -28,16 +29,18 @@ struct FlashResult {
 std::string flash_unavailable(const Config& config, TileSizes tiles);
 
 // Bytes the tiled run allocates: X's projections Q, K, V, the concat and the output, the row
-// statistics and each worker's tiles (float32), and ALiBi's (h, T, T_k) bias map when the inputs
-// hold one; the cap is checked against this.
+// statistics and each worker's tiles (float32); the cap is checked against this. (ALiBi's bias is
+// computed inside each tile: linear in T too.)
 int64_t flash_bytes_needed(const Config& config, TileSizes tiles);
 
-// `inputs` complete (see flash_inputs). Throws UserError with flash_unavailable()'s reason,
-// Cancelled when `control` asks.
+// `inputs` complete (see flash_inputs), except ALiBi's bias: its (h, T, T_k) map is added when the
+// inputs hold one (any additive bias), else -m_h |t - s| is computed in each tile. Throws UserError
+// with flash_unavailable()'s reason, Cancelled when `control` asks.
 FlashResult flash_forward(const Config& config, const Inputs& inputs, TileSizes tiles,
                           const RunControl& control = {});
 
-// The config's inputs completed from its sentence (as the trace's are), without running a trace.
+// The config's inputs completed from its sentence (as the trace's are), without running a trace;
+// ALiBi's bias map only when `given` holds one (else each tile computes it from the slopes).
 Inputs flash_inputs(const Config& config, const Inputs& given = {});
 
 // The threads the tiled run uses.

@@ -225,7 +225,8 @@ TEST(EveryPath, EveryValidCombinationOfTheTableAgreesOnEveryPathThatComputesIt) 
     EXPECT_GE(counts.refused[path], 20) << path;
 }
 
-// ALiBi through FlashAttention, the defect the table found first: its bias is in every tile.
+// ALiBi through FlashAttention, the defect the table found first: its bias is in every tile, from
+// the trace's (h, T, T) map or, with flash_inputs (which holds no map), from each head's slope.
 TEST(EveryPath, FlashEqualsTheOrdinaryRunWithAlibiAtEveryTileSize) {
   for (const bool causal : {false, true}) {
     Config c = base_config(7);
@@ -234,23 +235,42 @@ TEST(EveryPath, FlashEqualsTheOrdinaryRunWithAlibiAtEveryTileSize) {
     c.pos = PositionEncoding::Alibi;
     c.mask.causal = causal;
     const Trace trace = run(c);
-    const Inputs in = trace_inputs(trace, {});
+    const Tensor& out = trace.find("out")->tensor;
+    const Inputs with_map = trace_inputs(trace, {});
+    const Inputs with_slopes = flash_inputs(c);
+    EXPECT_FALSE(with_slopes.alibi_bias.storage()) << "flash_inputs made a (h, T, T) map";
     for (const TileSizes tiles : {TileSizes{4, 3}, TileSizes{1, 13}, TileSizes{13, 1}}) {
-      const double difference =
-          spine::relative_difference(flash_forward(c, in, tiles).out, trace.find("out")->tensor);
-      EXPECT_LE(difference, kTolerance)
-          << (causal ? "causal " : "") << "tiles " << tiles.rows << ":" << tiles.cols
-          << " relative difference " << difference;
+      for (const Inputs* in : {&with_map, &with_slopes}) {
+        const double difference = spine::relative_difference(flash_forward(c, *in, tiles).out, out);
+        EXPECT_LE(difference, kTolerance)
+            << (causal ? "causal " : "") << "tiles " << tiles.rows << ":" << tiles.cols
+            << (in == &with_map ? " bias map" : " slopes") << ": relative difference "
+            << difference;
+      }
     }
     // Without the bias the tiles would give another output: the bias is not negligible here.
     Config plain = c;
     plain.pos = PositionEncoding::None;
-    Inputs unbiased = in;
+    Inputs unbiased = with_map;
     unbiased.alibi_bias = Tensor();
-    EXPECT_GT(spine::relative_difference(flash_forward(plain, unbiased, {4, 3}).out,
-                                         trace.find("out")->tensor),
-              1e-2);
+    EXPECT_GT(spine::relative_difference(flash_forward(plain, unbiased, {4, 3}).out, out), 1e-2);
   }
+}
+
+// Any additive bias, not only ALiBi's own: a given (h, T, T) map enters every path alike.
+TEST(EveryPath, AGivenBiasMapEntersEveryPathAlike) {
+  Config c = base_config(13);
+  c.pos = PositionEncoding::Alibi;
+  c.mask.causal = true;
+  Inputs given;
+  given.alibi_bias = Tensor::empty("alibi_bias", {c.n_heads, c.tokens(), c.tokens()});
+  for (int64_t i = 0; i < given.alibi_bias.numel(); ++i)
+    given.alibi_bias.data()[i] = float(std::sin(0.7 * double(i)));  // no distance rule at all
+  spine::PathOptions options;
+  options.tolerance = kTolerance;
+  const spine::PathReport report = spine::check_every_path(c, given, options);
+  for (const std::string& failure : report.failures) ADD_FAILURE() << failure;
+  EXPECT_EQ(report.compared.size(), 3u + 3u);  // forward, loop, flash and three decoded rows
 }
 
 // The Flash tab's recorded sweep adds the bias too: each tile's scores are run()'s biased scores
