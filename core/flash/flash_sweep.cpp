@@ -1,6 +1,5 @@
 #include "core/flash/flash_sweep.hpp"
 
-#include <cmath>
 #include <limits>
 
 #include "core/flash/online_softmax.hpp"
@@ -73,11 +72,11 @@ FlashSweep record_sweep(const Config& c, const Inputs& in, TileSizes tiles, int6
   sweep.context.assign(size_t(T * dv), 0.0f);
   const Projections p = project_qkv(c, in);
   const HeadOperands<Scalar> op = head_operands(c, p, batch_index, head, sweep.context.data(), dv);
-  const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(c.head_dim_k())));
+  const AttentionChoices choices = attention_choices(c);  // as the tiled run: bias in each tile
   BlockState<Scalar> state;
   StepRecorder recorder{sweep};
   for (int64_t qb = 0; qb < block_count(T, tiles.rows); ++qb)
-    sweep_query_block(op, c.mask, tiles, qb, scale, state, recorder);
+    sweep_query_block(op, choices, c.mask, tiles, qb, state, recorder);
   return sweep;
 }
 

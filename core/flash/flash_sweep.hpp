@@ -23,7 +23,8 @@ struct SweepStep {
   TileKind kind = TileKind::Full;
   std::vector<float> m_before, l_before, m_after, l_after;  // (rows); m = -inf: no key seen yet
   std::vector<float> rescale;  // (rows): exp(m_before - m_after), 0 when m_before was -inf
-  // (rows, cols) the tile's scaled scores, -inf where a mask hides the key; empty when skipped.
+  // (rows, cols) the tile's scaled scores plus its bias (ALiBi), -inf where a mask hides the
+  // key; empty when skipped.
   std::vector<float> scores;
   // (rows, d_v) the query block's output as it stands after this tile: acc / l (0 where l = 0).
   std::vector<float> partial_out;

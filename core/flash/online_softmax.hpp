@@ -1,7 +1,9 @@
 // The heart of FlashAttention, for one query block of one head: sweep the key blocks, keeping per
 // row the running maximum m, the running sum l and an unnormalised output accumulator; each new
-// tile rescales them by exp(m_old - m_new). A template over the scalar type, so that the float
-// kernel and a double check run the same code.
+// tile rescales them by exp(m_old - m_new). A tile's scores are the per-head kernel's own
+// (score_block: scale, and ALiBi's or any bias added inside the tile, as FlashAttention-2 adds it),
+// with the choices the run's plan made. A template over the scalar type, so that the float kernel
+// and a double check run the same code.
 #pragma once
 
 #include <Eigen/Core>
@@ -10,26 +12,11 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/attention/head_attention.hpp"
 #include "core/flash/tile_plan.hpp"
 #include "core/model/masks.hpp"
 
 namespace attnlab {
-
-// One head of one sequence: (T, d_k) queries, (T_k, d_k) keys, (T_k, d_v) values and the (T, d_v)
-// output, each row-major with its rows `stride` elements apart (a head's slice of (B, T, h*d)).
-template <typename S>
-struct HeadOperands {
-  const S* q;
-  int64_t q_stride;
-  const S* k;
-  int64_t k_stride;
-  const S* v;
-  int64_t v_stride;
-  S* out;
-  int64_t out_stride;
-  int64_t T, Tk, dk, dv;
-  int64_t batch_index;  // b, for the padding mask
-};
 
 // The per-row state of a query block, and the current tile (reused from block to block).
 template <typename S>
@@ -39,7 +26,7 @@ struct BlockState {
   Column m, l;     // (Br): running max and running sum of exp(s - m)
   Column rescale;  // (Br): exp(m_old - m_new) of the last tile
   Matrix acc;      // (Br, d_v): sum_j exp(s_j - m) v_j, not yet divided by l
-  Matrix scores;   // (Br, Bc): this tile's scaled scores; then exp(s - m_new)
+  Matrix scores;   // (Br, Bc): this tile's scaled (and biased) scores; then exp(s - m_new)
 };
 
 // What the sweep recorder sees after each tile (the fast path passes none).
@@ -47,20 +34,24 @@ struct NoTileObserver {
   static constexpr bool kRecords = false;
 };
 
-// Computes the query block qb of one head over every key block, writes its rows of `out` (rows
-// whose keys are all hidden get zeros, as the ordinary softmax gives them) and returns nothing;
-// m and l of its rows stay in `state` for the caller. With a recording observer, calls
-// observe(qb, kb, kind, state, m_before, l_before, tile_scores) after every key block, skipped ones
-// included (tile_scores: the tile's scaled scores with -inf where hidden; empty when skipped).
+// Computes the query block qb of one head (HeadOperands: core/attention/head_attention.hpp; its
+// bias read when the choices have one, its masks from `mask`) over every key block, writes its rows
+// of `out` (rows whose keys are all hidden get zeros, as the ordinary softmax gives them) and
+// returns nothing; m and l of its rows stay in `state` for the caller. With a recording observer,
+// calls observe(qb, kb, kind, state, m_before, l_before, tile_scores) after every key block,
+// skipped ones included (tile_scores: the tile's scaled, biased scores, -inf where hidden; empty
+// when skipped).
 template <typename S, typename Observer = NoTileObserver>
-void sweep_query_block(const HeadOperands<S>& op, const MaskSpec& mask, TileSizes tiles, int64_t qb,
-                       S scale, BlockState<S>& state, Observer&& observe = {}) {
+void sweep_query_block(const HeadOperands<S>& op, const AttentionChoices& choices,
+                       const MaskSpec& mask_spec, TileSizes tiles, int64_t qb, BlockState<S>& state,
+                       Observer&& observe = {}) {
   using Matrix = typename BlockState<S>::Matrix;
   using Strided = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
   using StridedOut = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
   constexpr S kMinusInf = -std::numeric_limits<S>::infinity();
+  static const MaskSpec kNoMask;
+  const MaskSpec& mask = choices.mask ? mask_spec : kNoMask;
   const int64_t i0 = qb * tiles.rows, rows = std::min(tiles.rows, op.T - i0);
-  const Strided Q(op.q + i0 * op.q_stride, rows, op.dk, Eigen::OuterStride<>(op.q_stride));
   state.m.setConstant(rows, kMinusInf);
   state.l.setZero(rows);
   state.rescale.setOnes(rows);
@@ -81,10 +72,9 @@ void sweep_query_block(const HeadOperands<S>& op, const MaskSpec& mask, TileSize
       }
       continue;
     }
-    const Strided K(op.k + j0 * op.k_stride, cols, op.dk, Eigen::OuterStride<>(op.k_stride));
     const Strided V(op.v + j0 * op.v_stride, cols, op.dv, Eigen::OuterStride<>(op.v_stride));
     Matrix& s = state.scores;
-    s.noalias() = (Q * K.transpose()) * scale;  // (rows, cols)
+    score_block(op, choices, i0, rows, j0, cols, s);  // (rows, cols): q k^T * scale (+ bias)
     if (kind == TileKind::Partial) {
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c)

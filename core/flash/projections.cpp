@@ -34,6 +34,8 @@ Projections project_qkv(const Config& c, const Inputs& in) {
     rotate_half_rows(p.q.data(), B * T, T, p.q_width, dk, in.rope_inv_freq.data());
     rotate_half_rows(p.k.data(), B * Tk, Tk, p.k_width, dk, in.rope_inv_freq.data());
   }
+  if (c.alibi() && in.alibi_bias.has_values()) p.bias = in.alibi_bias.data();
+  if (c.alibi() && !p.bias) p.alibi_slopes = alibi_slopes(c.n_heads);
   return p;
 }
 
@@ -41,19 +43,26 @@ HeadOperands<Scalar> head_operands(const Config& c, const Projections& p, int64_
                                    Scalar* out, int64_t out_stride) {
   const int64_t T = c.tokens(), Tk = c.key_tokens(), kv = hd / c.group_size();
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
-  return {p.q.data() + b * T * p.q_width + hd * dk,
-          p.q_width,
-          p.k.data() + b * Tk * p.k_width + kv * dk,
-          p.k_width,
-          p.v.data() + b * Tk * p.v_width + kv * dv,
-          p.v_width,
-          out,
-          out_stride,
-          T,
-          Tk,
-          dk,
-          dv,
-          b};
+  HeadOperands<Scalar> op{p.q.data() + b * T * p.q_width + hd * dk,
+                          p.q_width,
+                          p.k.data() + b * Tk * p.k_width + kv * dk,
+                          p.k_width,
+                          p.v.data() + b * Tk * p.v_width + kv * dv,
+                          p.v_width,
+                          out,
+                          out_stride,
+                          T,
+                          Tk,
+                          dk,
+                          dv,
+                          b,
+                          hd};
+  if (p.bias) {  // head hd's (T, T_k) map of the (h, T, T_k) bias
+    op.bias = p.bias + hd * T * Tk;
+    op.bias_stride = Tk;
+  }
+  if (!p.alibi_slopes.empty()) op.alibi_slope = p.alibi_slopes[size_t(hd)];
+  return op;
 }
 
 }  // namespace attnlab

@@ -1,7 +1,6 @@
 #include "core/flash/tiled_attention.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -61,7 +60,10 @@ std::string flash_unavailable(const Config& c, TileSizes tiles) {
 Inputs flash_inputs(const Config& c, const Inputs& given) {
   const std::vector<std::string> tokens_kv =
       c.cross() ? tokens_for(c.sentence_kv, c.key_tokens()) : std::vector<std::string>{};
-  return complete_inputs(c, tokens_for(c.sentence, c.tokens()), given, tokens_kv);
+  Inputs in = complete_inputs(c, tokens_for(c.sentence, c.tokens()), given, tokens_kv);
+  // ALiBi's bias is computed inside each tile from the slopes: no (h, T, T_k) map unless given.
+  if (!given.alibi_bias.storage()) in.alibi_bias = Tensor();
+  return in;
 }
 
 FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,
@@ -77,19 +79,19 @@ FlashResult flash_forward(const Config& c, const Inputs& in, TileSizes tiles,
   result.counters = count_tiles(c, tiles, flash_workers());
   result.row_max.assign(size_t(B * h * T), -std::numeric_limits<Scalar>::infinity());
   result.row_sum.assign(size_t(B * h * T), 0.0f);
-  const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(c.head_dim_k())));
-  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
+  const AttentionChoices choices = attention_choices(c);  // the plan's scale, bias, mask, heads
+  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); switched-off heads stay 0
   const int64_t query_blocks = block_count(T, tiles.rows);
   parallel_for(B * h * query_blocks, result.counters.flops, [&](int64_t begin, int64_t end) {
     BlockState<Scalar> state;  // this thread's tile and row state
     for (int64_t task = begin; task < end && !control.cancel_requested(); ++task) {
       const int64_t b = task / (h * query_blocks), hd = task / query_blocks % h;
       const int64_t qb = task % query_blocks;
-      if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;
+      if (choices.head_off(hd)) continue;
       // Head hd of sequence b, read through the strides of the (B, T, h*d) projections.
       const HeadOperands<Scalar> op =
           head_operands(c, p, b, hd, concat.data() + b * T * v_width + hd * dv, v_width);
-      sweep_query_block(op, c.mask, tiles, qb, scale, state);
+      sweep_query_block(op, choices, c.mask, tiles, qb, state);
       const int64_t first = (b * h + hd) * T + qb * tiles.rows;
       std::copy(state.m.begin(), state.m.end(), result.row_max.begin() + first);
       std::copy(state.l.begin(), state.l.end(), result.row_sum.begin() + first);

@@ -1,7 +1,9 @@
 // FlashAttention's tiled forward pass as a kernel: the same output as forward() (core/model/
 // forward.hpp) without ever holding a (T, T_k) matrix, so it runs where the ordinary trace is
 // refused by the memory cap. Parallel over (sequence, head, query block); causal, padding and
-// window masks skip the tiles they hide entirely.
+// window masks skip the tiles they hide entirely. Every position encoding: RoPE turns q and k
+// before the tiles, ALiBi's bias is added inside each tile (the per-head kernel's score step,
+// from the head's slope as FlashAttention-2 does, or from a given map).
 #pragma once
 
 #include <vector>
@@ -28,15 +30,17 @@ std::string flash_unavailable(const Config& config, TileSizes tiles);
 
 // Bytes the tiled run allocates: X, the parameters, Q, K, V, the concat and the output (the
 // plan's sizes: tiled_bytes_needed), the row statistics and each worker's tiles (float32); the cap
-// is checked against this. Linear in T (with ALiBi, plus the (h, T, T_k) bias the inputs hold).
+// is checked against this. Linear in T: ALiBi's bias is computed inside each tile, never held.
 int64_t flash_bytes_needed(const Config& config, TileSizes tiles);
 
-// `inputs` complete (see flash_inputs). Throws UserError with flash_unavailable()'s reason,
-// Cancelled when `control` asks.
+// `inputs` complete (see flash_inputs), except ALiBi's bias: its (h, T, T_k) map is added when the
+// inputs hold one (any additive bias), else -m_h |t - s| is computed in each tile. Throws UserError
+// with flash_unavailable()'s reason, Cancelled when `control` asks.
 FlashResult flash_forward(const Config& config, const Inputs& inputs, TileSizes tiles,
                           const RunControl& control = {});
 
-// The config's inputs completed from its sentence (as the trace's are), without running a trace.
+// The config's inputs completed from its sentence (as the trace's are), without running a trace;
+// ALiBi's bias map only when `given` holds one (else each tile computes it from the slopes).
 Inputs flash_inputs(const Config& config, const Inputs& given = {});
 
 // The threads the tiled run uses.

@@ -1,25 +1,18 @@
 #include "core/model/forward.hpp"
 
-#include <Eigen/Core>
-#include <cmath>
-#include <limits>
-
-#include "core/kernels/attention_math.hpp"
+#include "core/attention/head_attention.hpp"
 #include "core/kernels/blas_threads.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
+#include "core/trace/plan.hpp"
 #include "core/trace/plan_sizes.hpp"
 #include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
 namespace {
-
-using RowMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Strided = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
-using StridedOut = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
 
 const Scalar* data_or_null(const Tensor& t) {
   return t.storage() ? t.data() : nullptr;
@@ -42,6 +35,7 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
     throw UserError(
         "the production path computes multi-head, grouped-query and cross-attention; "
         "latent attention (MLA) is computed by the traced run");
+  const Plan plan = plan_for(c);  // what runs: RoPE, and every head's attention choices
   const int64_t B = c.batch, T = c.tokens(), d_in = c.input_dim(), h = c.n_heads;
   const int64_t dk = c.head_dim_k(), dv = c.head_dim_v();
   // K and V: n_kv heads (query head hd reads K/V head hd / g), from x_kv's T_k rows when crossed.
@@ -59,44 +53,46 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   control.check_cancel();
   linear(x_kv.data(), B * Tk, d_kv, in.w_v.data(), kv_v_width, data_or_null(in.b_v), v.data());
   control.check_cancel();
-  if (c.rotary()) {  // Llama's RoPE: every head's q and k turned by its token's position
+  if (plan.rotate) {  // Llama's RoPE: every head's q and k turned by its token's position
     rotate_half_rows(q.data(), rows, T, qk_width, dk, in.rope_inv_freq.data());
     rotate_half_rows(k.data(), B * Tk, Tk, k_width, dk, in.rope_inv_freq.data());
   }
 
+  const AttentionChoices choices = attention_choices(plan);
   const std::vector<uint8_t> visible =
-      c.mask.any() ? visibility(c.mask, B, T, Tk) : std::vector<uint8_t>{};
-  const auto scale = static_cast<Scalar>(1.0 / std::sqrt(double(dk)));
-  const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
-  Values concat(size_t(rows * v_width), 0.0f);  // (B, T, h*d_v); ablated heads stay 0
+      choices.mask ? visibility(c.mask, B, T, Tk) : std::vector<uint8_t>{};  // (B, T, T_k)
+  Values concat(size_t(rows * v_width));                                     // (B, T, h*d_v)
   const double attention_flops = 2.0 * B * h * T * Tk * (dk + dv);
   parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
-    RowMatrix scores(T, Tk);  // this thread's scratch map
+    HeadScratch scratch;  // this thread's (T, T_k) map
     for (int64_t pair = begin; pair < end && !control.cancel_requested(); ++pair) {
       const int64_t b = pair / h, hd = pair % h, kv = hd / g;
-      if (hd < int64_t(c.ablated_heads.size()) && c.ablated_heads[size_t(hd)]) continue;  // stays 0
       // Head hd of sequence b: (T, d) with rows h*d apart, as q.view(...).transpose(1, 2) reads;
-      // its K/V head kv: (T_k, d) with rows n_kv*d apart.
-      const Strided Q(q.data() + b * T * qk_width + hd * dk, T, dk, Eigen::OuterStride<>(qk_width));
-      const Strided K(k.data() + b * Tk * k_width + kv * dk, Tk, dk, Eigen::OuterStride<>(k_width));
-      const Strided V(v.data() + b * Tk * kv_v_width + kv * dv, Tk, dv,
-                      Eigen::OuterStride<>(kv_v_width));
-      scores.noalias() = (Q * K.transpose()) * scale;  // (T, T_k)
-      if (c.alibi())  // ALiBi: + this head's (T, T_k) distance bias
-        scores += Eigen::Map<const RowMatrix>(in.alibi_bias.data() + hd * T * Tk, T, Tk);
-      for (int64_t i = 0; i < T; ++i) {
-        Scalar* row = scores.row(i).data();
-        if (!visible.empty()) {
-          const uint8_t* seen = visible.data() + (b * T + i) * Tk;
-          for (int64_t j = 0; j < Tk; ++j)
-            if (!seen[j]) row[j] = minus_inf;
-        }
-        masked_softmax_row(row, Tk);
-        if (c.dropout > 0) dropout_row(row, Tk, c.dropout, c.dropout_seed, (pair * T + i) * Tk);
+      // its K/V head kv: (T_k, d) with rows n_kv*d apart; its context lands in concat's layout.
+      HeadOperands<Scalar> op{q.data() + b * T * qk_width + hd * dk,
+                              qk_width,
+                              k.data() + b * Tk * k_width + kv * dk,
+                              k_width,
+                              v.data() + b * Tk * kv_v_width + kv * dv,
+                              kv_v_width,
+                              concat.data() + b * T * v_width + hd * dv,
+                              v_width,
+                              T,
+                              Tk,
+                              dk,
+                              dv,
+                              b,
+                              hd};
+      if (choices.bias) {  // ALiBi: this head's (T, T_k) distance bias
+        op.bias = in.alibi_bias.data() + hd * T * Tk;
+        op.bias_stride = Tk;
       }
-      StridedOut context(concat.data() + b * T * v_width + hd * dv, T, dv,
-                         Eigen::OuterStride<>(v_width));
-      context.noalias() = scores * V;  // (T, T_k) @ (T_k, d_v), written in concat layout
+      if (choices.mask) {
+        op.visible = visible.data() + b * T * Tk;
+        op.visible_stride = Tk;
+      }
+      op.dropout_index = pair * T * Tk;
+      attend_head(op, choices, scratch);
     }
   });
   control.check_cancel();  // the loop above stops early when asked; its result is incomplete

@@ -1,6 +1,7 @@
 // The production path: the same output as run() but nothing recorded. Q, K, V are read per head
-// through their strides (no split copies), scale + mask + softmax is one pass per row in a
-// per-thread scratch map, and each head's context lands straight in the concat layout.
+// through their strides (no split copies), each (sequence, head) goes through the per-head kernel
+// (core/attention/head_attention.hpp) with the plan's choices in a per-thread scratch map, and each
+// head's context lands straight in the concat layout.
 #pragma once
 
 #include "core/model/config.hpp"

@@ -1,5 +1,6 @@
 #include "core/model/inputs.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -165,10 +166,9 @@ Tensor complete_embeddings(const Tensor& given, const std::string& name,
 Tensor complete_inverse_frequencies(const Tensor& given, const Config& c) {
   const int64_t half = c.head_dim_k() / 2;
   if (!given.storage()) {
+    const std::vector<double> frequencies = rope_inverse_frequencies(2 * half, c.rope_base());
     Tensor inv_freq = Tensor::empty("rope_inv_freq", {half});
-    for (int64_t i = 0; i < half; ++i)
-      inv_freq.data()[i] =
-          static_cast<Scalar>(std::pow(c.rope_base(), -2.0 * double(i) / double(2 * half)));
+    std::copy(frequencies.begin(), frequencies.end(), inv_freq.data());
     return inv_freq;
   }
   if (given.shape() != Shape{half}) {

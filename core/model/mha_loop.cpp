@@ -1,17 +1,19 @@
 // The per-head loop of seeds 001 and 003: slice each head's columns out of W_q, W_k, W_v,
 // attend with plain matrices, concatenate. Written independently of the batched path (no views,
-// no trace) so that the two can check each other.
+// no trace) so that the two can check each other; its decisions are the run's plan's.
 #include "core/model/mha_loop.hpp"
 
 #include <Eigen/Dense>
-#include <cmath>
 #include <limits>
 
+#include "core/attention/head_attention.hpp"
 #include "core/kernels/attention_math.hpp"
 #include "core/kernels/blas_threads.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/trace/plan.hpp"
+#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -24,28 +26,14 @@ Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
   return Eigen::Map<const Matrix>(t.data(), rows, cols);
 }
 
-// Llama's RoPE on one head's rows (T, d), row t at position t, as transformers writes it:
-// M * cos + rotate_half(M) * sin with cos, sin (T, d) of t * inv_freq repeated over both halves.
-Matrix rotated_half(const Matrix& M, const Tensor& inv_freq) {
-  const Eigen::Index T = M.rows(), d = M.cols(), half = d / 2;
-  Eigen::MatrixXd cos_a(T, d), sin_a(T, d);
-  for (Eigen::Index t = 0; t < T; ++t)
-    for (Eigen::Index i = 0; i < d; ++i) {
-      const double angle = double(t) * double(inv_freq.data()[i % half]);
-      cos_a(t, i) = std::cos(angle);
-      sin_a(t, i) = std::sin(angle);
-    }
-  Eigen::MatrixXd turned_half(T, d);  // cat(-M[:, d/2:], M[:, :d/2])
-  turned_half << -M.rightCols(half).cast<double>(), M.leftCols(half).cast<double>();
-  return (M.cast<double>().cwiseProduct(cos_a) + turned_half.cwiseProduct(sin_a)).cast<Scalar>();
-}
-
 }  // namespace
 
 LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& control) {
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate(c);
   if (!issues.empty()) throw UserError(describe(issues));
+  if (c.mistake != Mistake::None)
+    throw UserError("the per-head loop computes the correct path only: set the mistake to none");
   if (c.latent())
     throw UserError(
         "the per-head loop computes multi-head, grouped-query and cross-attention; "
@@ -61,7 +49,10 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
   const Matrix W_q = to_matrix(in.w_q, d_in, h * dk);
   const Matrix W_k = to_matrix(in.w_k, d_kv, hk * dk);
   const Matrix W_v = to_matrix(in.w_v, d_kv, hk * dv);
-  const double scale = 1.0 / std::sqrt(double(dk));
+  // What runs is the plan's (RoPE), and each head's scale, bias, mask, dropout and switch are the
+  // choices it makes for every path: decided there, computed here with plain matrices.
+  const Plan plan = plan_for(c);
+  const AttentionChoices choices = attention_choices(plan);
   const Scalar minus_inf = -std::numeric_limits<Scalar>::infinity();
 
   LoopResult result;
@@ -87,21 +78,23 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
         K.rowwise() += Eigen::Map<const Vector>(in.b_k.data() + kv * dk, dk);
         V.rowwise() += Eigen::Map<const Vector>(in.b_v.data() + kv * dv, dv);
       }
-      if (c.rotary()) {  // Llama's RoPE: Q and K turned by their tokens' positions
-        Q = rotated_half(Q, in.rope_inv_freq);
-        K = rotated_half(K, in.rope_inv_freq);
+      if (plan.rotate) {  // Llama's RoPE: Q and K turned by their tokens' positions
+        rotate_half_rows(Q.data(), T, T, dk, dk, in.rope_inv_freq.data());
+        rotate_half_rows(K.data(), Tk, Tk, dk, dk, in.rope_inv_freq.data());
       }
-      Matrix A = (Q * K.transpose()) * static_cast<Scalar>(scale);  // (T, T_k)
-      if (c.alibi())  // ALiBi: + this head's (T, T_k) distance bias, -m_h |t - s|
+      Matrix A = (Q * K.transpose()) * static_cast<Scalar>(choices.scale);  // (T, T_k)
+      if (choices.bias)  // ALiBi: + this head's (T, T_k) distance bias, -m_h |t - s|
         A += Eigen::Map<const Matrix>(in.alibi_bias.data() + hd * T * Tk, T, Tk);
       for (int64_t i = 0; i < T; ++i) {
-        for (int64_t j = 0; j < Tk; ++j)
+        for (int64_t j = 0; j < Tk && choices.mask; ++j)
           if (!key_visible(c.mask, b, i, j)) A(i, j) = minus_inf;
         masked_softmax_row(A.row(i).data(), Tk);
-        if (c.dropout > 0)
-          dropout_row(A.row(i).data(), Tk, c.dropout, c.dropout_seed, ((b * h + hd) * T + i) * Tk);
+        if (choices.dropout > 0)
+          dropout_row(A.row(i).data(), Tk, choices.dropout, choices.dropout_seed,
+                      ((b * h + hd) * T + i) * Tk);
       }
-      const Matrix C = A * V;  // (T, d_v)
+      // (T, d_v); a switched-off head's context is 0 (its weights are still shown)
+      const Matrix C = choices.head_off(hd) ? Matrix::Zero(T, dv) : Matrix(A * V);
       Eigen::Map<Matrix>(head_weights.data() + b * T * Tk, T, Tk) = A;
       Eigen::Map<Matrix>(head_context.data() + b * T * dv, T, dv) = C;
       concat.block(b * T, hd * dv, T, dv) = C;

@@ -17,7 +17,8 @@ struct LoopResult {
   std::vector<Tensor> context;  // per head: (B, T, d_v)
 };
 
-// The loop on the same inputs as run() (dropout included, same mask).
+// The loop on the same inputs as run() (dropout, masks, ALiBi, RoPE and switched-off heads as the
+// plan decides them). Throws UserError for a mistake (the loop computes the correct path) or MLA.
 LoopResult run_loop(const Config& config, const Inputs& inputs = {},
                     const RunControl& control = {});
 

@@ -3,13 +3,13 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 
-#include "core/kernels/attention_math.hpp"
+#include "core/attention/head_attention.hpp"
 #include "core/kernels/parallel.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/vector_gemm.hpp"
+#include "core/variants/rotary.hpp"
 
 namespace attnlab {
 
@@ -125,51 +125,45 @@ Mat mlp_hidden(const PretrainedModel& m, const Block& b, const Mat& x) {
   return hidden.unaryExpr(act);
 }
 
-// RoPE, rotate-half pairing, in place on each head's d_head columns of x (T, heads * d_head),
-// row r at position p0 + r: (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin) at angle p *
-// inv_freq[i].
-void rotate_half(Mat& x, int64_t heads, int64_t d_head, const std::vector<float>& inv_freq,
-                 int64_t p0) {
-  const int64_t half = d_head / 2;
-  for (int64_t t = 0; t < x.rows(); ++t)
-    for (int64_t i = 0; i < half; ++i) {
-      const float angle = float(p0 + t) * inv_freq[size_t(i)];
-      const float c = std::cos(angle), s = std::sin(angle);
-      for (int64_t h = 0; h < heads; ++h) {
-        float& a = x(t, h * d_head + i);
-        float& b = x(t, h * d_head + half + i);
-        const float x1 = a, x2 = b;
-        a = x1 * c - x2 * s;
-        b = x2 * c + x1 * s;
-      }
-    }
-}
-
 // Multi-head attention of one layer: q (T, h*dh) of the tokens at positions P..P+T-1 over the
-// keys and values k, v (P+T, n_kv*dh) of every position so far. The context (T, h*dh); each
-// head's weights (h, T, P+T) are written into `weights`.
+// keys and values k, v (P+T, n_kv*dh) of every position so far, each head through the per-head
+// kernel (causal: query P + i sees keys 0..P + i). The context (T, h*dh); each head's weights
+// (h, T, P+T) are written into `weights`.
 Mat attend(const ModelSpec& s, const Mat& q, const Mat& k, const Mat& v, float* weights,
            const std::vector<bool>& off) {
   const int64_t T = q.rows(), K = k.rows(), P = K - T, dh = s.d_head, g = s.n_heads / s.n_kv_heads;
-  const float scale = 1.0f / std::sqrt(float(dh));
+  AttentionChoices choices;  // the model's: scaled by 1/sqrt(d_head), causal or not, heads off
+  choices.scale = 1.0 / std::sqrt(double(dh));
+  choices.mask = s.causal;
+  choices.heads_off = off;
+  std::vector<uint8_t> visible(size_t(choices.mask ? T * K : 0));  // (T, K)
+  for (int64_t i = 0; choices.mask && i < T; ++i)
+    for (int64_t j = 0; j < K; ++j) visible[size_t(i * K + j)] = j <= P + i;
   Mat context(T, s.n_heads * dh);
   parallel_for(s.n_heads, 4.0 * double(s.n_heads) * double(T) * double(K) * double(dh),
                [&](int64_t h0, int64_t h1) {
+                 HeadScratch scratch;
                  for (int64_t h = h0; h < h1; ++h) {
                    const int64_t kv = h / g;  // the K/V head this query head reads
-                   Eigen::Map<Mat> w(weights + h * T * K, T, K);
-                   w.noalias() = (q.middleCols(h * dh, dh) * scale) *
-                                 k.middleCols(kv * dh, dh).transpose();  // (T, K)
-                   for (int64_t i = 0; i < T; ++i) {
-                     if (s.causal)  // query P + i sees keys 0..P + i
-                       for (int64_t j = P + i + 1; j < K; ++j)
-                         w(i, j) = -std::numeric_limits<float>::infinity();
-                     masked_softmax_row(w.row(i).data(), K);
-                   }
-                   if (off[size_t(h)])
-                     context.middleCols(h * dh, dh).setZero();
-                   else
-                     context.middleCols(h * dh, dh).noalias() = w * v.middleCols(kv * dh, dh);
+                   HeadOperands<float> op{q.data() + h * dh,
+                                          q.cols(),
+                                          k.data() + kv * dh,
+                                          k.cols(),
+                                          v.data() + kv * dh,
+                                          v.cols(),
+                                          context.data() + h * dh,
+                                          context.cols(),
+                                          T,
+                                          K,
+                                          dh,
+                                          dh,
+                                          0,
+                                          h};
+                   op.visible = visible.data();
+                   op.visible_stride = K;
+                   op.weights = weights + h * T * K;
+                   op.weights_stride = K;
+                   attend_head(op, choices, scratch);
                  }
                });
   return context;
@@ -222,8 +216,8 @@ Mat block_forward(const PretrainedModel& m, int64_t l, Mat h, LayerCache& cache,
     q = dense(x, b.q), k = dense(x, b.k), v = dense(x, b.v);  // (T, h*dh), (T, n_kv*dh)
   }
   if (!m.rope_inv_freq.empty()) {
-    rotate_half(q, s.n_heads, dh, m.rope_inv_freq, P);
-    rotate_half(k, s.n_kv_heads, dh, m.rope_inv_freq, P);
+    rotate_half_rows(q.data(), T, T, q.cols(), dh, m.rope_inv_freq.data(), P);  // positions P..
+    rotate_half_rows(k.data(), T, T, k.cols(), dh, m.rope_inv_freq.data(), P);
   }
   cache.k.conservativeResize(P + T, k.cols());  // (P + T, n_kv*dh)
   cache.v.conservativeResize(P + T, v.cols());

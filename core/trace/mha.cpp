@@ -5,9 +5,9 @@
 #include "core/trace/mha.hpp"
 
 #include <cctype>
-#include <cmath>
 #include <limits>
 
+#include "core/attention/head_attention.hpp"
 #include "core/kernels/batched_ops.hpp"
 #include "core/kernels/blas_threads.hpp"
 #include "core/kernels/linear.hpp"
@@ -193,7 +193,10 @@ class BatchedRun {
     if (compute_) {
       const std::vector<uint8_t> visible =
           p_.mask_fits ? visibility(c_.mask, B_, M, N) : std::vector<uint8_t>{};
-      const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(p_.scale_by)));
+      // The per-head kernel's choices (core/attention/head_attention.hpp), from the same plan; the
+      // sub-steps below are its steps one record at a time, with the plan's mistakes.
+      const AttentionChoices choices = attention_choices(p_);
+      const auto factor = static_cast<Scalar>(choices.scale);
       const Scalar fill = p_.mask_fill_zero ? 0.0f : -std::numeric_limits<Scalar>::infinity();
       const Tensor k_t = k.transpose(-2, -1);
       const int64_t map = M * N;
@@ -218,8 +221,8 @@ class BatchedRun {
               if (p_.mask_after_softmax)
                 mask_map(map_data(softmaxed, pair), seen, 0.0f, map_data(weights, pair), M, N);
               if (p_.drop_weights) {
-                dropout_values(map_data(weights, pair), c_.dropout, c_.dropout_seed, pair * map,
-                               map_data(used, pair), map);
+                dropout_values(map_data(weights, pair), choices.dropout, choices.dropout_seed,
+                               pair * map, map_data(used, pair), map);
               }
               matmul_map(used, v, attended, pair);  // (T, T) @ (T, d_v)
               if (p_.drop_context) {

@@ -323,7 +323,11 @@ int64_t tiled_bytes_needed(const Config& c, int64_t held) {
   const double bound = element_bound(c);
   if (bound <= 0) return 0;
   if (bound > kMaxCountableElements) return kUncountable;
-  return saturated(held_activations(c) + double(planned_parameter_bytes(c)) + double(held));
+  // ALiBi's (h, T, T_k) bias is computed inside each tile from the heads' slopes, never held.
+  const double alibi_table =
+      c.alibi() ? double(c.n_heads) * double(c.tokens()) * double(c.key_tokens()) * kFloatBytes : 0;
+  return saturated(held_activations(c) + double(planned_parameter_bytes(c)) - alibi_table +
+                   double(held));
 }
 
 }  // namespace attnlab

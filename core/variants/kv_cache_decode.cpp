@@ -1,11 +1,10 @@
 // What runs is the plan's (its prefill and decode steps, named, worded and recorded as every other
-// step); this file computes it with the kernels the forward pass uses.
+// step); this file computes it with the per-head kernel the forward pass uses.
 #include "core/variants/kv_cache_decode.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
+#include "core/attention/head_attention.hpp"
 #include "core/kernels/batched_ops.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/model/masks.hpp"
@@ -33,7 +32,8 @@ class CachedDecoder {
         dk_(c_.head_dim_k()),
         dv_(c_.head_dim_v()),
         d_in_(c_.input_dim()),
-        visible_(p_.mask_before_softmax ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{}) {}
+        choices_(attention_choices(plan)),
+        visible_(choices_.mask ? visibility(c_.mask, B_, T_) : std::vector<uint8_t>{}) {}
 
   // Computes every step; what they cost is the plan's (nothing reruns to count).
   DecodeTrace run() {
@@ -73,15 +73,6 @@ class CachedDecoder {
             cache.at({b, j, first + t, e}) = kv.at({b, j, t, e});
   }
 
-  // Each query head's view of its K/V head: (B, n_kv, n, d) -> (B, h, n, d), expanded by a stride
-  // of 0 and merged as the forward pass's k_expanded (a copy unless there is one query head per
-  // K/V head).
-  Tensor by_query_head(const Tensor& kv) const {
-    if (g_ == 1) return kv;
-    const int64_t n = kv.size(2), d = kv.size(3);
-    return kv.unsqueeze(2).expand({B_, hk_, g_, n, d}).reshape({B_, h_, n, d}, "expanded");
-  }
-
   // [SECTION] one decode step: token t alone, attending over the t + 1 cached keys
   void step(int64_t i, int64_t t) {
     const auto name = [i](const char* part) { return decode_name(i, part); };
@@ -109,27 +100,43 @@ class CachedDecoder {
     write_cache(v, v_cache_, t);
     const Tensor cached_k = add("k_cache", k_cache_.narrow(2, 0, keys), 0);  // views of the cache
     const Tensor cached_v = add("v_cache", v_cache_.narrow(2, 0, keys), 0);
-    // The (1 x (t + 1)) score row of each head over its K/V head's cache, scaled and masked, as the
-    // forward pass's attend stage computes each map's row t.
+    // The (1 x (t + 1)) score row of each head over its K/V head's cache, through the per-head
+    // kernel with the forward pass's choices: row t of each map of the forward pass.
     Tensor scores = Tensor::empty(name("scores"), {B_, h_, 1, keys});
     Tensor weights = Tensor::empty(name("weights"), {B_, h_, 1, keys});
-    Tensor context = Tensor::zeros(name("context"), {B_, h_, 1, dv_});  // ablated heads stay 0
-    const Tensor k_t = by_query_head(cached_k).transpose(-2, -1);       // (B, h, d_k, t + 1)
-    const Tensor values = by_query_head(cached_v);                      // (B, h, t + 1, d_v)
-    const auto factor = static_cast<Scalar>(1.0 / std::sqrt(double(p_.scale_by)));
+    Tensor context = Tensor::empty(name("context"), {B_, h_, 1, dv_});  // switched-off heads: 0
+    HeadScratch scratch;
     for (int64_t pair = 0; pair < B_ * h_; ++pair) {
-      Scalar* row = map_data(scores, pair);
-      matmul_map(q, k_t, scores, pair);  // (1, d_k) @ (d_k, t + 1)
-      scale_values(row, factor, row, keys);
-      if (p_.alibi)  // ALiBi: row t of head h's bias over the t + 1 cached keys
-        add_values(row, in_.alibi_bias.data() + ((pair % h_) * T_ + t) * T_, row, keys);
-      if (!visible_.empty()) {
-        const uint8_t* seen = visible_.data() + ((pair / h_) * T_ + t) * T_;  // row t of b's map
-        mask_map(row, seen, -std::numeric_limits<Scalar>::infinity(), row, 1, keys);
+      const int64_t b = pair / h_, hd = pair % h_, kv = hd / g_;
+      // q (1, d_k) of head hd; the cache's first t + 1 slots of K/V head kv: (t + 1, d), rows d
+      // apart; the context row of head hd.
+      HeadOperands<Scalar> op{q.data() + b * q.strides()[0] + hd * q.strides()[1],
+                              q.strides()[2],
+                              k_cache_.data() + (b * hk_ + kv) * T_ * dk_,
+                              dk_,
+                              v_cache_.data() + (b * hk_ + kv) * T_ * dv_,
+                              dv_,
+                              map_data(context, pair),
+                              dv_,
+                              1,
+                              keys,
+                              dk_,
+                              dv_,
+                              b,
+                              hd};
+      if (choices_.bias) {  // ALiBi: row t of head hd's bias, over the t + 1 cached keys
+        op.bias = in_.alibi_bias.data() + (hd * T_ + t) * T_;
+        op.bias_stride = T_;
       }
-      softmax_rows(row, map_data(weights, pair), 1, keys);
-      if (std::find(p_.ablated.begin(), p_.ablated.end(), pair % h_) != p_.ablated.end()) continue;
-      matmul_map(weights, values, context, pair);  // (1, t + 1) @ (t + 1, d_v)
+      if (choices_.mask) {  // row t of sequence b's (T, T) visibility
+        op.visible = visible_.data() + (b * T_ + t) * T_;
+        op.visible_stride = T_;
+      }
+      op.scores = map_data(scores, pair);
+      op.scores_stride = keys;
+      op.weights = map_data(weights, pair);
+      op.weights_stride = keys;
+      attend_head(op, choices_, scratch);
     }
     const double row_elements = double(B_ * h_ * keys);
     add("scores", scores, row_elements * (2.0 * dk_ + 1));
@@ -152,6 +159,7 @@ class CachedDecoder {
   TraceBuilder& builder_;
   const RunControl& control_;
   const int64_t B_, T_, h_, hk_, g_, dk_, dv_, d_in_;
+  const AttentionChoices choices_;      // the forward pass's: scale, ALiBi, mask, heads off
   const std::vector<uint8_t> visible_;  // (B, T, T): the forward pass's mask
   Tensor k_cache_, v_cache_;            // (B, n_kv, T, d): slot t holds token t's key / value
 };

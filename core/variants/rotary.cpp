@@ -4,13 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include "core/position/position_encoding.hpp"
+
 namespace attnlab {
 
 void rotate_by_position(Tensor& rows, int64_t d_rope, int64_t first_position) {
   const int64_t B = rows.size(0), T = rows.size(1), width = rows.size(2), pairs = d_rope / 2;
-  std::vector<double> frequency(static_cast<size_t>(pairs));
-  for (int64_t p = 0; p < pairs; ++p)
-    frequency[size_t(p)] = std::pow(10000.0, -2.0 * double(p) / double(d_rope));
+  const std::vector<double> frequency = rope_inverse_frequencies(d_rope);  // 10000^(-2p/d_rope)
   Scalar* values = rows.data();
   for (int64_t t = 0; t < T; ++t) {
     for (int64_t p = 0; p < pairs; ++p) {

@@ -147,9 +147,12 @@ TEST(TiledAttention, TheTemplateInDoubleMatchesANaiveLoopTo1e12) {
       std::vector<double> out(T * dv, -1.0);
       const HeadOperands<double> op{q.data(), dk, k.data(), dk, v.data(), dv, out.data(),
                                     dv,       T,  Tk,       dk, dv,       0};
+      AttentionChoices choices;
+      choices.scale = 1.0 / std::sqrt(double(dk));
+      choices.mask = true;
       BlockState<double> state;
       for (int64_t qb = 0; qb < block_count(T, tiles.rows); ++qb)
-        sweep_query_block(op, mask, tiles, qb, 1.0 / std::sqrt(double(dk)), state);
+        sweep_query_block(op, choices, mask, tiles, qb, state);
       double worst = 0;
       for (int64_t i = 0; i < T; ++i) {
         const testing::RowReference want = attend_row(head, mask, 0, i);

@@ -15,12 +15,11 @@
 #include "core/model/config.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
-#include "core/model/mha_loop.hpp"
 #include "core/model/preset.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/trace/export.hpp"
 #include "core/trace/mha.hpp"
-#include "core/trace/plan.hpp"
+#include "tests/spine/every_path.hpp"
 
 namespace attnlab::fuzz {
 namespace {
@@ -96,47 +95,22 @@ bool moderate(const Tensor& tensor) {
   return true;
 }
 
-// max |a - b| over two outputs, relative to the larger of 1 and max |a| (dropout scales by
-// 1/(1-p)).
-double relative_difference(const std::vector<Scalar>& a, const std::vector<Scalar>& b) {
-  require(a.size() == b.size(), "two paths give outputs of different sizes");
-  double scale = 1, difference = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    scale = std::max(scale, double(std::fabs(a[i])));
-    difference = std::max(difference, double(std::fabs(a[i] - b[i])));
-  }
-  return difference / scale;
-}
-
-// The second path of each config must give the same out: the per-head loop (mha.hpp) for MHA, GQA
-// and cross-attention, the absorbed form for MLA; and decoding one token at a time must give the
-// full run's rows. The loop computes neither mistakes nor ablation: those runs are not compared.
-void check_paths_agree(const Config& config, const Inputs& inputs, const Trace& trace) {
+// Every attention path must give run()'s out (tests/spine/every_path.hpp, the check the crossing
+// test makes on its table): forward() and the per-head loop for MHA, GQA and cross-attention (with
+// ablation), FlashAttention's tiles without dropout, MLA's absorbed form, decoding one token at a
+// time (the config's own steps, or two tried where validate() allows them) against the full run's
+// rows; and a path that cannot compute the config (a mistake, MLA, dropout) refuses it in one line.
+void check_paths_agree(const Config& config, const Inputs& inputs) {
   for (const InputTensor& given : kInputTensors) {
     if (!moderate(inputs.*given.member)) return;
   }
-  const Tensor& out = trace.find("out")->tensor;
-  const std::vector<Scalar> batched = out.to_vector();
-  const bool ablated = std::find(config.ablated_heads.begin(), config.ablated_heads.end(), true) !=
-                       config.ablated_heads.end();
-  if (config.latent()) {
-    const TensorRecord* absorbed = trace.find("out_absorbed");
-    require(absorbed != nullptr, "an MLA trace without its absorbed form");
-    require(relative_difference(batched, absorbed->tensor.to_vector()) <= kPathTolerance,
-            "run()'s out and MLA's absorbed form disagree");
-  } else if (config.mistake == Mistake::None && !ablated) {
-    require(
-        relative_difference(batched, run_loop(config, inputs).out.to_vector()) <= kPathTolerance,
-        "run() and run_loop() disagree");
-  }
-  for (size_t i = 0; i < trace.decode.steps.size(); ++i) {
-    const int64_t t = trace.decode.steps[i].position;
-    const TensorRecord* row = trace.find(decode_name(int64_t(i), "out"));
-    require(row != nullptr, "a decode step without its output");
-    const Tensor full_row = out.narrow(1, t, 1);
-    require(relative_difference(row->tensor.to_vector(), full_row.to_vector()) <= kPathTolerance,
-            "decoding with a cache disagrees with the full run's row " + std::to_string(t));
-  }
+  spine::PathOptions options;
+  options.tiles = {1 + config.tokens() % 3, 1 + config.key_tokens() % 4};
+  options.tolerance = kPathTolerance;
+  options.decode_steps = 2;
+  const spine::PathReport report = spine::check_every_path(config, inputs, options);
+  require(report.failures.empty(),
+          report.failures.empty() ? "" : "paths disagree: " + report.failures.front());
 }
 
 bool same_entries(const std::map<std::string, SafetensorsEntry>& a,
@@ -274,7 +248,7 @@ void exercise_preset(const std::string& text) {
     const Trace trace = run(config, preset.inputs);
     check_trace(trace);
     if (!trace.shape_only && trace.diagnostics.nonfinite_values == 0) {
-      check_paths_agree(config, preset.inputs, trace);
+      check_paths_agree(config, preset.inputs);
     }
     trace_to_json(trace);  // what the CLI's --json and the export write
   } catch (const UserError& e) {

@@ -7,7 +7,8 @@
            block hold the max over the visible keys of key blocks 0..kb, earlier blocks their
            final max, later blocks -inf (not reached);
   flash_l  the same for sum_j exp(s_j - m) over those keys (0 where nothing was seen).
-Masks, T not a multiple of the tiles, fully masked rows (padding 0) and GQA are covered.
+Masks, T not a multiple of the tiles, fully masked rows (padding 0), GQA and ALiBi (its bias
+-m_h |t - s|, m_h = 2^(-8(h+1)/H), from the formula: added inside every tile) are covered.
 Prints the worst relative error per configuration and "N passed, M failed"."""
 import os
 import sys
@@ -28,6 +29,10 @@ CONFIGS = [
     ["--flash", "4:2", "--seq-len", "17", "--d-model", "16", "--heads", "4", "--mask",
      "window:3:1", "--no-output-proj"],
     ["--flash", "8:8", "--seq-len", "10", "--d-model", "16", "--heads", "4", "--kv-heads", "2"],
+    ["--flash", "4:3", "--seq-len", "13", "--d-model", "32", "--heads", "4", "--batch", "2",
+     "--pos", "alibi"],
+    ["--flash", "3:4", "--seq-len", "11", "--d-model", "16", "--heads", "4", "--kv-heads", "2",
+     "--pos", "alibi", "--mask", "causal"],
 ]
 
 
@@ -50,6 +55,10 @@ def reference(d):
     q, k, v = heads(q, h, dk), heads(k, n_kv, dk), heads(v, n_kv, dv)
     vis = visible(cfg, B, T, T)[:, None]
     scaled = q @ k.transpose(0, 1, 3, 2) / np.sqrt(dk)
+    if cfg.get("pos") == "alibi":  # -m_h |t - s| with m_h = 2^(-8 (h + 1) / H)
+        slopes = 2.0 ** (-8.0 * np.arange(1, h + 1) / h)
+        distance = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :])
+        scaled = scaled - slopes[:, None, None] * distance
     context = softmax(scaled, vis) @ v  # (B, h, T, d_v)
     concat = context.transpose(0, 2, 1, 3).reshape(B, T, h * dv)
     out = concat @ load(d, "w_o") + bias(d, "b_o") if cfg["output_proj"] else concat
