@@ -6,6 +6,7 @@
 
 #include "core/checkpoints/checkpoint_weights.hpp"
 #include "core/model/errors.hpp"
+#include "core/position/position_encoding.hpp"
 
 namespace attnlab {
 
@@ -152,8 +153,9 @@ std::vector<float> rope_frequencies(const ModelSpec& s) {
   const int64_t half = s.d_head / 2;
   const RopeScaling& r = s.rope_scaling;
   std::vector<float> out(static_cast<size_t>(half));
+  const std::vector<double> base = rope_inverse_frequencies(s.d_head, s.rope_theta);  // (d_head/2)
   for (int64_t i = 0; i < half; ++i) {
-    double f = std::pow(s.rope_theta, -2.0 * double(i) / double(s.d_head));
+    double f = base[size_t(i)];
     if (r.type == "linear") {
       f /= r.factor;
     } else if (r.type == "llama3") {
