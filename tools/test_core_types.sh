@@ -10,7 +10,7 @@
 # Zen (an AMD EPYC's), SkylakeX (AVX-512), SandyBridge (AVX) and Prescott (SSE3); a type needs a
 # processor with its instructions. Build the suites first:
 #   cmake --build build --target core_tests variant_tests flash_tests position_tests \
-#     training_tests pretrained_tests attnlab-cli
+#     training_tests pretrained_tests fuzz_replay soak_core attnlab-cli
 # Each run also runs the CLI tests and the NumPy checks (ctest -R 'cli_tests|numpy'), which read
 # attnlab-cli's output and exports (NumPy's own products go through OpenBLAS too).
 # Exit status: 0 when every suite passed under every core type; the failures are listed.
@@ -20,9 +20,13 @@ shift || true
 types=("$@")
 [ ${#types[@]} -eq 0 ] && types=(unset Haswell Zen SkylakeX SandyBridge Prescott)
 
+# The GoogleTest suites; and two runs that compare paths within a tolerance on random configs
+# (the core soak, 500 changes against the per-head loop; the fuzzers' corpus replayed).
 suites=(tests/core_tests tests/variants/variant_tests tests/flash/flash_tests
-  tests/position/position_tests tests/training/training_tests tests/pretrained/pretrained_tests)
-for suite in "${suites[@]}" app/attnlab-cli; do
+  tests/position/position_tests tests/training/training_tests tests/pretrained/pretrained_tests
+  tests/fuzz/fuzz_replay)
+soak=tests/soak/soak_core
+for suite in "${suites[@]}" "$soak" app/attnlab-cli; do
   if [ ! -x "$build/$suite" ]; then
     echo "test_core_types: $build/$suite is not built; build the targets listed in $0's header" >&2
     exit 2
@@ -55,8 +59,16 @@ for type in "${types[@]}"; do
       failures+=("$type: $(basename "$suite")")
     fi
   done
+  log="$log_dir/${type}_soak_core.log"
+  if "$build/$soak" 500 >"$log" 2>&1; then
+    echo "   soak_core 500: $(tail -n 1 "$log")"
+  else
+    echo "   soak_core 500: FAILED (log: $log)"
+    tail -n 5 "$log" | sed 's/^/     /'
+    failures+=("$type: soak_core")
+  fi
   log="$log_dir/${type}_ctest.log"
-  if ctest --test-dir "$build" -R 'cli_tests|numpy' --output-on-failure >"$log" 2>&1; then
+  if ctest --test-dir "$build" -R 'cli_tests|numpy' --no-tests=error --output-on-failure >"$log" 2>&1; then
     echo "   cli and numpy checks: $(grep -m1 -o '[0-9]*% tests passed.*' "$log")"
   else
     echo "   cli and numpy checks: FAILED (log: $log)"
