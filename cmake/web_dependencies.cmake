@@ -52,5 +52,9 @@ add_library(web_imgui STATIC
   ${IMGUI_SOURCE_DIR}/backends/imgui_impl_opengl3.cpp)
 target_include_directories(web_imgui SYSTEM PUBLIC ${IMGUI_SOURCE_DIR} ${IMGUI_SOURCE_DIR}/misc/cpp)
 target_compile_definitions(web_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
-target_compile_options(web_imgui PUBLIC -sUSE_GLFW=3)
+# The GLFW backend calls Emscripten's GLFW 3 library (its header is in Emscripten's sysroot
+# whatever the flags). USE_GLFW is a link setting: given to a compile, emcc ignores it with a
+# "linker setting ignored during compilation" warning per file, so only the link that takes
+# ImGui gets it.
+target_link_options(web_imgui INTERFACE -sUSE_GLFW=3)
 add_library(PkgConfig::IMGUI ALIAS web_imgui)

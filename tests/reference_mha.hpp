@@ -2,6 +2,7 @@
 // straight from the formulas (no Eigen, no views, nothing shared with core/ but the inputs).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -91,12 +92,17 @@ inline Reference reference_mha(const Config& c, const Inputs& in) {
   return r;
 }
 
-// max |a - b| over two equally long sequences (printed by the tests, as llm.c's check_tensor).
+// max |a - b| over two equally long sequences (printed by the tests, as llm.c's check_tensor);
+// infinity when the lengths differ or a difference is NaN (std::max would skip a NaN).
 template <typename A, typename B>
 double max_abs_diff(const A& a, const B& b) {
+  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
   double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double d = std::abs(double(a[i]) - double(b[i]));
+    if (std::isnan(d)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, d);
+  }
   return worst;
 }
 

@@ -1,7 +1,12 @@
 // Fused QKV (GPT-2's c_attn, the lecture's fused class): one GEMM x @ W_qkv, then q, k and v are
 // column blocks of its output, views with the fused row's stride. The values are the separate
-// projections' exactly; the strides are PyTorch's for qkv.split(...).
+// projections' to float rounding (one (d, 36) GEMM sums in another order than three narrower
+// ones on some BLAS kernels); the strides are PyTorch's for qkv.split(...).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
@@ -26,12 +31,27 @@ Config fused_config() {
   return c;
 }
 
-TEST(FusedQkv, EqualsTheSeparateProjectionsExactly) {
+// The weights are the same numbers (TheParameterIsTheThreeWeightsSideBySide), but OpenBLAS picks
+// its blocking by the GEMM's shape: with OPENBLAS_CORETYPE=Haswell or Zen the fused product's
+// last digit differs (0.0266868 vs 0.0266869), so the two runs agree to rounding, not bit for bit.
+TEST(FusedQkv, EqualsTheSeparateProjectionsToRounding) {
   Config fused = fused_config(), separate = fused_config();
   separate.fused_qkv = false;
   const Trace a = run(fused), b = run(separate);
-  for (const char* name : {"q", "k", "v", "q_heads", "weights", "context", "out"})
-    EXPECT_EQ(a.find(name)->tensor.to_vector(), b.find(name)->tensor.to_vector()) << name;
+  for (const char* name : {"q", "k", "v", "q_heads", "weights", "context", "out"}) {
+    const std::vector<Scalar> x = a.find(name)->tensor.to_vector();
+    const std::vector<Scalar> y = b.find(name)->tensor.to_vector();
+    ASSERT_EQ(x.size(), y.size()) << name;
+    double largest = 0, worst = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      largest = std::max(largest, std::abs(double(y[i])));
+      worst = std::max(worst, std::abs(double(x[i]) - double(y[i])));
+    }
+    std::printf("  %-8s max |fused - separate| = %.2e (largest |value| %.3f)\n", name, worst,
+                largest);
+    EXPECT_GT(largest, 0.01) << name << ": a tensor of zeros would prove nothing";
+    EXPECT_LE(worst, 1e-6 * largest) << name;
+  }
 }
 
 TEST(FusedQkv, QKVAreColumnBlocksOfOneTensor) {

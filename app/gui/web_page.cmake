@@ -11,7 +11,7 @@ foreach(font IN ITEMS DejaVuSans.ttf DejaVuSansMono.ttf)
   endif()
 endforeach()
 target_link_options(attnlab PRIVATE
-  -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2  # (-sUSE_GLFW=3 comes with ImGui: web_dependencies)
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=128MB -sMAXIMUM_MEMORY=2GB
   # Threads: the core's helpers (one fewer than the cores), the trace worker and the tab jobs.
   -sPTHREAD_POOL_SIZE=8

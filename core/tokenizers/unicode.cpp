@@ -120,9 +120,6 @@ bool is_other(char32_t cp) {
 bool is_space_separator(char32_t cp) {
   return in_ranges(unicode_tables::kSpaceSeparators, unicode_tables::kSpaceSeparatorsSize, cp);
 }
-bool is_nonspacing_mark(char32_t cp) {
-  return in_ranges(unicode_tables::kNonspacingMarks, unicode_tables::kNonspacingMarksSize, cp);
-}
 
 bool is_white_space(char32_t cp) {
   return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||

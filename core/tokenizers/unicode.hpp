@@ -19,7 +19,6 @@ bool is_white_space(char32_t cp);      // the White_Space property: a regex's \s
 bool is_punctuation(char32_t cp);      // \p{P}
 bool is_other(char32_t cp);            // \p{Cc} \p{Cf} \p{Co} \p{Cs}
 bool is_space_separator(char32_t cp);  // \p{Zs}
-bool is_nonspacing_mark(char32_t cp);  // \p{Mn}
 
 // Full lower case (may be longer: U+0130 gives "i" + U+0307).
 void append_lower(std::u32string& out, char32_t cp);

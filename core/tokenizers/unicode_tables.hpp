@@ -26,8 +26,6 @@ extern const CodeRange kOther[];  // \p{Cc} \p{Cf} \p{Co} \p{Cs}
 extern const std::size_t kOtherSize;
 extern const CodeRange kSpaceSeparators[];  // \p{Zs}
 extern const std::size_t kSpaceSeparatorsSize;
-extern const CodeRange kNonspacingMarks[];  // \p{Mn}
-extern const std::size_t kNonspacingMarksSize;
 extern const CodeMapping kLowerCase[];  // full lower case, where it differs
 extern const std::size_t kLowerCaseSize;
 extern const CodeMapping kWithoutMarks[];  // NFD without \p{Mn}, where it differs (no Hangul)

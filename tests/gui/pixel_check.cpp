@@ -1,6 +1,7 @@
 // Checks a screenshot of the heads panel against the numbers: for every heatmap cell, the pixel at
-// the cell's centre (above the printed number, in cells big enough to print one) must be the colour
-// map applied to the core's value for that cell, in the record the layout says the maps show
+// the cell's centre (above the printed number, in cells big enough to print one) must be the
+// published colour map (viridis for weights, RdBu for scores: published_colormaps.hpp) at the
+// core's value for that cell, in the record the layout says the maps show
 // (weights, or the scores of attend's QK^T, scale and mask sub-steps); masked cells must be the
 // grey hatching. Prints the largest colour difference, like llm.c's check_tensor.
 //   gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--expect-record NAME] [--tolerance T]
@@ -13,11 +14,11 @@
 #include <sstream>
 #include <string>
 
-#include "app/gui/look/colormap.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/masks.hpp"
 #include "core/model/preset.hpp"
 #include "core/trace/mha.hpp"
+#include "published_colormaps.hpp"
 
 using namespace attnlab;
 using nlohmann::json;
@@ -87,23 +88,67 @@ int main(int argc, char** argv) {
     return fail("expected " + std::to_string(expect_heads) + " heatmaps");
   if (layout.at("rows") != T || layout.at("cols") != T) return fail("layout rows/cols != T");
 
-  const gui::ColormapKind kind = layout.at("colormap") == "viridis" ? gui::ColormapKind::Sequential
-                                                                    : gui::ColormapKind::Diverging;
-  const double lo = layout.at("value_min"), hi = layout.at("value_max");
-  // What the colour map takes for each cell, (h, T, T): weights through the colour scale the
-  // layout names (the app's own transform), scores as they are.
+  // The colour each cell must have, worked out here from the trace and the published colour maps
+  // (published_colormaps.hpp), not by the app's own colour functions: weights on viridis through
+  // the colour scale the layout names, as docs/app.md defines the scales; scores on RdBu,
+  // symmetric around 0 at the largest |score| of the sequence's maps.
+  const std::string colormap = layout.at("colormap");
+  if (colormap != (weights ? "viridis" : "diverging"))
+    return fail("the maps of \"" + record + "\" are drawn on \"" + colormap + "\"");
   const int64_t H = values.size(1);
-  std::vector<float> positions(size_t(H * T * T));
-  for (int64_t h = 0, k = 0; h < H; ++h)
-    for (int64_t i = 0; i < T; ++i)
-      for (int64_t j = 0; j < T; ++j, ++k) positions[size_t(k)] = values.at({b, h, i, j});
+  std::vector<double> positions(size_t(H * T * T));  // (h, T, T): where on the map, 0 .. 1
+  const auto cell = [&](int64_t h, int64_t i, int64_t j) {
+    return double(values.at({b, h, i, j}));
+  };
+  double lo = 0, hi = 1;
   if (weights) {
-    gui::ColourScale scale;
-    if (!gui::parse_colour_scale(layout.value("colour_scale", ""), scale))
-      return fail("layout has no known colour_scale");
-    std::printf("colour scale: %s\n", gui::colour_scale_name(scale));
-    gui::weights_to_colour_positions(scale, positions, H, T, T);
+    const std::string scale = layout.value("colour_scale", "");
+    std::printf("colour scale: %s\n", scale.c_str());
+    const auto largest_of = [&](int64_t h, int64_t i0, int64_t i1) {  // rows i0 .. i1 - 1
+      double largest = 0;
+      for (int64_t i = i0; i < i1; ++i)
+        for (int64_t j = 0; j < T; ++j) largest = std::max(largest, cell(h, i, j));
+      return largest > 0 ? largest : 1.0;
+    };
+    for (int64_t h = 0; h < H; ++h) {
+      const double map_largest = largest_of(h, 0, T);
+      for (int64_t i = 0; i < T; ++i) {
+        const double row_largest = largest_of(h, i, i + 1);
+        for (int64_t j = 0; j < T; ++j) {
+          const double w = cell(h, i, j);
+          double t = 0;
+          if (scale == "fixed")
+            t = w;  // 0 .. 1
+          else if (scale == "per-map")
+            t = w / map_largest;  // 0 .. the map's largest weight
+          else if (scale == "per-row")
+            t = w / row_largest;  // 0 .. the row's largest weight
+          else if (scale == "log")
+            t = (std::log10(std::max(w, 1e-4)) + 4) / 4;  // 1e-4 .. 1
+          else
+            return fail("layout has no known colour_scale: \"" + scale + "\"");
+          positions[size_t((h * T + i) * T + j)] = t;
+        }
+      }
+    }
+  } else {
+    double largest = 0;
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t i = 0; i < T; ++i)
+        for (int64_t j = 0; j < T; ++j)
+          if (std::isfinite(cell(h, i, j))) largest = std::max(largest, std::abs(cell(h, i, j)));
+    hi = largest > 0 ? largest : 1.0;
+    lo = -hi;
+    for (int64_t h = 0, k = 0; h < H; ++h)
+      for (int64_t i = 0; i < T; ++i)
+        for (int64_t j = 0; j < T; ++j, ++k)
+          positions[size_t(k)] = (cell(h, i, j) - lo) / (hi - lo);
   }
+  const double layout_lo = layout.at("value_min"), layout_hi = layout.at("value_max");
+  if (std::abs(layout_lo - lo) > 1e-6 * hi || std::abs(layout_hi - hi) > 1e-6 * hi)
+    return fail("the colour range is " + std::to_string(layout_lo) + " .. " +
+                std::to_string(layout_hi) + ", the numbers' is " + std::to_string(lo) + " .. " +
+                std::to_string(hi));
   const double sx = layout.at("framebuffer_scale")[0], sy = layout.at("framebuffer_scale")[1];
   double worst = 0;
   std::string worst_cell;
@@ -137,18 +182,19 @@ int main(int argc, char** argv) {
           }
           continue;
         }
-        const float position = positions[size_t((head * T + i) * T + j)];
-        const gui::Rgbf want = gui::colour_at(kind, float((position - lo) / (hi - lo)));
+        const double position = positions[size_t((head * T + i) * T + j)];
+        const testing::Rgb255 want =
+            weights ? testing::published_colour(testing::kPublishedViridis, position)
+                    : testing::published_colour(testing::kPublishedRdBuReversed, position);
         const double diff =
-            std::max({std::abs(p[0] - want.r * 255.0), std::abs(p[1] - want.g * 255.0),
-                      std::abs(p[2] - want.b * 255.0)});
+            std::max({std::abs(p[0] - want.r), std::abs(p[1] - want.g), std::abs(p[2] - want.b)});
         ++checked;
         if (diff > worst) {
           worst = diff;
           std::ostringstream where;
           where << "head " << head << " query " << i << " key " << j << " value " << v << " pixel ("
-                << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2]) << ") want (" << want.r * 255
-                << ", " << want.g * 255 << ", " << want.b * 255 << ")";
+                << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2]) << ") want (" << want.r
+                << ", " << want.g << ", " << want.b << ")";
           worst_cell = where.str();
         }
         if (diff > tolerance) ++bad;

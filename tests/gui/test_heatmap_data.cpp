@@ -12,6 +12,7 @@
 #include "app/gui/state/ui_settings.hpp"
 #include "core/model/preset.hpp"
 #include "core/trace/mha.hpp"
+#include "published_colormaps.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -201,15 +202,31 @@ TEST(Heatmaps, ScoresUseTheDivergingMapAroundZero) {
   EXPECT_EQ(masked.masked_cells, 2 * 11 * 10 / 2);
 }
 
-TEST(Colormaps, EndsAndMiddleAreTheAnchors) {
-  const Rgbf first = colour_at(ColormapKind::Sequential, 0.0f);
-  EXPECT_NEAR(first.r * 255, 68, 0.5);
-  EXPECT_NEAR(first.b * 255, 84, 0.5);
-  const Rgbf last = colour_at(ColormapKind::Sequential, 1.0f);
-  EXPECT_NEAR(last.g * 255, 231, 0.5);
-  const Rgbf middle = colour_at(ColormapKind::Diverging, 0.5f);
-  EXPECT_GT(middle.r, 0.95f);
-  EXPECT_GT(middle.b, 0.95f);
+// The app's maps against the published ones (published_colormaps.hpp: matplotlib's viridis,
+// ColorBrewer's RdBu), at 1001 points: within 1/255 (the app's 256-entry table rounds to bytes:
+// 0.5/255).
+TEST(Colormaps, AreThePublishedViridisAndRdBu) {
+  double worst_sequential = 0, worst_diverging = 0;
+  for (int i = 0; i <= 1000; ++i) {
+    const double t = double(i) / 1000;
+    const auto distance = [](const Rgbf& c, const testing::Rgb255& want) {
+      return std::max({std::abs(c.r * 255 - want.r), std::abs(c.g * 255 - want.g),
+                       std::abs(c.b * 255 - want.b)});
+    };
+    worst_sequential = std::max(worst_sequential,
+                                distance(colour_at(ColormapKind::Sequential, float(t)),
+                                         testing::published_colour(testing::kPublishedViridis, t)));
+    worst_diverging = std::max(
+        worst_diverging, distance(colour_at(ColormapKind::Diverging, float(t)),
+                                  testing::published_colour(testing::kPublishedRdBuReversed, t)));
+  }
+  std::printf("max |app - published| in 0..255: viridis %.3f, RdBu %.3f\n", worst_sequential,
+              worst_diverging);
+  EXPECT_LE(worst_sequential, 1.0);
+  EXPECT_LE(worst_diverging, 1.0);
+  // The published ends, as hex: viridis(0) = #440154, viridis(1) = #fde725 (ImGui packs ABGR).
+  EXPECT_EQ(colour_at_packed(ColormapKind::Sequential, 0.0f), 0xFF540144u);
+  EXPECT_EQ(colour_at_packed(ColormapKind::Sequential, 1.0f), 0xFF25E7FDu);
   EXPECT_EQ(colour_at_packed(ColormapKind::Sequential, -3.0f),
             colour_at_packed(ColormapKind::Sequential, 0.0f))
       << "clamped";

@@ -26,11 +26,13 @@ TEST_F(Redraw, SettledAppSleepsUntilAnEventAndWakesForTheStopFlag) {
   const NextFrame next = next_frame(state, kNoInput);
   EXPECT_EQ(next.wait_seconds, kIdleWaitSeconds);
   EXPECT_FALSE(next.draw_on_timeout);  // a timeout with no event draws nothing
-  // SIGTERM is seen when the wait ends, and the app must end within a second: half of it at most
-  // for the wait, the rest for stopping the jobs and saving the settings.
-  EXPECT_GT(kIdleWaitSeconds, 0.0);
-  EXPECT_LE(kIdleWaitSeconds, 0.5);
 }
+
+// SIGTERM is seen when the wait ends, and the app must end within a second: half of it at most
+// for the wait, the rest for stopping the jobs and saving the settings.
+static_assert(kIdleWaitSeconds > 0.0 && kIdleWaitSeconds <= 0.5);
+// ImGui needs 2-3 frames after input for hover and active states.
+static_assert(kSettleFrames >= 2);
 
 TEST_F(Redraw, AStepChangeAnimatesUntilTheTransitionLands) {
   settle_on_seed003();
@@ -117,7 +119,6 @@ TEST_F(Redraw, InputGetsAFewFramesToSettleThenTheAppSleeps) {
   settle_on_seed003();
   for (int frames = 0; frames < kSettleFrames; ++frames)
     EXPECT_EQ(next_frame(state, {frames, false, false}).wait_seconds, 0.0) << frames;
-  EXPECT_GE(kSettleFrames, 2);  // ImGui needs 2-3 frames for hover and active states
   EXPECT_EQ(next_frame(state, {kSettleFrames, true, false}).wait_seconds, 0.0)
       << "a held button repeats and drags without new events";
 }

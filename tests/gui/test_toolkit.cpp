@@ -144,7 +144,8 @@ TEST_F(Toolkit, SharedProjectionIsSymmetricOnTheScaledScoresDespiteTheCausalMask
   double largest = 0;
   for (int64_t i = 0; i < 11; ++i) {
     for (int64_t j = 0; j < i; ++j) {
-      EXPECT_FLOAT_EQ(buggy.shown[size_t(i * 11 + j)], buggy.shown[size_t(j * 11 + i)])
+      // Two cells of one GEMM (q_i . q_j and q_j . q_i): equal to rounding.
+      EXPECT_NEAR(buggy.shown[size_t(i * 11 + j)], buggy.shown[size_t(j * 11 + i)], 1e-5)
           << i << "," << j;
       largest = std::max(largest, double(std::abs(buggy.shown[size_t(i * 11 + j)])));
     }

@@ -50,7 +50,6 @@ out += rangeTable('kNumbers', /\p{N}/u);
 out += rangeTable('kPunctuation', /\p{P}/u);
 out += rangeTable('kOther', /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u);
 out += rangeTable('kSpaceSeparators', /\p{Zs}/u);
-out += rangeTable('kNonspacingMarks', /\p{Mn}/u);
 out += mapTable('kLowerCase', (s) => s.toLowerCase());
 out += mapTable('kWithoutMarks', stripMarks);
 out += '}  // namespace attnlab::unicode_tables\n';

@@ -10,11 +10,17 @@ namespace attnlab::gui {
 namespace {
 
 // Anchor colours, evenly spaced; the table interpolates between them in sRGB.
-// Sequential: the nine viridis stops (perceptually uniform, readable in grey and by most
-// colour-blind viewers). Diverging: ColorBrewer RdBu, reversed so negative is blue.
-const std::vector<Rgb8> kSequentialAnchors = {{68, 1, 84},    {71, 44, 122},  {59, 81, 139},
-                                              {44, 113, 142}, {33, 144, 141}, {39, 173, 129},
-                                              {92, 200, 99},  {170, 220, 50}, {253, 231, 37}};
+// Sequential: viridis (perceptually uniform, readable in grey and by most colour-blind viewers) as
+// matplotlib publishes it (lib/matplotlib/_cm_listed.py, _viridis_data, CC0) at t = k/32: its
+// entries 0, 8, ..., 248 and 255; between them viridis is within 3/255 of a straight line.
+// Diverging: ColorBrewer's 9-class RdBu, reversed so negative is blue.
+const std::vector<Rgb8> kSequentialAnchors = {
+    {68, 1, 84},    {71, 13, 96},   {72, 24, 106},  {72, 35, 116},  {71, 45, 123},  {69, 55, 129},
+    {66, 64, 134},  {62, 73, 137},  {59, 82, 139},  {55, 91, 141},  {51, 99, 141},  {47, 107, 142},
+    {44, 114, 142}, {41, 122, 142}, {38, 130, 142}, {35, 137, 142}, {33, 145, 140}, {31, 152, 139},
+    {31, 160, 136}, {34, 167, 133}, {40, 174, 128}, {50, 182, 122}, {63, 188, 115}, {78, 195, 107},
+    {94, 201, 98},  {112, 207, 87}, {132, 212, 75}, {152, 216, 62}, {173, 220, 48}, {194, 223, 35},
+    {216, 226, 25}, {236, 229, 27}, {253, 231, 37}};
 const std::vector<Rgb8> kDivergingAnchors = {{33, 102, 172},  {67, 147, 195},  {146, 197, 222},
                                              {209, 229, 240}, {247, 247, 247}, {253, 219, 199},
                                              {244, 165, 130}, {214, 96, 77},   {178, 24, 43}};

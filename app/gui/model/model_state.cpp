@@ -13,14 +13,6 @@ namespace attnlab::gui {
 
 namespace {
 
-// The trace's token labels are the model's pieces (where the core takes them: Inputs::labels, or
-// Config::token_labels before it).
-template <typename C, typename I>
-void set_token_labels(C& config, I& inputs, const std::vector<std::string>& pieces) {
-  if constexpr (requires { config.token_labels; }) config.token_labels = pieces;
-  if constexpr (requires { inputs.labels.tokens; }) inputs.labels.tokens = pieces;
-}
-
 // One line: the first line of a message, in the controls' words.
 std::string one_line(const std::string& message) {
   return in_gui_words(message.substr(0, message.find('\n')));
@@ -197,7 +189,7 @@ bool show_model_layer(AppState& state, int64_t layer) {
     tab.error = one_line(error.what());
     return false;
   }
-  set_token_labels(shown.config, shown.inputs, tab.tokens.pieces);
+  shown.inputs.labels.tokens = tab.tokens.pieces;  // the trace labels tokens by the model's pieces
   shown.config.ablated_heads = off;
   tab.layer = layer;
   Session& session = state.session;

@@ -35,10 +35,6 @@ const char* heatmap_view_title(HeatmapView view) {
   return kViews[int(view)].title;
 }
 
-const char* heatmap_view_record(HeatmapView view) {
-  return kViews[int(view)].record;
-}
-
 HeatmapView view_at_step(const Trace& trace, HeatmapView chosen, Stage stage, Substep substep) {
   if (stage != Stage::Attend ||
       (substep != Substep::Scores && substep != Substep::Scale && substep != Substep::Mask))

@@ -20,7 +20,6 @@ constexpr int kHeatmapViewCount = 4;
 const char* heatmap_view_name(HeatmapView view);   // "weights", "scores", "scaled", "masked"
 const char* heatmap_view_title(HeatmapView view);  // "weights  softmax(S)", ...
 bool parse_heatmap_view(const std::string& text, HeatmapView& view);
-const char* heatmap_view_record(HeatmapView view);  // the trace record it reads: "weights", ...
 
 // What the heads panel shows at a step of the walk: at attend's QK\u1D40, \u00F7\u221Ad_k and mask
 // sub-steps the map that sub-step recorded (scores, scaled or masked scores), whatever was chosen;
