@@ -234,14 +234,45 @@ void by_signature(const Reader& in, const Config& c, std::vector<NamedMistake>& 
   }
 }
 
+// Grouped K/V heads as plain multi-head attention (the simulator's ground): each K/V head's
+// columns of w_k, w_v (and b_k, b_v) repeated for the g query heads it serves, in a row. The
+// numbers after the projections are the same.
+Tensor repeat_head_columns(const Tensor& t, int64_t kv_heads, int64_t group) {
+  if (!t.storage()) return t;
+  const int64_t rows = t.dim() == 2 ? t.size(0) : 1, cols = t.size(-1), width = cols / kv_heads;
+  const Values v = t.to_vector();
+  Values out;
+  out.reserve(v.size() * group);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t head = 0; head < kv_heads; ++head)
+      for (int64_t copy = 0; copy < group; ++copy)
+        out.insert(out.end(), v.begin() + r * cols + head * width,
+                   v.begin() + r * cols + (head + 1) * width);
+  return tensor_of(out, t.dim() == 2 ? Shape{rows, cols * group} : Shape{cols * group});
+}
+
+// The stages a grouped exercise computes on the K/V side (n_kv heads): the plain simulation makes
+// them with h heads, so they are compared with the right answer (no mistake lives there).
+bool kv_side(const std::string& name) {
+  return name[0] == 'k' || name[0] == 'v';
+}
+
 // Every simulated mistake whose traced run gives exactly the stages given (and changes one).
 void by_simulation(const Reader& in, const Config& c, std::vector<NamedMistake>& found) {
+  Config plain = c;
+  Inputs inputs = in.e.inputs;
+  if (c.grouped()) {
+    plain.n_kv_heads = 0;
+    for (Tensor* t : {&inputs.w_k, &inputs.w_v, &inputs.b_k, &inputs.b_v})
+      *t = repeat_head_columns(*t, c.kv_heads(), c.group_size());
+  }
   for (const MistakeInfo& info : all_mistakes()) {
-    Config buggy = c;
+    if (c.grouped() && info.id == Mistake::SharedQkProjection) continue;  // W_q has h heads
+    Config buggy = plain;
     buggy.mistake = info.id;
     Trace sim;
     try {
-      sim = run(buggy, in.e.inputs);
+      sim = run(buggy, inputs);
     } catch (const UserError&) {
       continue;
     }
@@ -250,7 +281,7 @@ void by_simulation(const Reader& in, const Config& c, std::vector<NamedMistake>&
     for (const AnswerArray& a : in.a.arrays) {
       const TensorRecord* r = in.e.answer.find(a.name);
       if (!r || r->stage == Stage::Input) continue;
-      const TensorRecord* s = sim.find(a.name);
+      const TensorRecord* s = c.grouped() && kv_side(a.name) ? r : sim.find(a.name);
       if (!s || !same_answer(a.tensor, s->tensor)) {
         explains = false;
         break;
