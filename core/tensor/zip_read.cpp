@@ -22,6 +22,7 @@ constexpr uint32_t kUnset32 = 0xffffffffu;  // "see the zip64 extra field"
 constexpr uint16_t kZip64Extra = 0x0001;
 constexpr uint16_t kStored = 0, kDeflated = 8;
 constexpr size_t kMaxEntries = 65535;
+constexpr uint64_t kMaxDeflateRatio = 1032;
 
 [[noreturn]] void fail(const std::string& label, const std::string& why) {
   throw UserError(label + ": " + why);
@@ -182,6 +183,11 @@ std::vector<std::pair<std::string, std::string>> zip_entries(const std::string& 
     if (size > kMaxZipEntryBytes)
       fail(where, "declares " + std::to_string(size) + " bytes, over the " +
                       std::to_string(kMaxZipEntryBytes) + "-byte limit");
+    // Deflate turns a byte into at most 1032: a larger declared size is a lie (a "zip bomb"),
+    // refused before anything is allocated.
+    if (method == kDeflated && size > packed * kMaxDeflateRatio + 64)
+      fail(where, "declares " + std::to_string(size) + " bytes from " + std::to_string(packed) +
+                      " compressed, more than deflate can produce; the archive is corrupt");
     if (method == kStored && packed != size)
       fail(where, "is stored with a size that disagrees with itself; save it again");
     b.require(local, kLocalSize);

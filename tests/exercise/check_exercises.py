@@ -164,6 +164,23 @@ def check_bad_input(folder, p, right, tmp):
                                                "hidden": right["q"]}))
     check(code == 0 and "Ignored (not stages of this exercise): attn, hidden" in out,
           "unknown names listed and ignored")
+    # The starters are valid Python (mha_torch.py is run only where torch is installed).
+    for starter in ("mha.py", "mha_torch.py"):
+        r = subprocess.run(["/usr/bin/python3", "-m", "py_compile", os.path.join(folder, starter)],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"{starter} compiles ({r.stderr.strip()})")
+    # The starter filled in (by the students' NumPy code): its loading and saving grade right.
+    text = open(os.path.join(folder, "mha.py")).read()
+    marker = '    raise NotImplementedError("the body of mha() in mha.py is still to be written")'
+    check(marker in text, "mha.py has the body to fill in")
+    filled = os.path.join(folder, "filled.py")
+    open(filled, "w").write(text.replace(marker, (
+        f"    import sys; sys.path.insert(0, {HERE!r}); import students_numpy as s\n"
+        "    return s.student_mha(s.load_exercise(HERE))")))
+    r = subprocess.run(["/usr/bin/python3", filled], capture_output=True, text=True)
+    code, out, _ = run("check", folder)
+    check(r.returncode == 0 and code == 0, f"the starter filled in grades right ({r.stderr.strip()})")
+    os.remove(filled)
     # The untouched starter.
     code = subprocess.run(["/usr/bin/python3", os.path.join(folder, "mha.py")],
                           capture_output=True, text=True).returncode
