@@ -23,9 +23,9 @@ std::string number(double value) {
 
 void print_stage(std::ostream& out, const StageGrade& s) {
   std::string line = "  " + s.name;
-  line.resize(22, ' ');
+  line.resize(24, ' ');
   line += shape_to_string(s.right_shape) + " " + s.axes;
-  line.resize(58, ' ');
+  line.resize(62, ' ');
   if (!s.given) {
     out << line << "not given\n";
   } else if (!s.shape_ok) {
@@ -34,7 +34,8 @@ void print_stage(std::ostream& out, const StageGrade& s) {
   } else if (s.values_ok) {
     out << line << "right   (max error " << number(s.max_error) << ")\n";
   } else {
-    out << line << "WRONG   max error " << number(s.max_error) << " (tolerance "
+    out << line << "WRONG   max error " << number(s.max_error)
+        << (s.non_finite.empty() ? "" : " over the finite entries") << " (tolerance "
         << number(s.tolerance) << "), " << s.wrong_entries << " of " << s.entries
         << " entries differ";
     if (!s.non_finite.empty()) out << "; " << s.non_finite;
@@ -50,7 +51,7 @@ void print_diagnosis(std::ostream& out, const Diagnosis& d) {
         << "  wrong:    " << m.wrong << "\n"
         << "  fix:      " << m.right << "\n";
     if (m.simulated != Mistake::None)
-      out << "  see it:   attnlab-cli --preset seed002 --mistake " << m.name << "\n";
+      out << "  see it:   attnlab-cli --preset seed003 --mistake " << m.name << "\n";
   }
   if (d.mistakes.empty()) out << "\nDiagnosis: " << d.unexplained << "\n";
 }

@@ -308,7 +308,7 @@ std::string where_it_differs(const StageGrade& s) {
   std::string text = "nothing known explains it: the first wrong stage is " + s.name + " " + s.axes;
   if (!s.shape_ok)
     return text + ", given " + shape_to_string(s.given_shape) + " where the exercise's is " +
-           shape_to_string(s.right_shape);
+           shape_to_string(s.right_shape) + ": an answer to another exercise, or a wrong reshape";
   text += ": " + std::to_string(s.wrong_entries) + " of " + std::to_string(s.entries) +
           " entries differ";
   if (!s.differing_heads.empty())
