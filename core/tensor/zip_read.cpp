@@ -171,6 +171,12 @@ std::vector<std::pair<std::string, std::string>> zip_entries(const std::string& 
                    comment_length = b.get(at + 32, 2);
     uint64_t local = b.get(at + 42, 4);
     const std::string name = b.slice(at + kCentralSize, name_length);
+    // Names go into one-line messages: control characters (a newline) are refused, not printed.
+    if (std::any_of(name.begin(), name.end(),
+                    [](char ch) { return uint8_t(ch) < 0x20 || ch == 0x7f; }))
+      fail(label,
+           "holds an entry whose name has control characters; the archive is corrupt, save "
+           "it again with np.savez");
     const std::string where = label + " entry " + name;
     std::vector<uint64_t*> unset;
     for (uint64_t* value : {&size, &packed, &local})
