@@ -109,6 +109,32 @@ Tensor attend(const Tensor& scaled, const std::vector<uint8_t>& visible, Attend 
   return tensor_of(w, shape);
 }
 
+// What a student's weights (B, h, T, T) add up to: the rows' sums over the keys, and the largest
+// weight on a masked key.
+struct WeightSums {
+  double least_row = 0, most_row = 0, most_masked = 0;
+};
+
+WeightSums weight_sums(const Tensor& weights, const std::vector<uint8_t>& visible) {
+  const Shape& shape = weights.shape();
+  const int64_t B = shape[0], H = shape[1], T = shape[2], K = shape[3];
+  const Values w = weights.to_vector();
+  WeightSums sums{std::numeric_limits<double>::infinity(), 0, 0};
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t i = 0; i < T; ++i) {
+        double row = 0;
+        for (int64_t j = 0; j < K; ++j) {
+          const double v = w[((b * H + h) * T + i) * K + j];
+          row += v;
+          if (!visible[(b * T + i) * K + j]) sums.most_masked = std::max(sums.most_masked, v);
+        }
+        sums.least_row = std::min(sums.least_row, row);
+        sums.most_row = std::max(sums.most_row, row);
+      }
+  return sums;
+}
+
 // The least-squares factor c with given ≈ c * right over entries finite in both; 0 when the
 // factor does not explain the given values.
 double constant_factor(const Tensor& given, const Tensor& right) {
@@ -190,13 +216,22 @@ void by_signature(const Reader& in, const Config& c, std::vector<NamedMistake>& 
     const Tensor& base = own ? *own : right.find("scaled")->tensor;
     const std::vector<uint8_t> visible = visibility(c.mask, B, T);
     const Tensor proper = attend(base, visible, Attend::Right);
+    const WeightSums sums = weight_sums(*w, visible);
     const std::vector<std::pair<Attend, NamedMistake>> ways{
-        {Attend::WrongAxis, named(Mistake::SoftmaxWrongAxis, "the weights' columns sum to 1")},
-        {Attend::MaskZero,
-         named(Mistake::MaskZero, "masked keys get the weight exp(0) gives them")},
+        {Attend::WrongAxis,
+         named(Mistake::SoftmaxWrongAxis, "each column of weights sums to 1; the rows sum from " +
+                                              format_number(sums.least_row) + " to " +
+                                              format_number(sums.most_row))},
+        {Attend::MaskZero, named(Mistake::MaskZero, "masked keys get weight (up to " +
+                                                        format_number(sums.most_masked) +
+                                                        "), what exp(0) gives them")},
         {Attend::MaskAfterSoftmax,
-         named(Mistake::MaskAfterSoftmax, "masked weights are 0 and rows sum to less than 1")},
-        {Attend::MaskMissing, mask_missing("the weights are the softmax of the unmasked scores")},
+         named(Mistake::MaskAfterSoftmax, "masked weights are 0 and rows sum to as little as " +
+                                              format_number(sums.least_row))},
+        {Attend::MaskMissing,
+         mask_missing("the weights are the softmax of the unmasked scores: masked keys get up "
+                      "to " +
+                      format_number(sums.most_masked))},
     };
     bool matched = same_answer(*w, proper);  // right given the student's own scores
     for (const auto& [way, mistake] : ways) {
