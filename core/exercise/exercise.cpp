@@ -32,7 +32,7 @@ void require_plain(const Config& c) {
       {c.mistake != Mistake::None, "a simulated mistake (--mistake)"},
       {!c.ablated_heads.empty(), "switched-off heads (--ablate)"},
       {c.fused_qkv, "a fused W_qkv (--fused-qkv)"},
-      {c.shape_only, "shape-only mode"},
+      {c.shape_only, "shape-only mode (too large to compute: choose a smaller preset or sizes)"},
   };
   for (const auto& [refuse, what] : refused)
     if (refuse)
