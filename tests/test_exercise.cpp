@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -124,6 +125,9 @@ TEST(Grade, OneEntryOffNamesItsHeadAndIndex) {
   EXPECT_NEAR(s.max_error, 0.25, 1e-6);
   EXPECT_EQ(s.worst_index, (Shape{0, 1, 4, 2}));
   EXPECT_EQ(s.differing_heads, (std::vector<int64_t>{1}));
+  ASSERT_EQ(s.wrong_at.size(), size_t(w.numel()));
+  EXPECT_EQ(s.wrong_at[size_t(flat)], 1);
+  EXPECT_EQ(std::count(s.wrong_at.begin(), s.wrong_at.end(), 1), 1);
   const Grade g = grade_answer(e, a);
   EXPECT_TRUE(g.diagnosis.mistakes.empty());  // no known mistake changes one weight
   EXPECT_NE(g.diagnosis.unexplained.find("in head 1"), std::string::npos)

@@ -59,8 +59,10 @@ StageGrade grade_stage(const TensorRecord& right, const Tensor* given) {
   s.tolerance = kAnswerTolerance * std::max(1.0, largest_finite(r));
   std::vector<bool> head_wrong;
   int64_t worst = -1;
+  s.wrong_at.assign(g.size(), 0);
   for (size_t i = 0; i < g.size(); ++i) {
     if (entry_agrees(g[i], r[i], s.tolerance)) continue;
+    s.wrong_at[i] = 1;
     ++s.wrong_entries;
     const Shape index = unravel_index(int64_t(i), s.right_shape);
     if (!std::isfinite(g[i]) && std::isfinite(r[i]) && s.non_finite.empty())

@@ -36,6 +36,7 @@ struct StageGrade {
   std::vector<int64_t> worst_index;  // where the largest error is (or the first wrong entry)
   double worst_given = 0, worst_right = 0;
   std::vector<int64_t> differing_heads;  // heads holding a wrong entry (head axis, or h*d columns)
+  std::vector<uint8_t> wrong_at;  // per entry, row-major: 1 where it differs (to outline them)
   std::string non_finite;  // "NaN at index (0, 1, 2, 0)": the first NaN/Inf where right is finite
   bool right() const { return given && shape_ok && values_ok; }
   bool wrong() const { return given && !right(); }
