@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the .npy reader and the preset reader (+ validate + run, the variants included: K/V heads,
+# Fuzzes the .npy reader, the .npz answer reader (zip + inflate) and the preset reader (+ validate + run, the variants included: K/V heads,
 # cross-attention, decoding, MLA; each checked against its second path), and the model folder's
 # .safetensors header reader and config.json reader, with libFuzzer.
 #   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
@@ -14,9 +14,9 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 build="build-fuzz"
-targets=(npy preset safetensors model_config)
+targets=(npy npz preset safetensors model_config)
 packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev)
+  libgtest-dev zlib1g-dev)
 
 
 build_targets() {
@@ -56,7 +56,7 @@ for target in "${targets[@]}"; do
   # A .npy or .safetensors of at most 8 KiB must never make the reader allocate more than a few
   # MiB: a lying header that did would be reported as a malloc over the limit.
   malloc_limit_mb=2048
-  case "$target" in npy | safetensors | model_config) malloc_limit_mb=64 ;; esac
+  case "$target" in npy | npz | safetensors | model_config) malloc_limit_mb=64 ;; esac
   status=0
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb="$malloc_limit_mb" \

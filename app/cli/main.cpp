@@ -1,11 +1,13 @@
 // attnlab-cli: runs one configuration, prints the shape journey and diagnostics, exports stages;
-// `attnlab-cli train ...` trains a tiny attention-only transformer (app/cli/train.cpp).
+// `attnlab-cli train ...` trains a tiny attention-only transformer (app/cli/train.cpp);
+// `attnlab-cli exercise DIR` and `attnlab-cli check DIR` set and grade an exercise (check.cpp).
 // Exit codes: 0 ok, 2 bad input (one line on stderr naming the problem and the fix),
 // 3 the injected mistake made the run fail as a framework would (--mistake view-no-contiguous).
 #include <iostream>
 #include <optional>
 #include <string_view>
 
+#include "app/cli/check.hpp"
 #include "app/cli/flash.hpp"
 #include "app/cli/options.hpp"
 #include "app/cli/print.hpp"
@@ -23,6 +25,10 @@ int main(int argc, char** argv) {
   using namespace attnlab;
   // `attnlab-cli train ...` has its own flags (app/cli/train.cpp); everything else is a trace.
   if (argc >= 2 && std::string_view(argv[1]) == "train") return cli::run_train(argc - 1, argv + 1);
+  // `attnlab-cli exercise DIR ...` and `attnlab-cli check DIR` (app/cli/check.cpp).
+  if (argc >= 2 && std::string_view(argv[1]) == "exercise")
+    return cli::run_exercise(argc - 1, argv + 1);
+  if (argc >= 2 && std::string_view(argv[1]) == "check") return cli::run_check(argc - 1, argv + 1);
   cli::Request request;
   if (const int code = cli::parse(argc, argv, request); code >= 0) return code;
   try {

@@ -357,14 +357,17 @@ void check_data_size(const Shape& shape, FloatFormat format, size_t available,
                   ", too large for float32 (at most about 3.4e38); scale the values down");
 }
 
-// Converts raw values to float32, refusing NaN, Inf and float64 values float32 cannot hold.
+// Converts raw values to float32, refusing float64 values float32 cannot hold and (unless kept)
+// NaN and Inf.
 template <typename Float, bool kBigEndian>
-void decode_values(const char* data, const Shape& shape, Values& out, const std::string& label) {
+void decode_values(const char* data, const Shape& shape, Values& out, const std::string& label,
+                   NonFinite non_finite) {
   using Bits = std::conditional_t<sizeof(Float) == 4, uint32_t, uint64_t>;
   for (size_t i = 0; i < out.size(); ++i) {
     const uint64_t bits = load_unsigned<sizeof(Float), kBigEndian>(data + i * sizeof(Float));
     const Float value = same_bits<Float>(static_cast<Bits>(bits));
-    if (!(std::abs(value) <= std::numeric_limits<Scalar>::max())) {
+    const bool kept = non_finite == NonFinite::Keep && !std::isfinite(value);
+    if (!kept && !(std::abs(value) <= std::numeric_limits<Scalar>::max())) {
       reject_value(value, static_cast<int64_t>(i), shape, label);
     }
     out[i] = static_cast<Scalar>(value);
@@ -372,13 +375,13 @@ void decode_values(const char* data, const Shape& shape, Values& out, const std:
 }
 
 void decode(const char* data, FloatFormat format, const Shape& shape, Values& out,
-            const std::string& label) {
+            const std::string& label, NonFinite non_finite) {
   if (format.width == 4) {
-    format.big_endian ? decode_values<float, true>(data, shape, out, label)
-                      : decode_values<float, false>(data, shape, out, label);
+    format.big_endian ? decode_values<float, true>(data, shape, out, label, non_finite)
+                      : decode_values<float, false>(data, shape, out, label, non_finite);
   } else {
-    format.big_endian ? decode_values<double, true>(data, shape, out, label)
-                      : decode_values<double, false>(data, shape, out, label);
+    format.big_endian ? decode_values<double, true>(data, shape, out, label, non_finite)
+                      : decode_values<double, false>(data, shape, out, label, non_finite);
   }
 }
 
@@ -460,7 +463,7 @@ int write_and_sync(const std::string& path, const std::string& bytes) {
 }  // namespace
 
 Tensor parse_npy(const std::string& bytes, const std::string& label,
-                 const std::string& storage_name) {
+                 const std::string& storage_name, NonFinite non_finite) {
   const HeaderBlock block = split_header(bytes, label);
   const NpyHeader header = HeaderParser(block.dict, label).parse();
   const FloatFormat format = float_format(header.descr, label);
@@ -471,7 +474,8 @@ Tensor parse_npy(const std::string& bytes, const std::string& label,
   }
   check_data_size(header.shape, format, bytes.size() - block.data_offset, label);
   Tensor tensor = Tensor::zeros(storage_name, header.shape);
-  decode(bytes.data() + block.data_offset, format, header.shape, tensor.storage()->values, label);
+  decode(bytes.data() + block.data_offset, format, header.shape, tensor.storage()->values, label,
+         non_finite);
   return tensor;
 }
 

@@ -11,13 +11,17 @@
 
 namespace attnlab {
 
+// What parse_npy does with NaN and Inf: refuse them (inputs), or keep them (a student's answer,
+// whose -inf in `masked` is right and whose NaN the grader names with its index).
+enum class NonFinite { Refuse, Keep };
+
 // Parses .npy bytes (format versions 1.0, 2.0, 3.0). `label` names the source in messages,
 // e.g. "--wq weights.npy". Returns a contiguous float32 tensor whose storage name is
 // `storage_name`. Throws UserError (one line: label, what is wrong, how to fix it) for anything it
 // cannot load: another dtype, Fortran order, a corrupt or truncated file, NaN/Inf values, more than
 // 2 GiB.
 Tensor parse_npy(const std::string& bytes, const std::string& label,
-                 const std::string& storage_name);
+                 const std::string& storage_name, NonFinite non_finite = NonFinite::Refuse);
 
 // Reads a file and parses it (message names the path; a missing/unreadable file says so).
 Tensor load_npy(const std::string& path, const std::string& storage_name);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -12,11 +13,13 @@
 
 #include "core/checkpoints/model_config.hpp"
 #include "core/checkpoints/safetensors.hpp"
+#include "core/exercise/answer.hpp"
 #include "core/model/config.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/preset.hpp"
 #include "core/tensor/npy.hpp"
+#include "core/tensor/zip_store.hpp"
 #include "core/trace/export.hpp"
 #include "core/trace/mha.hpp"
 #include "tests/spine/every_path.hpp"
@@ -226,6 +229,32 @@ void exercise_npy(const std::string& bytes) {
   const Tensor again = parse_npy(npy_bytes(tensor), "round-trip.npy", "x");
   require(again.shape() == tensor.shape(), "npy_bytes + parse_npy changed the shape");
   require(again.to_vector() == tensor.to_vector(), "npy_bytes + parse_npy changed the values");
+}
+
+void exercise_npz(const std::string& bytes) {
+  Answer answer;
+  try {
+    answer = parse_answer_archive(bytes, "fuzz.npz");
+  } catch (const UserError& e) {
+    check_one_line_refusal(e, "fuzz.npz");
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const AnswerArray& a : answer.arrays)
+    files.emplace_back(a.name + ".npy", npy_bytes(a.tensor));
+  const Answer again = parse_answer_archive(zip_store(files), "round-trip.npz");
+  require(again.arrays.size() == answer.arrays.size(), "zip_store + parse changed the arrays");
+  for (size_t i = 0; i < answer.arrays.size(); ++i) {
+    const Tensor &a = answer.arrays[i].tensor, &b = again.arrays[i].tensor;
+    require(again.arrays[i].name == answer.arrays[i].name, "zip_store + parse changed a name");
+    require(a.shape() == b.shape(), "zip_store + parse changed a shape");
+    const std::vector<Scalar> va = a.to_vector(), vb = b.to_vector();
+    require(std::equal(va.begin(), va.end(), vb.begin(), vb.end(),
+                       [](Scalar x, Scalar y) {
+                         return std::bit_cast<uint32_t>(x) == std::bit_cast<uint32_t>(y);
+                       }),
+            "zip_store + parse changed a value");
+  }
 }
 
 void exercise_preset(const std::string& text) {

@@ -19,6 +19,11 @@ class BrokenPromise : public std::logic_error {
 // must come back unchanged from npy_bytes + parse_npy.
 void exercise_npy(const std::string& bytes);
 
+// Parses `bytes` as a student's .npz answer (the zip reader, inflate included, and each entry's
+// .npy). A refusal must be a UserError of one line; an accepted archive must come back unchanged
+// (names, shapes, values bit for bit, NaN included) from zip_store of npy_bytes.
+void exercise_npz(const std::string& bytes);
+
 // Parses `text` as a preset. If it parses: validate(); when valid and small, run() on it (with its
 // inputs and shape_only as given) and check the trace's diagnostics. UserError is a fine answer.
 void exercise_preset(const std::string& text);

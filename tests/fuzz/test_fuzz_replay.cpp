@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FuzzFile {
-  std::string target;  // "npy", "preset", "safetensors" or "model_config": which exerciser reads it
+  std::string target;  // "npy", "npz", "preset", "safetensors" or "model_config": its exerciser
   fs::path path;
 };
 
@@ -67,6 +67,8 @@ TEST_P(FuzzReplay, OnlyUserErrorsAndKeptPromises) {
   const std::string bytes = read_bytes(file.path);
   if (file.target == "npy") {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_npy(bytes)) << file.path;
+  } else if (file.target == "npz") {
+    EXPECT_NO_THROW(attnlab::fuzz::exercise_npz(bytes)) << file.path;
   } else if (file.target == "safetensors") {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_safetensors(bytes)) << file.path;
   } else if (file.target == "model_config") {
@@ -79,6 +81,7 @@ TEST_P(FuzzReplay, OnlyUserErrorsAndKeptPromises) {
 auto name_of = [](const testing::TestParamInfo<FuzzFile>& info) { return test_name(info.param); };
 
 INSTANTIATE_TEST_SUITE_P(Npy, FuzzReplay, testing::ValuesIn(files_of("npy")), name_of);
+INSTANTIATE_TEST_SUITE_P(Npz, FuzzReplay, testing::ValuesIn(files_of("npz")), name_of);
 INSTANTIATE_TEST_SUITE_P(Preset, FuzzReplay, testing::ValuesIn(files_of("preset")), name_of);
 INSTANTIATE_TEST_SUITE_P(Safetensors, FuzzReplay, testing::ValuesIn(files_of("safetensors")),
                          name_of);

@@ -53,7 +53,7 @@ done
 
 # [3] Every --flag mentioned exists. The programs' own flags come from their --help; the few
 # flags of other tools the docs mention are listed with the file that defines them.
-help=$("$cli" --help; "$cli" train --help; "$gui" --help)
+help=$("$cli" --help; "$cli" train --help; "$cli" check --help; "$gui" --help)
 # FLAG, then a command whose output names it (the tool's help, or the file that defines it).
 other_tools=(
   "--port cat setup.sh"                                        # ./setup.sh web --port N

@@ -1,0 +1,103 @@
+#include "core/exercise/answer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/exercise/starter_code.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/tensor/zip_read.hpp"
+
+namespace attnlab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uintmax_t kMaxAnswerBytes = uintmax_t{1} << 30;
+
+std::string read_file(const fs::path& path) {
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw UserError(path.string() + ": cannot read the file (" + ec.message() + ")");
+  if (size > kMaxAnswerBytes)
+    throw UserError(path.string() + ": " + std::to_string(size) +
+                    " bytes, over the 1 GiB an answer may have; save fewer or smaller stages");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  if (!in || !(bytes << in.rdbuf()))
+    throw UserError(path.string() + ": cannot read the file; check its permissions");
+  return bytes.str();
+}
+
+void add(Answer& answer, std::string name, const std::string& bytes, const std::string& label) {
+  if (answer.find(name))
+    throw UserError(answer.source + ": holds " + name + " twice; save each stage once");
+  Tensor t = parse_npy(bytes, label, name, NonFinite::Keep);
+  if (name == kNotImplementedMarker) {
+    answer.not_implemented = true;
+    return;
+  }
+  answer.arrays.push_back({std::move(name), std::move(t)});
+}
+
+// "q.npy" -> "q"; "" for a name that is not a .npy file.
+std::string array_name(const std::string& file) {
+  const std::string suffix = ".npy";
+  if (file.size() <= suffix.size() || file.compare(file.size() - 4, 4, suffix) != 0) return "";
+  return file.substr(0, file.size() - suffix.size());
+}
+
+}  // namespace
+
+const Tensor* Answer::find(const std::string& name) const {
+  for (const AnswerArray& a : arrays)
+    if (a.name == name) return &a.tensor;
+  return nullptr;
+}
+
+Answer parse_answer_archive(const std::string& bytes, const std::string& label) {
+  if (bytes.rfind("\x93NUMPY", 0) == 0)
+    throw UserError(label +
+                    ": is one .npy array, not a .npz archive; save the stages with "
+                    "np.savez(\"answer.npz\", q=q, out=out)");
+  if (bytes.rfind("PK", 0) != 0)
+    throw UserError(label +
+                    ": is not a .npz archive (it does not start as a zip file does); "
+                    "save the stages with np.savez(\"answer.npz\", q=q, out=out)");
+  Answer answer;
+  answer.source = label;
+  for (const auto& [file, contents] : zip_entries(bytes, label)) {
+    const std::string name = array_name(file);
+    if (name.empty())
+      throw UserError(label + ": holds " + file +
+                      ", which is not a .npy array; save the stages with np.savez");
+    add(answer, name, contents, label + " array " + name);
+  }
+  return answer;
+}
+
+Answer read_answer(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw UserError(path +
+                    ": no such file; fill in mha() in mha.py and run python3 mha.py "
+                    "(it writes answer.npz), or give --answer FILE");
+  if (!fs::is_directory(path, ec)) return parse_answer_archive(read_file(path), path);
+  Answer answer;
+  answer.source = path;
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec))
+    if (!array_name(entry.path().filename().string()).empty()) files.push_back(entry.path());
+  if (ec) throw UserError(path + ": cannot list the folder (" + ec.message() + ")");
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files)
+    add(answer, array_name(file.filename().string()), read_file(file), file.string());
+  if (files.empty())
+    throw UserError(path + ": the folder holds no .npy files; save each stage as NAME.npy");
+  return answer;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,182 @@
+#include "core/exercise/exercise.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/exercise/starter_code.hpp"
+#include "core/model/config_json.hpp"
+#include "core/model/errors.hpp"
+#include "core/model/masks.hpp"
+#include "core/tensor/npy.hpp"
+#include "core/trace/mha.hpp"
+
+namespace attnlab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kFormat = 1;  // exercise.json's "format"
+
+// What an exercise cannot state in plain NumPy terms, each with the flag to drop.
+void require_plain(const Config& c) {
+  const std::vector<std::pair<bool, const char*>> refused{
+      {c.cross(), "cross-attention (--sentence-kv/--kv-len)"},
+      {c.latent(), "latent attention (--mla)"},
+      {c.rotary(), "RoPE (--pos rope)"},
+      {c.alibi(), "ALiBi (--pos alibi)"},
+      {c.decode_steps > 0, "KV-cache decoding (--decode)"},
+      {c.dropout > 0, "dropout (--dropout)"},
+      {c.mistake != Mistake::None, "a simulated mistake (--mistake)"},
+      {!c.ablated_heads.empty(), "switched-off heads (--ablate)"},
+      {c.fused_qkv, "a fused W_qkv (--fused-qkv)"},
+      {c.shape_only, "shape-only mode (too large to compute: choose a smaller preset or sizes)"},
+  };
+  for (const auto& [refuse, what] : refused)
+    if (refuse)
+      throw UserError(std::string("an exercise is plain multi-head attention (grouped K/V heads "
+                                  "and masks allowed): drop ") +
+                      what);
+}
+
+json shape_json(const Shape& shape) {
+  return json(std::vector<int64_t>(shape.begin(), shape.end()));
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(path.string() + ": cannot read the file; check the path");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::vector<std::string> input_names(const Config& c) {
+  std::vector<std::string> names{"x", "w_q", "w_k", "w_v"};
+  if (c.output_proj) names.push_back("w_o");
+  if (c.bias) {
+    for (const char* b : {"b_q", "b_k", "b_v"}) names.push_back(b);
+    if (c.output_proj) names.push_back("b_o");
+  }
+  return names;
+}
+
+std::vector<std::string> stage_names(const Trace& answer) {
+  std::vector<std::string> names;
+  for (const TensorRecord& r : answer.records)
+    if (r.stage != Stage::Input) names.push_back(r.name);
+  return names;
+}
+
+Exercise make_exercise(const Config& config, const Inputs& given) {
+  require_plain(config);
+  const Trace first = run(config, given);
+  const Inputs complete = trace_inputs(first, given);
+  Exercise e;
+  e.config = config;
+  const Tensor& x = complete.x;  // (B, T, d_in), positions already added
+  e.config.batch = x.size(0);
+  e.config.seq_len = x.size(1);
+  e.config.d_in = x.size(2);
+  for (const InputTensor& t : kInputTensors)
+    for (const std::string& name : input_names(e.config))
+      if (name == t.name) e.inputs.*t.member = (complete.*t.member).contiguous(name);
+  e.answer = run(e.config, e.inputs);
+  return e;
+}
+
+void write_exercise(const Exercise& e, const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw UserError("cannot create the exercise folder " + dir + " (" +
+                    (ec ? ec.message() : "a file has that name") + "): choose another folder");
+  const Config& c = e.config;
+  json inputs = json::object();
+  for (const InputTensor& t : kInputTensors) {
+    for (const std::string& name : input_names(c)) {
+      if (name != t.name) continue;
+      save_npy(dir + "/" + name + ".npy", e.inputs.*t.member);
+      inputs[name] = shape_json((e.inputs.*t.member).shape());
+    }
+  }
+  const int64_t B = c.batch, T = c.tokens();
+  const std::vector<uint8_t> visible = visibility(c.mask, B, T);
+  json rows = json::array();
+  for (int64_t b = 0; b < B; ++b) {
+    json sequence = json::array();
+    for (int64_t i = 0; i < T; ++i) {
+      json row = json::array();
+      for (int64_t j = 0; j < T; ++j) row.push_back(int(visible[(b * T + i) * T + j]));
+      sequence.push_back(row);
+    }
+    rows.push_back(sequence);
+  }
+  json stages = json::array();
+  for (const std::string& name : stage_names(e.answer)) {
+    const TensorRecord* r = e.answer.find(name);
+    stages.push_back({{"name", name},
+                      {"shape", shape_json(r->tensor.shape())},
+                      {"axes", r->axes_text()},
+                      {"pytorch", r->pytorch}});
+  }
+  const json doc = {
+      {"format", kFormat},
+      {"what", "Attention Lab exercise: code multi-head attention; README.md says how"},
+      {"config", config_to_json(c)},
+      {"sizes",
+       {{"B", B},
+        {"T", T},
+        {"d_in", c.input_dim()},
+        {"d_model", c.d_model},
+        {"n_heads", c.n_heads},
+        {"n_kv_heads", c.kv_heads()},
+        {"d_k", c.head_dim_k()},
+        {"d_v", c.head_dim_v()},
+        {"d_out", c.out_dim()},
+        {"output_projection", c.output_proj},
+        {"bias", c.bias}}},
+      {"mask",
+       {{"description", describe(c.mask)},
+        {"visible", rows},
+        {"meaning", "visible[b][i][j] = 1: query i of sequence b may attend to key j"}}},
+      {"inputs", inputs},
+      {"stages", stages},
+  };
+  write_file_atomically(dir + "/exercise.json", doc.dump(1) + "\n");
+  write_file_atomically(dir + "/README.md", exercise_readme(e));
+  write_file_atomically(dir + "/mha.py", numpy_starter());
+  write_file_atomically(dir + "/mha_torch.py", torch_starter());
+}
+
+Exercise load_exercise(const std::string& dir) {
+  if (!fs::is_directory(dir))
+    throw UserError(dir + ": no such exercise folder; make one with attnlab-cli exercise " + dir +
+                    " --preset seed002");
+  const fs::path json_path = fs::path(dir) / "exercise.json";
+  if (!fs::exists(json_path))
+    throw UserError(dir +
+                    ": no exercise.json in the folder; make an exercise with attnlab-cli "
+                    "exercise " +
+                    dir + " --preset seed002");
+  const json doc = parse_json_text(read_text(json_path), json_path.string());
+  if (!doc.is_object() || !doc.contains("config") || doc.value("format", 0) != kFormat)
+    throw UserError(json_path.string() +
+                    ": not an exercise.json of this version; make the exercise again");
+  std::vector<std::string> warnings;
+  Config config = config_from_json(doc["config"], json_path.string(), {}, warnings);
+  require_plain(config);
+  Exercise e;
+  e.config = config;
+  for (const InputTensor& t : kInputTensors)
+    for (const std::string& name : input_names(config))
+      if (name == t.name) e.inputs.*t.member = load_npy(dir + "/" + name + ".npy", name);
+  e.answer = run(e.config, e.inputs);
+  return e;
+}
+
+}  // namespace attnlab

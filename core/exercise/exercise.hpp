@@ -1,0 +1,43 @@
+// An exercise: "code multi-head attention yourself" on one config's inputs. The folder holds the
+// inputs and parameters as .npy (conventions' layout), exercise.json (the config, the sizes, the
+// mask spelled out, the stages and their shapes), README.md and starter code (mha.py, mha_torch.py:
+// starter_code.hpp). The right answer is the traced run on the same inputs, the numbers the export
+// writes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/model/config.hpp"
+#include "core/model/inputs.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnlab {
+
+struct Exercise {
+  Config config;  // batch, seq_len and d_in spelled out: x is given
+  Inputs inputs;  // x and the parameters (w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, [b_o]])
+  Trace answer;   // run(config, inputs): every stage's right values
+};
+
+// The exercise of a config (inputs not given are made as the traced run makes them). Throws
+// UserError for a config an exercise cannot state in NumPy's plain terms (cross-attention, MLA,
+// RoPE, ALiBi, decoding, dropout, a mistake, switched-off heads, a fused W_qkv, shape-only).
+Exercise make_exercise(const Config& config, const Inputs& given);
+
+// The stages a student may hand in, in pipeline order: the forward records after x ("q", "k",
+// "v", "q_split", ..., "out"; with grouped K/V heads also "k_grouped", "k_expanded", ...).
+std::vector<std::string> stage_names(const Trace& answer);
+
+// The input files' names (without .npy), in the conventions' order: x, w_q, w_k, w_v, [w_o],
+// [b_q, b_k, b_v, [b_o]].
+std::vector<std::string> input_names(const Config& config);
+
+// Writes the folder (created if missing). Throws UserError naming the file that cannot be written.
+void write_exercise(const Exercise& exercise, const std::string& dir);
+
+// Reads a folder write_exercise wrote and recomputes the right answer. Throws UserError naming the
+// folder or file and why ("no exercise.json in DIR: make one with attnlab-cli exercise DIR").
+Exercise load_exercise(const std::string& dir);
+
+}  // namespace attnlab
