@@ -7,8 +7,8 @@ broken one way: the safetensors bytes (truncated, lying header lengths, a header
 JSON, overlapping or out-of-range offsets, dtypes that are no float, a NaN), the folder (no
 weights, a shard missing, only pytorch_model.bin, no config.json, no tokenizer), config.json
 (sizes that disagree with the weights, absurd, negative or not numbers, a family it does not
-open) or the command line (--tokens outside the vocabulary, not numbers or empty; --layer out of
-range).
+open) or the command line (--tokens outside the vocabulary, not numbers or empty; --layer or
+--ablate out of range).
 
     ATTNLAB_CLI=build/app/attnlab-cli check_hostile_models.py
 
@@ -34,11 +34,13 @@ GOOD_TOKENS = "1,2,3"
 # gpt2: d 32, 2 layers, 4 heads, vocab 120, 64 positions, F32, one model.safetensors
 # llama: d 32, 2 layers, 4 heads (2 K/V), vocab 150, BF16, two shards with an index
 # bert: d 48, 2 layers, 4 heads, vocab 200, F32, prefix "bert.", MLM head
+# gpt2-12: d 48, 2 layers, 12 heads: --ablate is checked against the model's heads, not a preset's
 
 GOOD = {
     "gpt2": lambda d: ckpt.write_gpt2(d, seed=1),
     "llama": lambda d: ckpt.write_llama(d, seed=3, dtype="BF16", shards=2),
     "bert": lambda d: ckpt.write_bert(d, seed=8),
+    "gpt2-12": ckpt.CASES["gpt2-12-heads"],
 }
 
 
@@ -457,6 +459,11 @@ CASES = [
     ("--layer -1", "gpt2", None, ["--tokens", GOOD_TOKENS, "--layer=-1"], ["--layer"]),
     ("--layer 2^40", "llama", None, ["--tokens", GOOD_TOKENS, "--layer", str(2 ** 40)],
      ["--layer"]),
+    ("--ablate 6 of 12 heads (opens)", "gpt2-12", None,
+     ["--tokens", GOOD_TOKENS, "--layer", "1", "--ablate", "6", "--ablate", "11", "--next-token"],
+     None),
+    ("--ablate 12 of 12 heads", "gpt2-12", None, ["--tokens", GOOD_TOKENS, "--ablate", "12"],
+     ["--ablate 12: heads are numbered 0..11"]),
 ]
 
 def run_cli(folder, args):
