@@ -148,7 +148,9 @@ void stage_row(AppState& state) {
   const auto box_width = [&](int n) {
     return std::floor((avail - arrow_w * float(n == kStageCount ? n - 1 : n)) / float(n));
   };
-  while (per_row > 1 && box_width(per_row) - 2 * style.FramePadding.x < widest)
+  // (The normal layout keeps one row: the panels under the strip need the height.)
+  while (state.ui.presenter && per_row > 1 &&
+         box_width(per_row) - 2 * style.FramePadding.x < widest)
     per_row = per_row == kStageCount ? (kStageCount + 1) / 2 : per_row - 1;
   const float box_w = box_width(per_row);
   std::vector<std::vector<std::string>> lines;
@@ -159,8 +161,8 @@ void stage_row(AppState& state) {
   }
   // The body text's size, unless the strip's rows would not fit its largest height (a large
   // font on a small screen; in the normal layout, whose panels under the strip need the room, the
-  // two body lines of one row of boxes): then as large as fits. Two
-  // rows of buttons below: the sub-steps, and the step counter when it wraps under them.
+  // two body lines of one row of boxes): then as large as fits. Two rows of buttons below: the
+  // sub-steps, and the step counter when it wraps under them.
   const int rows = (kStageCount + per_row - 1) / per_row;
   const float body = ImGui::GetFontSize();
   const float strip_most = most_pipeline_strip_height(ImGui::GetIO().DisplaySize.y);
@@ -168,8 +170,20 @@ void stage_row(AppState& state) {
       std::min(strip_most - 2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() -
                    float(rows) * (2 * style.FramePadding.y + style.ItemSpacing.y),
                state.ui.presenter ? FLT_MAX : 2 * body);
-  const float text_size =
+  float text_size =
       std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);
+  // Where that is small, each shape on one line may be larger: shrunk to the box's width.
+  float widest_shape = 0;
+  for (const std::string& shape : shapes)
+    widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
+  const float one_line = std::floor(
+      std::min({body, body * (box_w - 2 * style.FramePadding.x) / std::max(widest_shape, 1.0f),
+                for_boxes / (2 * float(rows))}));
+  if (one_line > text_size) {
+    text_size = std::max(8.0f, one_line);
+    most_lines = 1;
+    for (size_t i = 0; i < shapes.size(); ++i) lines[i] = {shapes[i]};
+  }
   const ImVec2 box(box_w, text_size * float(1 + most_lines) + style.FramePadding.y * 2);
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
