@@ -85,6 +85,7 @@ void load_trained_model(const Flags& f, Request& r) {
   if (trace.config.rotary()) c.rope_theta = trace.config.rope_theta;  // a --pos rope model
   if (trace.config.alibi()) c.pos = trace.config.pos;                 // a --pos alibi model
   c.output_proj = true;
+  c.ablated_heads = ablated_heads_for(f.config.value("ablated_heads").heads, c.n_heads);
   c.mask.causal = c.mask.causal || trace.config.mask.causal;
   c.seed = trace.config.seed;
   r.inputs = trace.inputs;
@@ -111,14 +112,17 @@ void load_real_model(const Flags& f, Request& r) {
     throw UserError("--tokens and --sentence both give the tokens: give one");
   m->tokens = f.tokens ? tokens_of_ids(m->session, parse_token_ids(*f.tokens))
                        : tokens_of_sentence(m->session, sentence.value_or(default_sentence(spec)));
-  for (int64_t h : f.config.value("ablated_heads").heads) m->off.push_back({f.layer, h});
+  const std::vector<bool> off =
+      ablated_heads_for(f.config.value("ablated_heads").heads, spec.n_heads);
+  for (size_t h = 0; h < off.size(); ++h)
+    if (off[h]) m->off.push_back({f.layer, int64_t(h)});
   m->forward = run_pretrained(m->session.model, m->tokens.ids, m->off);
   LayerOfModel layer = layer_of_model(m->session.model, m->forward, f.layer);
   Config& c = r.config;
   layer.config.mistake = c.mistake;
   layer.config.dropout = c.dropout;
   layer.config.dropout_seed = c.dropout_seed;
-  layer.config.ablated_heads = c.ablated_heads;
+  layer.config.ablated_heads = off;
   layer.config.decode_steps = c.decode_steps;
   layer.config.memory_cap_bytes = c.memory_cap_bytes;
   layer.config.shape_only = c.shape_only;
@@ -284,7 +288,9 @@ int parse(int argc, char** argv, Request& r) {
       }
       r.flash = true;
     }
-    apply_config_flags(f.config, r.config, r.inputs);
+    // A model's heads are known once it is read: --ablate is checked against them there.
+    apply_config_flags(f.model.empty() ? f.config : f.config.without("ablated_heads"), r.config,
+                       r.inputs);
     if (const std::optional<std::string>& sentence = f.config.value("sentence").text) {
       if (std::string notice = sample_text_notice("--sentence", *sentence); !notice.empty())
         r.notices.push_back(std::move(notice));

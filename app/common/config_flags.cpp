@@ -107,6 +107,21 @@ void add_field_flag(CLI::App& app, const ConfigField& field, FlagValue& v) {
       field.member);
 }
 
+// --ablate's heads as Config::ablated_heads for `n_heads` heads; a head outside them is refused.
+std::vector<bool> heads_switched_off(const std::string& flag, const std::vector<int64_t>& heads,
+                                     int64_t n_heads) {
+  std::vector<bool> off;
+  for (int64_t head : heads) {
+    if (head < 0 || head >= n_heads) {
+      throw UserError(flag + " " + std::to_string(head) + ": heads are numbered 0.." +
+                      std::to_string(n_heads - 1));
+    }
+    off.resize(size_t(n_heads), false);
+    off[size_t(head)] = true;
+  }
+  return off;
+}
+
 // Sets one field of `c` from what its flag gave.
 void apply_field(const ConfigField& field, const FlagValue& v, Config& c) {
   std::visit(
@@ -143,14 +158,7 @@ void apply_field(const ConfigField& field, const FlagValue& v, Config& c) {
             }
           },
           [&](std::vector<bool> Config::*m) {
-            for (int64_t head : v.heads) {
-              if (head < 0 || head >= c.n_heads) {
-                throw UserError(std::string(field.flag) + " " + std::to_string(head) +
-                                ": heads are numbered 0.." + std::to_string(c.n_heads - 1));
-              }
-              (c.*m).resize(size_t(c.n_heads), false);
-              (c.*m)[size_t(head)] = true;
-            }
+            if (!v.heads.empty()) c.*m = heads_switched_off(field.flag, v.heads, c.n_heads);
           },
           [&](PositionEncoding Config::*m) {
             if (!v.text) return;
@@ -204,6 +212,21 @@ const FlagValue& ConfigFlags::value(const std::string& field) const {
   for (size_t i = 0; i < table.size() && i < fields.size(); ++i)
     if (field == table[i].name) return fields[i];
   return none;
+}
+
+ConfigFlags ConfigFlags::without(const std::string& field) const {
+  ConfigFlags rest = *this;
+  const std::vector<ConfigField>& table = config_fields();
+  for (size_t i = 0; i < table.size() && i < rest.fields.size(); ++i)
+    if (field == table[i].name) rest.fields[i] = FlagValue{};
+  return rest;
+}
+
+std::vector<bool> ablated_heads_for(const std::vector<int64_t>& heads, int64_t n_heads) {
+  for (const ConfigField& field : config_fields())
+    if (std::string(field.name) == "ablated_heads")
+      return heads_switched_off(field.flag, heads, n_heads);
+  return {};
 }
 
 bool ConfigFlags::any_given() const {

@@ -38,7 +38,14 @@ struct ConfigFlags {
   bool given(const std::string& field) const;
   const FlagValue& value(const std::string& field) const;
   bool any_given() const;  // any config flag at all
+  // These flags with `field`'s not given (a model read later sets what it is checked against).
+  ConfigFlags without(const std::string& field) const;
 };
+
+// --ablate's heads (ConfigFlags::value("ablated_heads").heads) as Config::ablated_heads of a layer
+// with `n_heads` heads (a real model's, once it is read). Throws UserError for a head outside
+// 0..n_heads-1: "--ablate 12: heads are numbered 0..11".
+std::vector<bool> ablated_heads_for(const std::vector<int64_t>& heads, int64_t n_heads);
 
 // Adds each config field's flag (--sentence, --seq-len, --heads, --mask, --bias / --no-bias, ...;
 // `attnlab-cli --help` lists them) and --mla to `app`, writing into `flags`.

@@ -335,6 +335,70 @@ TEST_F(ModelTabTest, TheModelShownIsOpenedAgainAtTheNextStartWithItsLayerAndSent
   EXPECT_EQ(next.session.trace->config.d_model, next.model.session->model.spec.d_model);
 }
 
+// --ablate names a real model's heads: checked against its 12 heads once it is read, not against
+// the preset's 2 before; head 6 is off in the trace and in the whole forward pass.
+TEST_F(ModelTabTest, AblateAtStartIsCheckedAgainstTheModelsHeads) {
+  const std::string folder = checkpoints() + "/gpt2-12-heads";
+  ASSERT_EQ(start_state(state,
+                        parsed({"--model", folder.c_str(), "--layer", "1", "--ablate", "6",
+                                "--ablate", "11", "--screenshot", "a.png"}),
+                        nullptr),
+            "");
+  ASSERT_TRUE(model_is_current(state)) << state.model.error;
+  ASSERT_TRUE(state.session.trace);
+  const Config& shown = state.session.trace->config;
+  EXPECT_EQ(shown.n_heads, 12);
+  std::vector<bool> off(12, false);
+  off[6] = off[11] = true;
+  EXPECT_EQ(shown.ablated_heads, off);
+  EXPECT_EQ(switched_off_heads(state), (std::vector<HeadSwitch>{{1, 6}, {1, 11}}));
+
+  AppState beyond;
+  EXPECT_EQ(
+      start_state(beyond,
+                  parsed({"--model", folder.c_str(), "--ablate", "12", "--screenshot", "a.png"}),
+                  nullptr),
+      "attnlab: --ablate 12: heads are numbered 0..11");
+}
+
+// Heads past 9 from the keyboard: Shift+1 then 1 is head 11 ("head 1_" on screen meanwhile);
+// Shift+1 alone is head 1 once the wait for a second digit is over.
+TEST_F(ModelTabTest, ShiftDigitThenASecondDigitSwitchesHeadsPastNine) {
+  start_on("seed003");
+  open("gpt2-12-heads");
+  ASSERT_EQ(state.session.config.n_heads, 12);
+  const auto off = [&](int head) {
+    const std::vector<bool>& a = state.session.config.ablated_heads;
+    return size_t(head) < a.size() && a[size_t(head)];
+  };
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyShift = true;
+  press(kKey0 + 1);
+  io.KeyShift = false;
+  EXPECT_EQ(pending_head_text(state).rfind("head 1_", 0), 0u) << pending_head_text(state);
+  EXPECT_FALSE(off(1)) << "head 1 waits for a second digit";
+  EXPECT_EQ(state.tabs.tool, ToolTab::Tensors);
+  press(kKey0 + 1);  // the second digit: no tab opens
+  EXPECT_TRUE(off(11));
+  EXPECT_FALSE(off(1));
+  EXPECT_EQ(pending_head_text(state), "");
+  EXPECT_EQ(state.tabs.tool, ToolTab::Tensors) << "the second digit chose a head, not a tab";
+
+  io.KeyShift = true;
+  press(kKey0 + 1);
+  io.KeyShift = false;
+  EXPECT_FALSE(off(1));
+  for (int i = 0; i < int(kSecondDigitSeconds * 60) + 2; ++i) frame();  // 1/60 s a frame
+  EXPECT_TRUE(off(1)) << "no second digit: head 1";
+  EXPECT_EQ(pending_head_text(state), "");
+
+  io.KeyShift = true;
+  press(kKey0 + 5);  // no head 50: head 5 at once
+  io.KeyShift = false;
+  EXPECT_TRUE(off(5));
+  EXPECT_EQ(pending_head_text(state), "");
+}
+
 TEST(ModelReopen, AFolderThatIsGoneIsSaidNotAnError) {
   LoadedSettings last;
   last.found = true;

@@ -7,8 +7,8 @@ broken one way: the safetensors bytes (truncated, lying header lengths, a header
 JSON, overlapping or out-of-range offsets, dtypes that are no float, a NaN), the folder (no
 weights, a shard missing, only pytorch_model.bin, no config.json, no tokenizer), config.json
 (sizes that disagree with the weights, absurd, negative or not numbers, a family it does not
-open) or the command line (--tokens outside the vocabulary, not numbers or empty; --layer out of
-range).
+open) or the command line (--tokens outside the vocabulary, not numbers or empty; --layer or
+--ablate out of range).
 
     ATTNLAB_CLI=build/app/attnlab-cli check_hostile_models.py
 
@@ -36,6 +36,7 @@ GOOD_TOKENS = "1,2,3"
 # bert: d 48, 2 layers, 4 heads, vocab 200, F32, prefix "bert.", MLM head
 # phi3: d 32, 2 layers, 4 heads (4 K/V) of 8, vocab 140, F32, fused qkv_proj and gate_up_proj
 # gemma: d 40, 3 layers, 4 heads (2 K/V) of 12, vocab 160, BF16, tied head
+# gpt2-12: d 48, 2 layers, 12 heads: --ablate is checked against the model's heads, not a preset's
 
 GOOD = {
     "gpt2": lambda d: ckpt.write_gpt2(d, seed=1),
@@ -43,6 +44,7 @@ GOOD = {
     "bert": lambda d: ckpt.write_bert(d, seed=8),
     "phi3": lambda d: ckpt.write_phi3(d, seed=10),
     "gemma": lambda d: ckpt.write_case("gemma-gqa-bf16", d),
+    "gpt2-12": ckpt.CASES["gpt2-12-heads"],
 }
 
 
@@ -477,6 +479,11 @@ CASES = [
     ("--layer -1", "gpt2", None, ["--tokens", GOOD_TOKENS, "--layer=-1"], ["--layer"]),
     ("--layer 2^40", "llama", None, ["--tokens", GOOD_TOKENS, "--layer", str(2 ** 40)],
      ["--layer"]),
+    ("--ablate 6 of 12 heads (opens)", "gpt2-12", None,
+     ["--tokens", GOOD_TOKENS, "--layer", "1", "--ablate", "6", "--ablate", "11", "--next-token"],
+     None),
+    ("--ablate 12 of 12 heads", "gpt2-12", None, ["--tokens", GOOD_TOKENS, "--ablate", "12"],
+     ["--ablate 12: heads are numbered 0..11"]),
 ]
 
 def run_cli(folder, args):

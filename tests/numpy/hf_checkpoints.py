@@ -390,6 +390,8 @@ LLAMA3_SCALING = {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0
 
 CASES = {
     "gpt2-f32-tied": lambda d: write_gpt2(d, seed=1),
+    # GPT-2 small's 12 heads (d_k 4): --ablate and keys for heads past 9
+    "gpt2-12-heads": lambda d: write_gpt2(d, seed=10, d=48, n_head=12),
     "gpt2-f16-prefix-untied": lambda d: write_gpt2(d, seed=2, dtype="F16", tied=False,
                                                    prefix="transformer.", mask_buffer="U8",
                                                    n_layer=3),

@@ -119,7 +119,8 @@ void rebuild_fonts(AppState& state) {
   // Both sentences' characters: the queries' and, with cross-attention, the keys'.
   state.window.font_text = state.session.config.sentence + state.session.config.sentence_kv;
   const float scale = state.ui.font_scale * platform::pixel_ratio();  // sharp on a HiDPI page
-  const Fonts fonts = load_fonts(scale, state.window.font_text);
+  const Fonts fonts = load_fonts(scale, state.window.font_text, state.typed.stand_ins);
+  state.window.font_stand_ins = state.typed.stand_ins.size();
   if (!fonts.from_files)
     state.status = "DejaVu Sans not found (install fonts-dejavu-core): using ImGui's own font.";
   state.window.mono_font = fonts.mono;
@@ -198,7 +199,7 @@ void report_frame_times(std::vector<double> ms, int traces_shown) {
 
 // Opens the GL 3.3 core window (on the monitor with --fullscreen); prints why not and returns
 // the exit code otherwise (-1 = opened).
-int open_window(const StartOptions& options, Platform& platform) {
+int open_window(StartOptions& options, Platform& platform) {
   if (!platform::display_available()) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 2;
@@ -214,12 +215,29 @@ int open_window(const StartOptions& options, Platform& platform) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   GLFWmonitor* monitor = options.fullscreen ? glfwGetPrimaryMonitor() : nullptr;
+  // Never larger than the screen less its panels: the first start fills it. (Scripted runs keep
+  // their size, whatever the screen: reproducible.)
+  int work_x = 0, work_y = 0, work_w = 0, work_h = 0;
+  const bool fits = !monitor && !options.size_given && !options.scripted() &&
+                    platform::work_area(work_x, work_y, work_w, work_h);
+  if (fits) fit_window_to_work_area(options, work_w, work_h);
+  glfwWindowHint(GLFW_VISIBLE, fits ? GLFW_FALSE : GLFW_TRUE);  // shown once placed
   platform.window =
       glfwCreateWindow(options.width, options.height, "Attention Lab", monitor, nullptr);
   if (!platform.window) {
     std::fprintf(stderr, "attnlab: could not open an OpenGL 3.3 core window (GLFW: %s)\n",
                  last_glfw_error.c_str());
     return 1;
+  }
+  if (fits) {
+    // The title bar and borders count: the whole window, frame included, fits the work area.
+    int left = 0, top = 0, right = 0, bottom = 0;
+    glfwGetWindowFrameSize(platform.window, &left, &top, &right, &bottom);
+    options.width = std::max(kMinWindowWidth, std::min(options.width, work_w - left - right));
+    options.height = std::max(kMinWindowHeight, std::min(options.height, work_h - top - bottom));
+    glfwSetWindowSize(platform.window, options.width, options.height);
+    glfwSetWindowPos(platform.window, work_x + left, work_y + top);
+    glfwShowWindow(platform.window);
   }
   glfwMakeContextCurrent(platform.window);
   if (!load_gl_functions(glfwGetProcAddress)) {
@@ -352,6 +370,7 @@ bool App::open() {
     state.status = start_error;
   }
   state.window.platform_note = platform::limitations();
+  state.window.first_start_card = !options.scripted() && !state.ui.first_start_done;
   rebuild_fonts(state);
   renderer = std::make_unique<GlHeatmapRenderer>();
   return true;

@@ -8,6 +8,7 @@
 
 #include "app/gui/look/fallback_fonts.hpp"
 #include "app/gui/look/font_files.hpp"
+#include "app/gui/look/stand_in_glyphs.hpp"
 #include "app/gui/look/token_text.hpp"
 
 namespace attnlab::gui {
@@ -70,7 +71,7 @@ ImU32 rgb(int r, int g, int b, int a = 255) {
 
 }  // namespace
 
-Fonts load_fonts(float scale, const std::string& text) {
+Fonts load_fonts(float scale, const std::string& text, const std::vector<char32_t>& stand_ins) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float pixels = std::round(kBaseFontPixels * scale);
@@ -100,7 +101,10 @@ Fonts load_fonts(float scale, const std::string& text) {
   }
   if (!fonts.mono) fonts.mono = fonts.ui;
   io.FontDefault = fonts.ui;
+  const StandInGlyphs emoji =
+      fonts.from_files ? reserve_stand_in_glyphs(fonts.ui, pixels, stand_ins) : StandInGlyphs{};
   io.Fonts->Build();
+  draw_stand_in_glyphs(fonts.ui, pixels, emoji);
   return fonts;
 }
 

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "app/gui/state/ui_settings.hpp"
 
@@ -20,9 +21,12 @@ struct Fonts {
 };
 
 // Clears and refills io.Fonts at kBaseFontPixels * scale, with glyphs for the formulas and for
-// every character of `text` (the sentence) that DejaVu or an installed fallback font has. The
-// caller uploads the atlas again (the GL backend's font texture), outside NewFrame/Render.
-Fonts load_fonts(float scale, const std::string& text = "");
+// every character of `text` (the sentence) that DejaVu or an installed fallback font has (Hangul:
+// fonts-unfonts-core), and for each text field stand-in (TypedInput::stand_ins: emoji, drawn
+// monochrome from fonts-symbola). The caller uploads the atlas again (the GL backend's font
+// texture), outside NewFrame/Render.
+Fonts load_fonts(float scale, const std::string& text = "",
+                 const std::vector<char32_t>& stand_ins = {});
 
 // Whether `text` has characters that an atlas built for `atlas_text` was not asked to hold.
 bool needs_new_glyphs(const std::string& text, const std::string& atlas_text);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
+#include <utility>
 
+#include "app/common/config_flags.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/gui_words.hpp"
 #include "core/model/errors.hpp"
@@ -43,6 +45,22 @@ bool take_sentence_run(AppState& state, const SentenceRun& done) {
   return show_model_layer(state, tab.layer);
 }
 
+// --ablate's heads, checked against the model's: switched off in the layer shown, or the reason
+// beside the folder field.
+void switch_requested_heads_off(AppState& state) {
+  ModelTab& tab = state.model;
+  const std::vector<int64_t> heads = std::exchange(tab.requested_off_heads, {});
+  if (heads.empty() || !model_is_current(state)) return;
+  Config config = state.session.config;
+  try {
+    config.ablated_heads = ablated_heads_for(heads, tab.session->model.spec.n_heads);
+  } catch (const UserError& error) {
+    tab.error = error.what();
+    return;
+  }
+  set_config(state, config);
+}
+
 // Takes a loaded model and its first sentence's run, and shows its layer.
 void adopt_model(AppState& state, const LoadedModel& loaded) {
   ModelTab& tab = state.model;
@@ -70,6 +88,7 @@ void adopt_model(AppState& state, const LoadedModel& loaded) {
     tab.sentence = loaded.first.sentence;
     tab.sentence_error = loaded.first.error;
   }
+  switch_requested_heads_off(state);
 }
 
 }  // namespace

@@ -62,6 +62,8 @@ struct ModelTab {
   // for a model opened later, by a drop or in the page).
   int64_t requested_layer = -1;
   std::optional<std::string> requested_sentence;
+  // --ablate's heads, switched off in the layer shown once the model's heads are known.
+  std::vector<int64_t> requested_off_heads;
 
   // [SECTION] the open model
   std::shared_ptr<const ModelSession> session;  // null: none open

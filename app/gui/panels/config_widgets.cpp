@@ -29,28 +29,73 @@ bool slider(AppState& state, const char* field, const char* label, int64_t& valu
   return commit(state, field, edited, value, before, false);
 }
 
-std::vector<int64_t> valid_head_counts(const Config& config, int64_t most) {
-  std::vector<int64_t> counts;
-  const auto about_heads = [](const ConfigIssue& issue) {
-    return issue.field == "n_heads" || issue.field == "n_kv_heads" || issue.field == "d_model" ||
-           issue.field == "d_k";
-  };
-  for (int64_t h = 1; h <= most; ++h) {
-    Config candidate = config;
-    candidate.n_heads = h;
-    const std::vector<ConfigIssue> issues = validate(candidate);
-    if (std::none_of(issues.begin(), issues.end(), about_heads)) counts.push_back(h);
+namespace {
+
+// The number box of a valid-value slider being typed in: true when Enter (or a click elsewhere
+// after an edit) gives `value` a new number.
+bool typed_number(AppState& state, const std::string& label, ImGuiID id, int64_t& value) {
+  ControlsPanel& controls = state.controls;
+  const auto held = controls.typed_values.find(id);
+  int64_t typed = held == controls.typed_values.end() ? value : std::get<int64_t>(held->second);
+  if (controls.typing_focus) ImGui::SetKeyboardFocusHere();
+  ImGui::InputScalar(
+      (label + (label.find("##") == std::string::npos ? "##typed" : "_typed")).c_str(),
+      ImGuiDataType_S64, &typed);
+  controls.typed_values[id] = typed;
+  if (ImGui::IsItemActive()) controls.typing_focus = false;
+  const bool done =
+      ImGui::IsItemDeactivated() || (!controls.typing_focus && !ImGui::IsItemActive());
+  if (!done) return false;
+  const bool taken = ImGui::IsItemDeactivatedAfterEdit() && typed != value;
+  controls.typing_slider = 0;
+  controls.typed_values.erase(id);
+  if (taken) value = typed;
+  return taken;
+}
+
+}  // namespace
+
+bool valid_value_slider(AppState& state, const char* field, const char* label, int64_t& value,
+                        const std::vector<int64_t>& values, const char* help,
+                        const std::string& shown, ImGuiSliderFlags flags) {
+  const std::string name = field_label(state, label);
+  const ImGuiID id = ImGui::GetID(name.c_str());
+  const bool explained = !issue_for(state, field).empty();
+  ControlsPanel& controls = state.controls;
+  bool changed = false;
+  if (controls.typing_slider == id) {
+    changed = typed_number(state, name, id, value);
+    tooltip(help, explained);
+  } else {
+    const int last = int(values.size()) - 1;
+    int at = position_among(values, value);
+    const std::string text = shown.empty() ? std::to_string(value) : shown;
+    const bool moved =
+        ImGui::SliderInt(name.c_str(), &at, 0, std::max(last, 0), text.c_str(),
+                         flags | ImGuiSliderFlags_NoInput | ImGuiSliderFlags_AlwaysClamp);
+    tooltip(help, explained);
+    const bool asks_to_type =
+        ImGui::IsItemHovered() &&
+        (ImGui::IsMouseDoubleClicked(0) || (ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(0)));
+    if (asks_to_type) {
+      controls.typing_slider = id;
+      controls.typing_focus = true;
+      ImGui::ClearActiveID();  // the click types; it does not move the slider
+    } else if (moved && last >= 0) {
+      const int64_t chosen = values[size_t(std::clamp(at, 0, last))];
+      changed = chosen != value;
+      value = chosen;
+    }
   }
-  return counts;
+  if (changed) controls.last_edited_field = field;
+  return changed;
 }
 
 bool head_count_stepper(AppState& state, Config& config, float width) {
   const std::vector<int64_t> counts = valid_head_counts(config);
   const int last = int(counts.size()) - 1;
   // Where the current count stands among the valid ones (the nearest below when it is invalid).
-  int at = 0;
-  for (int i = 0; i <= last; ++i)
-    if (counts[size_t(i)] <= config.n_heads) at = i;
+  int at = position_among(counts, config.n_heads);
   const int before = at;
   const float button = ImGui::GetFrameHeight();
   const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/state/app_state.hpp"
+#include "app/gui/state/valid_values.hpp"
 
 namespace attnlab::gui {
 
@@ -44,9 +45,14 @@ std::string field_label(const AppState& state, const char* label);
 bool slider(AppState& state, const char* field, const char* label, int64_t& value, int64_t low,
             int64_t high, const char* format, const char* help, ImGuiSliderFlags flags = 0);
 
-// The head counts this config allows (validate() raises nothing about n_heads, d_model, d_k or
-// the K/V heads with h in place), ascending, up to `most`.
-std::vector<int64_t> valid_head_counts(const Config& config, int64_t most = 128);
+// A slider over a config field (validate()'s name `field`) that stops only on `values`
+// (valid_values(), ascending; `value` may be none of them, as typed). Ctrl+click or double-click
+// types any number instead, applied on Enter: an invalid one is explained in red under the
+// control by issue_text (the tooltip then goes above the control). `shown` is the text on the
+// slider ("" = the value).
+bool valid_value_slider(AppState& state, const char* field, const char* label, int64_t& value,
+                        const std::vector<int64_t>& values, const char* help,
+                        const std::string& shown = "", ImGuiSliderFlags flags = 0);
 
 // n_heads as − / + buttons around a slider that stops only on valid_head_counts() (the presenter
 // bar: a short drag never jumps past a valid count). `width` covers all three.

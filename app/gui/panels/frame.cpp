@@ -1,5 +1,6 @@
 #include "app/gui/panels/frame.hpp"
 
+#include "app/gui/panels/first_start_card.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "app/gui/panels/layout.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -26,7 +27,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   advance_clock(state, io.DeltaTime);
   poll_trace(state);
   poll_measurements(state);
-  handle_shortcuts(state);
+  if (!first_start_card_takes_input(state)) handle_shortcuts(state);
 
   const PanelLayout layout =
       frame_layout(state, io.DisplaySize, state.ui.presenter && stage_view_alone(state));
@@ -41,6 +42,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
   if (shown(layout, PanelId::Info)) draw_info_panel(state);
   drag_borders(layout, state.ui);
+  draw_pending_head(state);
+  draw_first_start_card(state);
 
   // ImGui focuses each window as it first appears, and Tab in a focused window starts typing in
   // its first field: start with no window focused, so Tab does nothing until a panel is clicked.

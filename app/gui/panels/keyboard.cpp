@@ -1,8 +1,11 @@
 #include "app/gui/panels/keyboard.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <string>
 
 #include "app/gui/flash/flash_panels.hpp"
+#include "app/gui/look/theme.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
 namespace attnlab::gui {
@@ -127,17 +130,37 @@ void walk_key(AppState& state, int key) {
   if (key == code(ImGuiKey_Space)) toggle_play(state);
 }
 
+// Shift+digit switches a head off and on. With more than 10 heads a digit that can start a
+// two-digit head waits for the second digit (pressed with or without Shift) for
+// kSecondDigitSeconds: Shift+1 then 1 is head 11; alone, head 1 when the wait ends. True when the
+// press was taken as a head's digit.
+bool head_digit(AppState& state, int digit, bool shift) {
+  HeadsPanel& heads = state.heads;
+  const int count = shown_head_count(state);
+  if (heads.pending_tens >= 0) {
+    const int head = heads.pending_tens * 10 + digit;
+    heads.pending_tens = -1;
+    if (head < count) toggle_head_ablation(state, head);
+    return true;
+  }
+  if (!shift) return false;
+  if (digit >= 1 && digit * 10 < count) {
+    heads.pending_tens = digit;
+    heads.tens_deadline = ImGui::GetTime() + kSecondDigitSeconds;
+    return true;
+  }
+  toggle_head_ablation(state, digit);
+  return true;
+}
+
 // Letters and digits without Ctrl or Alt (Shift is part of some).
 void letter_key(AppState& state, const KeyPress& press) {
   const int key = press.key;
   if (key >= kKey0 && key <= kKey0 + 9) {
     const int digit = key - kKey0;
-    if (press.shift)
-      toggle_head_ablation(state, digit);
-    else if (digit >= 1 && digit <= 9)
-      state.tabs.requested_tool = ToolTab(digit - 1);
-    else if (digit == 0)
-      state.tabs.requested_tool = ToolTab::Model;
+    const bool head = head_digit(state, digit, press.shift);  // else a tab
+    if (!head && digit >= 1) state.tabs.requested_tool = ToolTab(digit - 1);
+    if (!head && digit == 0) state.tabs.requested_tool = ToolTab::Model;
   }
   if (key == kKeyF) state.tabs.requested_tool = ToolTab::Flash;
   if (key == kKeyC)
@@ -190,6 +213,38 @@ void note_typed_char(TypedInput& typed, unsigned codepoint) {
 void handle_shortcuts(AppState& state) {
   const bool typing = ImGui::GetIO().WantTextInput;
   for (const KeyPress& press : take_presses(state.typed)) handle_press(state, press, typing);
+  HeadsPanel& heads = state.heads;
+  if (heads.pending_tens >= 0 && ImGui::GetTime() >= heads.tens_deadline) {
+    toggle_head_ablation(state, heads.pending_tens);  // no second digit came: the one-digit head
+    heads.pending_tens = -1;
+  }
+}
+
+std::string pending_head_text(const AppState& state) {
+  const int tens = state.heads.pending_tens;
+  if (tens < 0) return "";
+  return "head " + std::to_string(tens) + "_ : the second digit (" + std::to_string(tens) +
+         "0 \u2026 " + std::to_string(std::min(tens * 10 + 9, shown_head_count(state) - 1)) +
+         "), or wait for head " + std::to_string(tens);
+}
+
+void draw_pending_head(const AppState& state) {
+  const std::string text = pending_head_text(state);
+  if (text.empty()) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const Palette& colours = palette(state.ui.theme);
+  ImDrawList* list = ImGui::GetForegroundDrawList();
+  const float size = ImGui::GetFontSize() * 1.6f;
+  const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
+  const float pad = size * 0.4f;
+  const ImVec2 at((io.DisplaySize.x - extent.x) * 0.5f, io.DisplaySize.y * 0.12f);
+  list->AddRectFilled(ImVec2(at.x - pad, at.y - pad),
+                      ImVec2(at.x + extent.x + pad, at.y + extent.y + pad), colours.background,
+                      pad * 0.5f);
+  list->AddRect(ImVec2(at.x - pad, at.y - pad),
+                ImVec2(at.x + extent.x + pad, at.y + extent.y + pad), colours.accent, pad * 0.5f, 0,
+                2.0f);
+  list->AddText(ImGui::GetFont(), size, at, colours.text, text.c_str());
 }
 
 }  // namespace attnlab::gui

@@ -9,7 +9,9 @@
 //   F the Flash tab;
 //   a head is opened by clicking its map, ] / [ step through the heads, V puts the next head
 //   beside it, Esc returns to the grid (or cancels a background run);
-//   Shift+0..9 switch head 0..9 off and on (the digit is the head's number);
+//   Shift+0..9 switch head 0..9 off and on (the digit is the head's number); with more than 10
+//   heads, Shift+1 then a second digit within kSecondDigitSeconds is head 10..19 (and so on),
+//   "head 1_" on screen while the second digit is awaited;
 //   C switches code/checks, M / Shift+M pick the next / previous mistake, S cycles the colour
 //   scale, P toggles presenter mode, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip,
 //   F11 toggles fullscreen.
@@ -18,6 +20,8 @@
 #pragma once
 
 #include <imgui.h>
+
+#include <string>
 
 #include "app/gui/state/app_state.hpp"
 
@@ -34,6 +38,13 @@ void note_typed_char(TypedInput& typed, unsigned codepoint);
 
 // Call after ImGui::NewFrame(): takes this frame's presses and acts on them.
 void handle_shortcuts(AppState& state);
+
+// How long Shift+digit waits for a head's second digit.
+constexpr double kSecondDigitSeconds = 1.2;
+// "head 1_ : ..." while a head's second digit is awaited, else "".
+std::string pending_head_text(const AppState& state);
+// That text in large type over the top of the window; call after the panels.
+void draw_pending_head(const AppState& state);
 
 // GLFW's key codes, as the GLFW backend writes them into io.KeysDown (for keys ImGuiKey_ lacks).
 constexpr int kKeyS = 83;

@@ -18,11 +18,13 @@ float clamp_split(float fraction) {
   return std::clamp(fraction, kMinFraction, kMaxFraction);
 }
 
-// The strip: a row of stage boxes (two lines each), a row of sub-steps and the step counter.
-// The strip takes what its rows need (the step counter wraps under the sub-steps when the
-// window is narrow); before it was first drawn, an estimate.
+// The strip: a row of stage boxes (their names over their shapes, on as many lines as the shapes
+// need; two rows of boxes in a narrow strip), a row of sub-steps and the step counter. The strip
+// takes what its rows need (the step counter wraps under the sub-steps when the window is
+// narrow), up to most_pipeline_strip_height; before it was first drawn, an estimate.
 float pipeline_strip_height(float wanted, float font, float H) {
-  return std::round(std::clamp(wanted > 0 ? wanted : 5.6f * font, 80.0f, 0.36f * H));
+  return std::round(std::clamp(wanted > 0 ? wanted : 5.6f * font, 80.0f,
+                               std::max(80.0f, most_pipeline_strip_height(H))));
 }
 
 float presenter_bar_height(float font) {
@@ -78,6 +80,10 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
     stage_width = presenter_stage_width(state, ImVec2(display.x, below));
   }
   return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width);
+}
+
+float most_pipeline_strip_height(float display_h) {
+  return std::round(0.36f * display_h);
 }
 
 void drag_borders(const PanelLayout& layout, UiSettings& ui) {

@@ -48,10 +48,15 @@ void note_item(const char* label) {
        window->ScrollbarY || (window->Flags & ImGuiWindowFlags_NoScrollbar) == 0});
 }
 
-void tooltip(const char* text) {
+void tooltip(const char* text, bool above) {
   note_item(text);
   // Not while the control is dragged: the tooltip would hide the value that is changing.
   if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) || ImGui::IsItemActive()) return;
+  if (above) {  // its bottom at the control's top: what is under the control stays in sight
+    const ImVec2 top = ImGui::GetItemRectMin();
+    ImGui::SetNextWindowPos(ImVec2(top.x, top.y - ImGui::GetStyle().ItemSpacing.y),
+                            ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  }
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
   ImGui::TextUnformatted(text);

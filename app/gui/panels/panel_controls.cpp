@@ -24,6 +24,7 @@ namespace {
 // [SECTION] widgets over int64 config fields
 
 constexpr int64_t kMaxSliderRange = int64_t{1} << 20;
+constexpr int64_t kMostHeadsOffered = 64;  // the n_heads slider's range; more can be typed
 
 // A collapsible group of controls, open at start.
 bool section(const char* title) {
@@ -79,8 +80,10 @@ bool size_controls(AppState& state, Config& c) {
                     "Model width: the output width and, by default, h times d_k.",
                     ImGuiSliderFlags_Logarithmic);
   issue_text(state, "d_model");
-  changed |= slider(state, "n_heads", "n_heads", c.n_heads, 1, 32, "%d",
-                    "Number of heads h: each gets its own Q, K, V slice and its own map.");
+  changed |= valid_value_slider(
+      state, "n_heads", "n_heads", c.n_heads, valid_head_counts(c, kMostHeadsOffered),
+      "Number of heads h: each gets its own Q, K, V slice and its own map. The slider stops only "
+      "on valid counts (Ctrl+click types any).");
   issue_text(state, "n_heads");
 
   if (ImGui::Checkbox("link d_k", &state.ui.link_d_k)) {
@@ -94,8 +97,12 @@ bool size_controls(AppState& state, Config& c) {
   tooltip("Linked, each head gets d_model / n_heads dimensions; unlink to set d_k yourself.");
   ImGui::BeginDisabled(state.ui.link_d_k);
   int64_t d_k = c.head_dim_k();
-  if (slider(state, "d_k", "d_k", d_k, 1, 512, "%d",
-             "Per-head width of queries and keys (and values).", ImGuiSliderFlags_Logarithmic)) {
+  const std::vector<int64_t> widths =
+      state.ui.link_d_k ? std::vector<int64_t>{d_k} : valid_values(c, &Config::d_k, 1, 512);
+  if (valid_value_slider(state, "d_k", "d_k", d_k, widths,
+                         "Per-head width of queries and keys (and values): stops only on valid "
+                         "widths (Ctrl+click types any).",
+                         d_k < 1 ? "none: d_model < n_heads" : "", ImGuiSliderFlags_Logarithmic)) {
     c.d_k = d_k;
     changed = true;
   }

@@ -360,6 +360,7 @@ struct MapsPlan {
   std::vector<int> heads;
   MapView view;
   float label_size = 0;
+  float title_size = 0;  // the heads' names over the maps
   bool focused = false;
   bool top_labels = true;
   bool titles = true;
@@ -377,6 +378,8 @@ MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
   plan.view = plan.focused ? focus.view : clamp_view({}, set.side());
   plan.heads = shown_heads(focus, set.heads);
   plan.label_size = map_label_size(state);
+  // Presenter mode's names take the labels' size: a line worth more to the maps.
+  plan.title_size = state.ui.presenter ? plan.label_size : ImGui::GetFontSize();
   plan.top_labels = header != Header::Compact || !state.session.trace->tokens_kv.empty();
   plan.titles = !(plan.focused && plan.heads.size() == 1);
   return plan;
@@ -415,11 +418,12 @@ ImVec2 widest_label_room(const AppState& state, const HeatmapSet& set, const Map
 }
 
 float title_height(const MapsPlan& plan) {
-  return plan.titles ? ImGui::GetTextLineHeightWithSpacing() : 0;
+  return plan.titles ? plan.title_size + ImGui::GetStyle().ItemSpacing.y : 0;
 }
 
+// Presenter mode: the title line above each map separates the rows already.
 float map_gap(const AppState& state) {
-  return ImGui::GetFontSize() * (state.ui.presenter ? 0.5f : 0.8f);
+  return ImGui::GetFontSize() * (state.ui.presenter ? 0.3f : 0.8f);
 }
 
 // The grid that makes the planned maps largest in `room`.
@@ -458,7 +462,6 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
                 const Window& window, float label_size) {
   const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
-  const float font = ImGui::GetFontSize();
   ImDrawList* list = ImGui::GetWindowDrawList();
   const std::vector<HeatmapPlacement>& placements = state.frame.heatmap_placements;
   for (size_t k = 0; k < placements.size(); ++k) {
@@ -467,10 +470,12 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
     if (grid.title_h > 0) {  // else the focus bar names the head
       const std::string title = head_title(trace, set, p.head, grid.map + grid.gap * 0.5f);
       const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
-      list->AddRectFilled(ImVec2(p.min.x, title_y + font * 0.25f),
-                          ImVec2(p.min.x + font * 0.5f, title_y + font * 0.95f),
+      const float size = grid.title_h - ImGui::GetStyle().ItemSpacing.y;  // MapsPlan::title_size
+      list->AddRectFilled(ImVec2(p.min.x, title_y + size * 0.25f),
+                          ImVec2(p.min.x + size * 0.5f, title_y + size * 0.95f),
                           head_colour(p.head));
-      list->AddText(ImVec2(p.min.x + font * 0.7f, title_y), colours.text, title.c_str());
+      list->AddText(ImGui::GetFont(), size, ImVec2(p.min.x + size * 0.7f, title_y), colours.text,
+                    title.c_str());
     }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
                      ImVec2(grid.left, grid.top), label_size, colours.text_dim);

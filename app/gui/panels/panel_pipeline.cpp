@@ -6,8 +6,10 @@
 #include <cfloat>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/panels/layout.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -47,10 +49,35 @@ bool strip_button(const char* label, bool current, ImVec2 size, const Palette& c
   return clicked;
 }
 
-// A stage box: its name over its output shape, each shrunk to fit a narrow box (large fonts).
-// A failed stage (a run that stopped with a framework error) is red.
-bool stage_box(int index, const std::string& name, const std::string& shape, bool current,
-               bool failed, ImVec2 size, const Palette& colours) {
+// A shape in lines no wider than `room` at the body text's size, broken after its commas (and
+// spaces): "(1, 11, 2, 2)" -> "(1, 11," "2, 2)". A part wider than the room stays whole.
+std::vector<std::string> shape_lines(const std::string& shape, float room) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t start = 0;
+  while (start < shape.size()) {
+    const size_t space = shape.find(' ', start);
+    const size_t end = space == std::string::npos ? shape.size() : space + 1;
+    const std::string part = shape.substr(start, end - start);
+    const std::string longer = line + part;
+    const std::string trimmed = longer.substr(0, longer.find_last_not_of(' ') + 1);
+    if (!line.empty() && ImGui::CalcTextSize(trimmed.c_str()).x > room) {
+      lines.push_back(line.substr(0, line.find_last_not_of(' ') + 1));
+      line = part;
+    } else {
+      line = longer;
+    }
+    start = end;
+  }
+  if (!line.empty()) lines.push_back(line.substr(0, line.find_last_not_of(' ') + 1));
+  return lines;
+}
+
+// A stage box: its name (shrunk to fit a narrow box) over its output shape, at the body text's
+// size on as many lines as it needs. A failed stage (a run that stopped with a framework error)
+// is red.
+bool stage_box(int index, const std::string& name, const std::vector<std::string>& shape,
+               float text_size, bool current, bool failed, ImVec2 size, const Palette& colours) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::PushID(index);
   const bool clicked = ImGui::InvisibleButton("stage", size);
@@ -64,43 +91,116 @@ bool stage_box(int index, const std::string& name, const std::string& shape, boo
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), fill, style.FrameRounding);
   const float room = size.x - 2 * style.FramePadding.x;
+  ImFont* font = ImGui::GetFont();
+  const float name_w = font->CalcTextSizeA(text_size, FLT_MAX, 0, name.c_str()).x;
+  const float name_size = name_w > room ? std::max(8.0f, text_size * room / name_w) : text_size;
   float y = at.y + style.FramePadding.y;
-  for (const auto& [text, largest] :
-       {std::pair{&name, ImGui::GetFontSize()}, std::pair{&shape, ImGui::GetFontSize() * 0.85f}}) {
-    const float width = ImGui::GetFont()->CalcTextSizeA(largest, FLT_MAX, 0, text->c_str()).x;
-    const float text_size = width > room ? std::max(8.0f, largest * room / width) : largest;
-    list->AddText(ImGui::GetFont(), text_size, ImVec2(at.x + style.FramePadding.x, y), ink,
-                  text->c_str());
-    y += ImGui::GetFontSize();
+  list->AddText(font, name_size, ImVec2(at.x + style.FramePadding.x, y), ink, name.c_str());
+  auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
+  for (const std::string& line : shape) {
+    y += text_size;
+    const ImVec2 from(at.x + style.FramePadding.x, y);
+    list->AddText(font, text_size, from, ink, line.c_str());
+    if (frame) {
+      const ImVec2 extent = font->CalcTextSizeA(text_size, FLT_MAX, 0, line.c_str());
+      frame->stage_box_lines.push_back({line, from, ImVec2(from.x + extent.x, from.y + extent.y),
+                                        text_size, at, ImVec2(at.x + size.x, at.y + size.y)});
+    }
   }
   return clicked;
+}
+
+// The widest unbreakable part of a shape ("16384,") at the body text's size.
+float widest_part(const std::string& shape) {
+  float widest = 0;
+  size_t start = 0;
+  while (start < shape.size()) {
+    const size_t space = shape.find(' ', start);
+    const size_t end = space == std::string::npos ? shape.size() : space;
+    widest = std::max(widest, ImGui::CalcTextSize(shape.substr(start, end - start).c_str()).x);
+    start = end + 1;
+  }
+  return widest;
 }
 
 void stage_row(AppState& state) {
   const Trace& trace = *state.session.trace;
   const PipelineStep* step = current_step(state);
   const Palette& colours = palette(state.ui.theme);
-  const float arrow_w = ImGui::CalcTextSize(" \u2192 ").x;
-  const float box_w =
-      (ImGui::GetContentRegionAvail().x - arrow_w * (kStageCount - 1)) / kStageCount;
-  const ImVec2 box(std::floor(box_w),
-                   ImGui::GetTextLineHeight() * 2 + ImGui::GetStyle().FramePadding.y * 2);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // A bare arrow with a quarter em either side: the boxes get the room.
+  const float arrow_pad = std::round(ImGui::GetFontSize() * 0.25f);
+  const float arrow_w = ImGui::CalcTextSize("\u2192").x + 2 * arrow_pad;
+  std::vector<std::string> shapes;
+  float widest = 0;
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
-    if (i > 0) {
-      ImGui::SameLine(0, 0);
-      ImGui::SetCursorPosY(ImGui::GetCursorPosY() + box.y * 0.5f -
-                           ImGui::GetTextLineHeight() * 0.5f);
-      ImGui::TextUnformatted(" \u2192 ");
-      ImGui::SameLine(0, 0);
-    }
-    ImGui::SetCursorPosY(ImGui::GetStyle().WindowPadding.y);
     const bool failed = trace.failure.failed && trace.failure.stage == stage;
-    const std::string shape =
-        failed ? "failed: " + stage_output_shape(trace, stage) : stage_output_shape(trace, stage);
+    shapes.push_back(failed ? "failed: " + stage_output_shape(trace, stage)
+                            : stage_output_shape(trace, stage));
+    widest = std::max(widest, widest_part(shapes.back()));
+  }
+  // All boxes in one row, or in rows of 4, 3, ... when a shape's widest number would not fit a
+  // box at the body text's size (a narrow strip, a large font). A row after the first starts
+  // with its arrow.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  int per_row = kStageCount;
+  const auto box_width = [&](int n) {
+    return std::floor((avail - arrow_w * float(n == kStageCount ? n - 1 : n)) / float(n));
+  };
+  // (The normal layout keeps one row: the panels under the strip need the height.)
+  while (state.ui.presenter && per_row > 1 &&
+         box_width(per_row) - 2 * style.FramePadding.x < widest)
+    per_row = per_row == kStageCount ? (kStageCount + 1) / 2 : per_row - 1;
+  const float box_w = box_width(per_row);
+  std::vector<std::vector<std::string>> lines;
+  size_t most_lines = 1;
+  for (const std::string& shape : shapes) {
+    lines.push_back(shape_lines(shape, box_w - 2 * style.FramePadding.x));
+    most_lines = std::max(most_lines, lines.back().size());
+  }
+  // The body text's size, unless the strip's rows would not fit its largest height (a large
+  // font on a small screen; in the normal layout, whose panels under the strip need the room, the
+  // two body lines of one row of boxes): then as large as fits. Two rows of buttons below: the
+  // sub-steps, and the step counter when it wraps under them.
+  const int rows = (kStageCount + per_row - 1) / per_row;
+  const float body = ImGui::GetFontSize();
+  const float strip_most = most_pipeline_strip_height(ImGui::GetIO().DisplaySize.y);
+  const float for_boxes =
+      std::min(strip_most - 2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() -
+                   float(rows) * (2 * style.FramePadding.y + style.ItemSpacing.y),
+               state.ui.presenter ? FLT_MAX : 2 * body);
+  float text_size =
+      std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);
+  // Where that is small, each shape on one line may be larger: shrunk to the box's width.
+  float widest_shape = 0;
+  for (const std::string& shape : shapes)
+    widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
+  const float one_line = std::floor(
+      std::min({body, body * (box_w - 2 * style.FramePadding.x) / std::max(widest_shape, 1.0f),
+                for_boxes / (2 * float(rows))}));
+  if (one_line > text_size) {
+    text_size = std::max(8.0f, one_line);
+    most_lines = 1;
+    for (size_t i = 0; i < shapes.size(); ++i) lines[i] = {shapes[i]};
+  }
+  const ImVec2 box(box_w, text_size * float(1 + most_lines) + style.FramePadding.y * 2);
+  for (int i = 0; i < kStageCount; ++i) {
+    const Stage stage = Stage(i);
+    const int row = i / per_row;
+    const float row_y = style.WindowPadding.y + float(row) * (box.y + style.ItemSpacing.y);
+    if (i > 0) {
+      if (i % per_row != 0) ImGui::SameLine(0, arrow_pad);
+      ImGui::SetCursorPosY(row_y + box.y * 0.5f - ImGui::GetTextLineHeight() * 0.5f);
+      ImGui::TextUnformatted("\u2192");
+      ImGui::SameLine(0, arrow_pad);
+    }
+    ImGui::SetCursorPosY(row_y);
+    const bool failed = trace.failure.failed && trace.failure.stage == stage;
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
-      frame->stage_box_shapes.push_back(shape);
-    if (stage_box(i, stage_name(stage), shape, step && step->stage == stage, failed, box, colours))
+      frame->stage_box_shapes.push_back(shapes[size_t(i)]);
+    if (stage_box(i, stage_name(stage), lines[size_t(i)], text_size, step && step->stage == stage,
+                  failed, box, colours))
       go_to_stage(state, stage);
     const std::string made = stage_qkv_shapes(trace, stage);
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))

@@ -483,6 +483,7 @@ void draw_scene(AppState& state, const StagePlan& plan) {
         x += m.arrow_w;
       }
       context.sequential = is_weights(*item.record);
+      context.weights_scale = state.ui.colour_scale;
       context.value_scale = magnitude_of(state, *item.record);
       BlockStyle style = item.style;
       style.values = values && state.ui.show_values;

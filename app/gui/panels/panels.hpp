@@ -41,8 +41,9 @@ void draw_checks_tab(AppState& state);
 // Begins a fixed panel window at its layout rectangle; records the rectangle for PNG export.
 bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowFlags extra = 0);
 // One-sentence tooltip for the last item (also when reached by keyboard); records the item's
-// rectangle with note_item().
-void tooltip(const char* text);
+// rectangle with note_item(). `above`: over the control, not over what is under it (a red
+// explanation).
+void tooltip(const char* text, bool above = false);
 // Records where the last item was laid out (FrameOutput::items), for the layout test.
 void note_item(const char* label);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in

@@ -106,15 +106,27 @@ void draw_part(ImDrawList* list, ImVec2 origin, const CellReader& read, int64_t 
     const bool numbers = style.values && tile_rows == rows && tile_cols == cols &&
                          cell.w >= context.value_min_cell_width &&
                          cell.h >= context.value_font_size * 1.05f;
+    const auto row_of = [&](int64_t ti) { return (ti * rows + rows / 2 / tile_rows) / tile_rows; };
+    // Weights on the heads' maps' colour scale: the rows drawn, every column, as the maps stretch
+    // them (per row, per map, log or fixed). (tile_rows, cols)
+    std::vector<float> positions;
+    if (context.sequential) {
+      positions.resize(size_t(tile_rows * cols));
+      for (int64_t ti = 0; ti < tile_rows; ++ti)
+        for (int64_t j = 0; j < cols; ++j)
+          positions[size_t(ti * cols + j)] = read(batch, k, row_of(ti), j);
+      weights_to_colour_positions(context.weights_scale, positions, 1, tile_rows, cols);
+    }
     for (int64_t ti = 0; ti < tile_rows; ++ti) {
-      const int64_t i = (ti * rows + rows / 2 / tile_rows) / tile_rows;
+      const int64_t i = row_of(ti);
       for (int64_t tj = 0; tj < tile_cols; ++tj) {
         const int64_t j = (tj * cols + cols / 2 / tile_cols) / tile_cols;
         const ImVec2 a(origin.x + tj * tile_w, origin.y + ti * tile_h);
         const ImVec2 b(a.x + tile_w, a.y + tile_h);
         const float value = read(batch, k, i, j);
+        const float shade = context.sequential ? positions[size_t(ti * cols + j)] : value;
         const CellColours colours =
-            faded_cell(value_colour(value, context), style.alpha, context.colours->background);
+            faded_cell(value_colour(shade, context), style.alpha, context.colours->background);
         if (std::isinf(value) && value < 0) {
           hatch(list, a, b, context, style.alpha);
         } else {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
 #include "core/trace/trace.hpp"
 
@@ -52,8 +53,10 @@ struct CellSize {
 struct DrawContext {
   const Palette* colours = nullptr;
   float value_font_size = 14;
-  float value_scale = 1;           // largest |value| of the tensor: the colour map's end
-  bool sequential = false;         // weights in 0..1: viridis; else the diverging map
+  float value_scale = 1;    // largest |value| of the tensor: the colour map's end
+  bool sequential = false;  // weights in 0..1: viridis; else the diverging map
+  // How weights become viridis positions: the heads' maps' scale (UiSettings::colour_scale).
+  ColourScale weights_scale = ColourScale::Fixed;
   float value_min_cell_width = 0;  // below this no numbers are printed
 };
 

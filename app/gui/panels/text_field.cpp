@@ -11,7 +11,6 @@ namespace attnlab::gui {
 
 namespace {
 
-constexpr char32_t kFirstStandIn = 0xE000, kLastStandIn = 0xF8FF;  // Unicode's private use area
 constexpr char32_t kReplacement = 0xFFFD;
 
 bool needs_stand_in(char32_t c) {
@@ -81,6 +80,8 @@ std::string from_field_text(const TypedInput& typed, const std::string& shown) {
 
 bool text_field(AppState& state, const char* label, const char* hint, std::string& text) {
   std::string shown = to_field_text(state.typed, text);
+  // New stand-ins need their glyphs (an emoji's, from an installed font) in the atlas.
+  if (state.typed.stand_ins.size() > state.window.font_stand_ins) state.window.fonts_dirty = true;
   if (!ImGui::InputTextWithHint(label, hint, &shown, ImGuiInputTextFlags_CallbackCharFilter,
                                 restore_typed_char, &state.typed))
     return false;

@@ -41,6 +41,10 @@ std::string limitations();
 // differ. The desktop's window is the user's to size: nothing to do.
 void follow_page_size();
 
+// The primary monitor's work area (the screen less the desktop's panels), in screen coordinates;
+// false where there is none to fit (a page's canvas follows the page instead).
+bool work_area(int& x, int& y, int& width, int& height);
+
 // Device pixels per CSS pixel (browser: window.devicePixelRatio; desktop: 1). The canvas is that
 // many times the page's size and the font scale is multiplied by it, so text stays sharp.
 float pixel_ratio();

@@ -45,6 +45,13 @@ std::string limitations() {
 
 void follow_page_size() {}
 
+bool work_area(int& x, int& y, int& width, int& height) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return false;
+  glfwGetMonitorWorkarea(monitor, &x, &y, &width, &height);
+  return width > 0 && height > 0;
+}
+
 float pixel_ratio() {
   return 1.0f;
 }

@@ -93,6 +93,10 @@ void follow_page_size() {
   fit_canvas_to_page();
 }
 
+bool work_area(int&, int&, int&, int&) {
+  return false;
+}
+
 float pixel_ratio() {
   return float(device_pixel_ratio());
 }

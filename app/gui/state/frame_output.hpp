@@ -49,6 +49,14 @@ struct CaptionPlacement {
   bool cut = false;
 };
 
+// One line of a stage box's shape in the pipeline strip, as drawn.
+struct StageBoxLine {
+  std::string text;
+  ImVec2 min, max;          // the text's rectangle
+  float size = 0;           // its font size
+  ImVec2 box_min, box_max;  // the box it is drawn in
+};
+
 struct FrameOutput {
   std::vector<PlacedItem> items;
   std::vector<CaptionPlacement> captions;
@@ -61,6 +69,7 @@ struct FrameOutput {
   std::vector<CaptionPlacement> listed;       // presenter mode: the records listed, not drawn
   std::vector<std::string> stage_box_shapes;  // the pipeline strip's boxes' shapes, stage by stage
   std::vector<std::string> stage_box_tips;    // their tooltips' "q (...) · k (...) · v (...)"
+  std::vector<StageBoxLine> stage_box_lines;  // the shapes' lines as drawn, in their boxes
   std::array<ImVec4, kPanelCount> panel_rects{};  // x0, y0, x1, y1
   std::vector<HeatmapPlacement> heatmap_placements;
   HoverCell hover;                                   // the heatmap cell under the mouse

@@ -46,7 +46,8 @@ struct StartOptions {
   // not from the last session.
   bool config_flags_given = false;
   int width = 1600, height = 1000;
-  bool size_given = false;  // --width or --height: the last session's window size is not used
+  bool size_given = false;       // --width or --height: the last session's window size is not used
+  bool size_remembered = false;  // width and height are the last session's
   bool fullscreen = false;
   bool present = false;  // presenter mode
 

@@ -42,6 +42,10 @@ struct ControlsPanel {
   std::string padding_text;       // the padding-lengths field as typed ("3, 5")
   std::string padding_error;      // when that text is not a list of whole numbers
   bool stacked_labels = false;    // the panel is narrow: labels go on a line above their field
+  // A slider over valid values Ctrl+clicked (or double-clicked): a number box in its place until
+  // Enter, Esc or a click elsewhere; `typing_focus` until the box has the keyboard.
+  ImGuiID typing_slider = 0;
+  bool typing_focus = false;
 };
 
 // The open tab of each tabbed panel, and the ones to select on the next frames (keys, --tab).
@@ -78,6 +82,10 @@ struct HeadsPanel {
   TraceCache<HeatmapChoice, HeatmapSet> heatmaps;  // current_heatmaps()
   HeadFocus focus;
   float full_header_h = 0;  // the full header's height when last drawn (0: not yet)
+  // Shift+1 with more than 10 heads: head 1_ waits for a second digit (Shift+1 then 1 = head 11)
+  // until ImGui's clock passes `tens_deadline`, then head 1 is switched.
+  int pending_tens = -1;
+  double tens_deadline = 0;
 };
 
 struct MistakesTab {

@@ -61,6 +61,7 @@ std::string settings_to_json(const Settings& s) {
                    {"heads", ui.splits.heads},
                    {"presenter", ui.splits.presenter}}},
                  {"recent_models", ui.recent_models},
+                 {"first_start_done", ui.first_start_done},
                  {"imgui_ini", s.imgui_ini}};
   if (!s.model.folder.empty())
     object["model"] = {
@@ -108,6 +109,8 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
   ui.link_d_k = object.value("link_d_k", true);
   ui.show_values = object.value("show_values", true);
   ui.presenter = object.value("presenter", false);
+  // A settings file from before the card: not a first start.
+  ui.first_start_done = object.value("first_start_done", true);
   if (object.contains("splits")) {
     const json& splits = object.at("splits");
     if (!splits.is_object()) throw UserError(source + ": splits is not an object");

@@ -1,5 +1,6 @@
 #include "app/gui/state/startup.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/gui/flash/flash_panels.hpp"
@@ -100,7 +101,10 @@ std::string start_state(AppState& state, const StartOptions& options,
   Config config = state.session.config;
   Inputs preset_inputs = state.session.preset_inputs;
   try {
-    apply_config_flags(options.config, config, preset_inputs);
+    // --ablate with --model: the model's heads, checked when it is read (adopt_model).
+    apply_config_flags(
+        options.model.empty() ? options.config : options.config.without("ablated_heads"), config,
+        preset_inputs);
     state.session.preset_inputs = preset_inputs;
     // Flags that change the preset make the user's own config: the bar says "(custom)".
     if (config != state.session.config) state.session.preset_name.clear();
@@ -129,6 +133,7 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (!options.model.empty()) {  // loads in the background; its layer replaces the preset's trace
     ModelTab& model = state.model;
     model.requested_layer = options.layer;
+    model.requested_off_heads = options.config.value("ablated_heads").heads;
     if (!options.model_page.empty())
       model.requested_page =
           options.model_page == "next" ? ModelPage::NextToken : ModelPage::Finder;
@@ -178,6 +183,13 @@ void restore_window_size(StartOptions& options, const LoadedSettings* restored) 
     return;
   options.width = saved.window_width;
   options.height = saved.window_height;
+  options.size_remembered = true;
+}
+
+void fit_window_to_work_area(StartOptions& options, int work_width, int work_height) {
+  if (options.size_given || work_width < kMinWindowWidth || work_height < kMinWindowHeight) return;
+  options.width = options.size_remembered ? std::min(options.width, work_width) : work_width;
+  options.height = options.size_remembered ? std::min(options.height, work_height) : work_height;
 }
 
 Settings current_settings(const AppState& state, const std::string& imgui_ini) {

@@ -24,6 +24,11 @@ bool restores_session(const StartOptions& options, const LoadedSettings* restore
 // font scale, come back whatever the config).
 void restore_window_size(StartOptions& options, const LoadedSettings* restored);
 
+// The window on a monitor whose work area (the screen less its panels) is `work_width` x
+// `work_height`: a first start takes the whole work area, a remembered size is cut to it;
+// --width and --height stay as given.
+void fit_window_to_work_area(StartOptions& options, int work_width, int work_height);
+
 // The settings to save at exit (the window's size is the window's to fill in).
 Settings current_settings(const AppState& state, const std::string& imgui_ini);
 

@@ -11,6 +11,10 @@
 
 namespace attnlab::gui {
 
+// A text field holds a character ImGui cannot (past U+FFFF, or private use) as the private-use
+// character kFirstStandIn + i, standing for TypedInput::stand_ins[i].
+constexpr char32_t kFirstStandIn = 0xE000, kLastStandIn = 0xF8FF;
+
 struct KeyPress {
   int key = 0;  // GLFW's key code, as io.KeysDown is indexed
   bool shift = false, ctrl = false, alt = false;

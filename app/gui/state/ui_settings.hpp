@@ -38,6 +38,7 @@ struct UiSettings {
   bool presenter = false;
   PanelSplits splits;
   std::vector<std::string> recent_models;  // model folders opened, the latest first (up to 8)
+  bool first_start_done = false;  // the first start's card was dismissed: never shown again
 };
 
 }  // namespace attnlab::gui

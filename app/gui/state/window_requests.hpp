@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +22,9 @@ struct ExportRequest {
 };
 
 struct WindowRequests {
-  bool fonts_dirty = false;  // font scale changed: rebuild the atlas
-  std::string font_text;     // the atlas has glyphs for this text's characters (the sentence)
+  bool fonts_dirty = false;   // font scale changed: rebuild the atlas
+  std::string font_text;      // the atlas has glyphs for this text's characters (the sentence)
+  size_t font_stand_ins = 0;  // and for the first this many of TypedInput::stand_ins
   bool toggle_fullscreen = false;
   std::optional<ExportRequest> export_request;
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
@@ -31,6 +33,9 @@ struct WindowRequests {
   ImFont* mono_font = nullptr;             // code lines; null = the default font
   std::string platform_note;               // what this platform cannot do (the browser page), or ""
   std::vector<std::string> dropped_paths;  // dropped on the window: a model folder to open
+  // The first start's card (what P, the arrows, Space and the digits do) is up until a key or a
+  // click; set by the window on the very first start (UiSettings::first_start_done).
+  bool first_start_card = false;
 };
 
 }  // namespace attnlab::gui

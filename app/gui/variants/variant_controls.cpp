@@ -17,40 +17,31 @@ namespace attnlab::gui {
 
 namespace {
 
-std::vector<int64_t> divisors_of(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t d = 1; d <= n; ++d)
-    if (n % d == 0) out.push_back(d);
-  return out;
-}
-
-// K/V heads as a slider over the divisors of n_heads: each K/V head serves the same number of
-// query heads, so nothing else is offered.
+// K/V heads as a slider over the counts validate() allows (the divisors of n_heads): each K/V head
+// serves the same number of query heads, so nothing else is offered.
 bool kv_heads_control(AppState& state, Config& c) {
   constexpr int64_t kMostHeads = 4096;  // validate()'s limit; a typed-in h may be 2^63 - 1
   if (c.n_heads < 1 || c.n_heads > kMostHeads) {
     issue_text(state, "n_kv_heads");
     return false;
   }
-  const std::vector<int64_t> choices = divisors_of(c.n_heads);
-  const auto at = std::find(choices.begin(), choices.end(), c.kv_heads());
-  int index = at == choices.end() ? int(choices.size()) - 1 : int(at - choices.begin());
-  const int64_t n = choices[size_t(index)];
+  Config grouped = c;
+  grouped.kv_latent = grouped.rope_dim = grouped.q_latent = 0;  // MLA's own rule is not the count's
+  const std::vector<int64_t> choices = valid_values(grouped, &Config::n_kv_heads, 1, c.n_heads);
+  int64_t n = c.kv_heads();
   const std::string shown = std::to_string(n) + (n == c.n_heads ? " = MHA"
                                                  : n == 1       ? " = MQA"
                                                                 : " = GQA");
   ImGui::BeginDisabled(c.latent());
-  const bool moved = ImGui::SliderInt(field_label(state, "K/V heads").c_str(), &index, 0,
-                                      int(choices.size()) - 1, shown.c_str());
-  ImGui::EndDisabled();
-  tooltip(
+  const bool moved = valid_value_slider(
+      state, "n_kv_heads", "K/V heads", n, choices,
       "How many K/V heads the h query heads share (a divisor of n_heads): h is multi-head, 1 "
-      "multi-query, between grouped-query (Llama 2 70B: 64 query heads, 8 K/V heads).");
+      "multi-query, between grouped-query (Llama 2 70B: 64 query heads, 8 K/V heads).",
+      shown);
+  ImGui::EndDisabled();
   issue_text(state, "n_kv_heads");
   if (!moved) return false;
-  const int64_t chosen = choices[size_t(std::clamp(index, 0, int(choices.size()) - 1))];
-  c.n_kv_heads = chosen == c.n_heads ? 0 : chosen;
-  state.controls.last_edited_field = "n_kv_heads";
+  c.n_kv_heads = n == c.n_heads ? 0 : n;
   return true;
 }
 
@@ -106,9 +97,11 @@ bool latent_controls(AppState& state, Config& c) {
       "Multi-head latent attention (DeepSeek-V2): K and V from one small latent c = X W_dkv, so "
       "the cache holds d_c + d_rope numbers per token instead of 2 h d_k.");
   if (c.latent()) {
-    changed |= slider(state, "mla", "d_c", c.kv_latent, 1, 1024, "%d",
-                      "Width of the latent K and V are made from (DeepSeek-V2: 512).",
-                      ImGuiSliderFlags_Logarithmic);
+    changed |= valid_value_slider(state, "mla", "d_c", c.kv_latent,
+                                  valid_values(c, &Config::kv_latent, 1, 1024),
+                                  "Width of the latent K and V are made from (DeepSeek-V2: 512); "
+                                  "stops only on valid widths (Ctrl+click types any).",
+                                  "", ImGuiSliderFlags_Logarithmic);
     changed |=
         slider(state, "rope_dim", "d_rope", c.rope_dim, 0, 256, c.rope_dim == 0 ? "off" : "%d",
                "The rotary key shared by every head (even; 0 = no rotary part; "
