@@ -133,7 +133,7 @@ void letter_key(AppState& state, const KeyPress& press) {
   if (key >= kKey0 && key <= kKey0 + 9) {
     const int digit = key - kKey0;
     if (press.shift)
-      toggle_head_ablation(state, digit);
+      state.requests.later([digit](AppState& s) { toggle_head_ablation(s, digit); });
     else if (digit >= 1 && digit <= 9)
       state.tabs.requested_tool = ToolTab(digit - 1);
     else if (digit == 0)
@@ -145,7 +145,10 @@ void letter_key(AppState& state, const KeyPress& press) {
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;
   if (key == kKeyW) state.tabs.requested_tool = ToolTab::WordOrder;
   if (key == kKeyM) {
-    set_mistake(state, neighbour_mistake(state.session.config.mistake, press.shift ? -1 : +1));
+    const int delta = press.shift ? -1 : +1;
+    state.requests.later([delta](AppState& s) {
+      set_mistake(s, neighbour_mistake(s.session.config.mistake, delta));
+    });
     state.tabs.requested_tool = ToolTab::Mistakes;
   }
   if (key == kKeyS)  // cycles the weights' colour scale
@@ -162,7 +165,7 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (typing) return;  // the other keys are the text field's
   if (press.key == code(ImGuiKey_Escape)) {
     if (state.session.computing)
-      cancel_computation(state);
+      state.requests.later(cancel_computation);
     else
       state.heads.focus = {};
     return;
