@@ -69,9 +69,12 @@ class Clicks : public HeadlessImGui {
   void click(const PlacedItem& item) {
     click_at(ImVec2((item.min.x + item.max.x) * 0.5f, (item.min.y + item.max.y) * 0.5f));
   }
-  // A slider clicked at `fraction` of its width (0: its left end).
-  void click_slider(const PlacedItem& slider, float fraction) {
-    click_at(ImVec2(slider.min.x + 3 + fraction * (slider.max.x - slider.min.x - 6),
+  // A slider clicked at `fraction` of its frame's width (0: its left end); `label` is the text
+  // ImGui draws to the right of the frame, inside the item.
+  void click_slider(const PlacedItem& slider, float fraction, const char* label = "") {
+    float right = slider.max.x;
+    if (*label) right -= ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    click_at(ImVec2(slider.min.x + 3 + fraction * (right - slider.min.x - 6),
                     (slider.min.y + slider.max.y) * 0.5f));
   }
   // Every background trace and job finished and taken, then a frame drawn with them.
@@ -180,7 +183,7 @@ TEST_F(Clicks, ModelLayerSliderShowsTheNewLayersImportanceNeverTheOld) {
   const std::vector<PlacedItem> sliders = items_with(kModelLayerTip);
   ASSERT_EQ(sliders.size(), 1u);
   const uint64_t generation = state.session.generation;
-  click_slider(sliders[0], 1.0f);  // the right end: the last layer
+  click_slider(sliders[0], 1.0f, "layer");  // the right end: the last layer
   frame();
   EXPECT_EQ(state.model.layer, layers - 1);
   EXPECT_EQ(state.session.generation, generation + 1);
@@ -202,6 +205,8 @@ TEST_F(Clicks, ModelLayerSliderShowsTheNewLayersImportanceNeverTheOld) {
 
 TEST_F(Clicks, ChangingTheInputWithEveryTabOpenReplacesTheTraceBetweenFrames) {
   start_on("tiny");
+  state.word_order.chosen = WordOrderView::Shuffle;  // the view with a background run
+  int changes = 0;
   for (int t = 0; t < kToolTabCount; ++t) {
     const ToolTab tab = ToolTab(t);
     if (tab == ToolTab::Model) continue;  // no model open: its own test above
@@ -212,7 +217,7 @@ TEST_F(Clicks, ChangingTheInputWithEveryTabOpenReplacesTheTraceBetweenFrames) {
     ASSERT_EQ(sliders.size(), 1u);
     const int64_t before = state.session.trace->config.tokens();
     const uint64_t generation = state.session.generation;
-    click_slider(sliders[0], t % 2 ? 0.08f : 0.05f);  // a few tokens: another T every tab
+    click_slider(sliders[0], ++changes % 2 ? 0.08f : 0.05f);  // a few tokens: another T every tab
     frame();
     EXPECT_GT(state.session.generation, generation);
     EXPECT_NE(state.session.trace->config.tokens(), before);
