@@ -53,7 +53,10 @@ SweepChoice start_flash_sweep(AppState& state) {
 }
 
 bool step_flash(AppState& state, int delta) {
-  const auto& lesson = state.flash.lesson.result();
+  const auto& key = state.flash.lesson.key();  // the sweep of the trace shown, not an older one
+  const FlashLesson* lesson = key && key->generation == state.session.generation
+                                  ? state.flash.lesson.result_for(*key)
+                                  : nullptr;
   if (!lesson || !lesson->sweep || lesson->sweep->steps.empty()) return false;
   const int last = int(lesson->sweep->steps.size()) - 1;
   state.flash.step = std::clamp(state.flash.step + delta, 0, last);

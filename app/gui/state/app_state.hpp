@@ -117,7 +117,8 @@ void start_head_count_comparison(AppState& state);
 // [SECTION] background jobs
 // Every background job of the state (measurements, the shuffled run, Flash's sweep, training
 // experiments, the model's load and head finder): the one list the frame polls, tests and
-// screenshots wait for, and closing the app cancels. The trace worker is the session's own.
+// screenshots wait for, and closing the app cancels. The trace worker (the session's) and the
+// Train tab's live training run (paused, not ended) are not jobs: cancel_all_jobs stops them too.
 std::vector<Job*> all_jobs(AppState& state);
 std::vector<const Job*> all_jobs(const AppState& state);
 bool any_job_pending(const AppState& state);  // a frame is due for one of them
