@@ -394,6 +394,8 @@ ControlChange ControlDriver::apply(AppState& state) {
 }
 
 std::string frame_problem(AppState& state) {
+  if (state.session.adopted_while_drawing > 0)
+    return "a trace was adopted while a panel was drawing (not through state.requests)";
   if (state.session.trace && !state.session.trace->shape_only) {
     const Diagnostics& d = state.session.trace->diagnostics;
     if (d.nonfinite_values > 0) return "NaN/Inf in " + d.first_nonfinite;

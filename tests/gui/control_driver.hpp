@@ -64,8 +64,9 @@ class ControlDriver {
 };
 
 // "" when the frame just drawn shows a valid trace of the current settings with no NaN/Inf (in the
-// trace or its heatmaps), or explains why not: every config issue drawn beside its control, a
-// failed run's message, a run in progress, or a cancelled one; else what is wrong.
+// trace or its heatmaps), adopted between frames (never under a drawing panel), or explains why
+// not: every config issue drawn beside its control, a failed run's message, a run in progress, or
+// a cancelled one; else what is wrong.
 std::string frame_problem(AppState& state);
 
 // The config as one line of JSON, for failure messages (bytes that are not UTF-8 as U+FFFD).

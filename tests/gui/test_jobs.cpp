@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/teaching/ablation.hpp"
 #include "core/teaching/comparisons.hpp"
 #include "headless_imgui.hpp"
@@ -27,8 +28,8 @@ class Jobs : public HeadlessImGui {
     ASSERT_EQ(state.session.trace->config.batch, 64);
   }
   // Milliseconds from now until `task` is idle (at most `limit_ms`).
-  template <typename Result>
-  double ms_until_idle(BackgroundTask<Result>& task, double limit_ms = 5000) {
+  template <typename Result, typename Key>
+  double ms_until_idle(BackgroundTask<Result, Key>& task, double limit_ms = 5000) {
     const auto start = std::chrono::steady_clock::now();
     double elapsed = 0;
     while (task.busy() && elapsed < limit_ms) {
@@ -114,7 +115,7 @@ TEST_F(Jobs, ARunningMeasurementReportsProgressAndOffersCancel) {
   ms_until_idle(state.head_tools.importance);
   frame();
   EXPECT_TRUE(state.head_tools.importance.cancelled());
-  EXPECT_TRUE(state.head_tools.importance.started_for(state.session.trace->config))
+  EXPECT_TRUE(state.head_tools.importance.started_for(shown_key(state, WholeTrace{})))
       << "a cancelled measurement is not restarted by itself";
 }
 

@@ -187,7 +187,7 @@ TEST(TrainHeadCounts, RunsInTheBackgroundAndReturnsOneCurvePerHeadCount) {
   BackgroundTask<std::vector<training::HeadCountCurve>> task;
   training::TrainSettings settings;
   settings.steps = 60;
-  task.start(Config{}, "heads vs one head", [settings](const RunControl& control) {
+  task.start(NoKey{}, [settings](const RunControl& control) {
     return training::compare_head_counts(settings, {1, 2, 4, 8, 16}, control);
   });
   ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 60));
@@ -266,7 +266,7 @@ TEST_F(TrainTabFrames, LongerThanTrainingTableSaysNotAvailablePlainly) {
   settings.seq_len = 6;
   settings.steps = 5;
   settings.batch_size = 4;
-  state.train.longer.start(Config{}, "longer than training", [settings](const RunControl& c) {
+  state.train.longer.start(NoKey{}, [settings](const RunControl& c) {
     return training::run_length_experiment(settings, {0, 1}, c);
   });
   state.train.show_longer = true;  // as its button does
@@ -286,7 +286,7 @@ TEST(TrainLonger, CancelStopsTheExperiment) {
   BackgroundTask<training::LengthExperiment> task;
   training::TrainSettings settings;
   settings.steps = 1000000;
-  task.start(Config{}, "longer than training", [settings](const RunControl& control) {
+  task.start(NoKey{}, [settings](const RunControl& control) {
     return training::run_length_experiment(settings, {0}, control);
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -304,7 +304,7 @@ TEST(TrainLonger, SettingsThatCannotTrainAreTheJobsError) {
   training::TrainSettings settings;
   settings.d_model = 30;
   settings.heads = 2;  // d_k = 15
-  task.start(Config{}, "longer than training", [settings](const RunControl& control) {
+  task.start(NoKey{}, [settings](const RunControl& control) {
     return training::run_length_experiment(settings, {0}, control);
   });
   ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 10));

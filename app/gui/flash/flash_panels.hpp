@@ -12,7 +12,8 @@ void draw_flash_tab(AppState& state);
 // Moves the shown sweep step by `delta`, clamped to the recorded steps; false when there is no
 // sweep to step through (the stepping keys then walk the stages).
 bool step_flash(AppState& state, int delta);
-// Records the sweep of the shown trace for the tab's tiles and head, unless it already is.
-void start_flash_sweep(AppState& state);
+// Records the sweep of the shown trace for the tab's tiles and head, unless it already is;
+// returns that choice (the key of the lesson shown, with the trace generation).
+SweepChoice start_flash_sweep(AppState& state);
 
 }  // namespace attnlab::gui

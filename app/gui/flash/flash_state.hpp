@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <optional>
 
-#include "app/gui/state/background_task.hpp"
+#include "app/gui/state/trace_cache.hpp"
 #include "core/flash/flash_sweep.hpp"
 #include "core/flash/tile_plan.hpp"
 
 namespace attnlab::gui {
 
-// What a recorded sweep was made for, besides the trace's config.
+// What a recorded sweep was made for, besides the trace.
 struct SweepChoice {
   TileSizes tiles;
   int64_t head = 0;
@@ -32,8 +32,7 @@ struct FlashTab {
   TileSizes tiles;  // {0, 0} until the tab first draws: then about four blocks a side
   int head = 0;     // the head swept
   int step = 0;     // the sweep step shown
-  BackgroundTask<FlashLesson> lesson;
-  SweepChoice swept;                           // what `lesson` holds or is computing
+  TraceJob<FlashLesson, SweepChoice> lesson;
   std::optional<FlashCounters> seeds_example;  // B 8, h 8, T 2048 (d_k 64), counted once
 };
 

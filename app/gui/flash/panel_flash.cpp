@@ -14,6 +14,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/flash/tiled_attention.hpp"
 
 namespace attnlab::gui {
@@ -179,9 +180,9 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
 void draw_flash_tab(AppState& state) {
   const Config& config = state.session.trace->config;
   sweep_controls(state, config);
-  start_flash_sweep(state);
+  const SweepChoice choice = start_flash_sweep(state);
   FlashTab& tab = state.flash;
-  const std::optional<FlashLesson>& lesson = tab.lesson.result();
+  const FlashLesson* lesson = tab.lesson.result_for(shown_key(state, choice));
   const bool swept = lesson && lesson->sweep && !lesson->sweep->steps.empty();
   if (swept) {
     tab.step = std::clamp(tab.step, 0, int(lesson->sweep->steps.size()) - 1);

@@ -54,15 +54,14 @@ void model_folder_row(AppState& state, float leave) {
   const bool open = ImGui::Button("Open");
   ImGui::EndDisabled();
   tooltip("Load the folder's weights and tokenizer, and show its layer as the trace.");
-  if ((entered || open) && !tab.folder_text.empty()) start_model_load(state, tab.folder_text);
+  if ((entered || open) && !tab.folder_text.empty())
+    state.requests.later([folder = tab.folder_text](AppState& s) { start_model_load(s, folder); });
   ImGui::SameLine(0, style.ItemInnerSpacing.x);
   ImGui::BeginDisabled(state.ui.recent_models.empty());
   if (ImGui::BeginCombo("##recent_models", "", ImGuiComboFlags_NoPreview)) {
     for (const std::string& folder : state.ui.recent_models)
-      if (ImGui::Selectable(folder.c_str(), folder == tab.folder)) {
-        start_model_load(state, folder);
-        break;  // the list changes when it loads
-      }
+      if (ImGui::Selectable(folder.c_str(), folder == tab.folder))
+        state.requests.later([folder](AppState& s) { start_model_load(s, folder); });
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
@@ -94,9 +93,13 @@ void draw_model_section(AppState& state) {
   const bool moved = ImGui::SliderScalar(field_label(state, "layer").c_str(), ImGuiDataType_S64,
                                          &layer, &first, &last, "%lld");
   tooltip("The layer whose attention is the trace: every stage and the heads panel show it.");
-  if (moved) show_model_layer(state, std::clamp<int64_t>(layer, 0, last));
+  if (moved) {
+    layer = std::clamp<int64_t>(layer, 0, last);
+    state.requests.later([layer](AppState& s) { show_model_layer(s, layer); });
+  }
   if (!model_is_current(state)) {
-    if (ImGui::Button("Show the model again")) show_model_layer(state, tab.layer);
+    if (ImGui::Button("Show the model again"))
+      state.requests.later([layer = tab.layer](AppState& s) { show_model_layer(s, layer); });
     tooltip("A preset (or an edited setting) is shown now: back to the model's layer.");
   }
 }

@@ -105,7 +105,7 @@ void start_model_load(AppState& state, const std::string& folder) {
   // The sentence asked for (--sentence) runs on the task too: opening never stalls the window.
   const std::string sentence = tab.requested_sentence.value_or("");
   tab.requested_sentence.reset();
-  tab.load.start(Config{}, "Opening the model", [folder, sentence](const RunControl& control) {
+  tab.load.start(folder, [folder, sentence](const RunControl& control) {
     LoadedModel loaded;
     loaded.session = std::make_shared<ModelSession>();
     ModelSession& session = *loaded.session;
@@ -129,17 +129,13 @@ void start_model_load(AppState& state, const std::string& folder) {
 void poll_head_finder(ModelTab& tab) {
   tab.finding.poll();
   if (tab.finding.busy()) return;
-  if (const auto& found = tab.finding.result();
-      found && tab.found.empty() && tab.finding_for == tab.run)
+  if (const std::vector<FoundHead>* found = tab.finding.result_for(tab.run);
+      found && tab.found.empty())
     tab.found = *found;
-  if (tab.run && tab.finding_for != tab.run) {
-    tab.finding.forget();
-    tab.finding_for = tab.run;
-    tab.finding.start(Config{}, "Finding the heads",
-                      [session = tab.session, run = tab.run](const RunControl&) {
-                        return find_heads(session->model, *run);
-                      });
-  }
+  if (tab.run && !tab.finding.started_for(tab.run))
+    tab.finding.start(tab.run, [session = tab.session, run = tab.run](const RunControl&) {
+      return find_heads(session->model, *run);
+    });
 }
 
 void poll_model(AppState& state) {

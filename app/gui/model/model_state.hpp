@@ -57,7 +57,7 @@ struct ModelTab {
   std::string folder_text;  // the field as typed
   std::string error;    // why the last Open failed (one line, the GUI's words), beside the field
   std::string loading;  // the folder being loaded ("" = none)
-  BackgroundTask<LoadedModel> load;
+  BackgroundTask<LoadedModel, std::string> load;  // keyed by the folder
   // Applied when the load arrives: the layer to show (-1: 0) and the sentence (--sentence; also
   // for a model opened later, by a drop or in the page).
   int64_t requested_layer = -1;
@@ -75,10 +75,9 @@ struct ModelTab {
   ModelTokens tokens;                           // of the sentence that ran last
   std::shared_ptr<const PretrainedRun> run;     // every head on
   // find_heads of `run`, on its own task after the run is shown (the first heatmap does not wait
-  // for the induction run): empty while finding.
+  // for the induction run): empty while finding. Keyed by the run it was started for.
   std::vector<FoundHead> found;
-  BackgroundTask<std::vector<FoundHead>> finding;
-  std::shared_ptr<const PretrainedRun> finding_for;  // the run `finding` was started for
+  BackgroundTask<std::vector<FoundHead>, std::shared_ptr<const PretrainedRun>> finding;
 
   // [SECTION] the tab's own
   ModelPage page = ModelPage::Finder;

@@ -127,7 +127,7 @@ void model_view(AppState& state) {
               found->induction);
       }
       ImGui::PopID();
-      if (clicked) open_model_head(state, l, h);
+      if (clicked) state.requests.later([l, h](AppState& s) { open_model_head(s, l, h); });
       if (twice) state.tabs.requested_tool = ToolTab::Tensors;
       if (is_off(off, l, h)) {  // switched off: crossed out
         list->AddLine(at, end, colours.error, 2.0f);
@@ -215,7 +215,7 @@ void head_finder(AppState& state) {
     const bool selected = model_is_current(state) && f.layer == tab.layer && f.head == focus;
     const std::string name = head_name(f.layer, f.head);
     if (ImGui::Selectable(name.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
-      open_model_head(state, f.layer, f.head);
+      state.requests.later([l = f.layer, h = f.head](AppState& s) { open_model_head(s, l, h); });
     const double scores[] = {f.previous, f.first, f.same, f.entropy, f.induction};
     for (int c = 1; c < kFinderColumns; ++c) {
       ImGui::TableSetColumnIndex(c);
@@ -406,7 +406,8 @@ void draw_model_tab(AppState& state) {
     const int64_t first = 0, last = spec.n_layers - 1;
     ImGui::SetNextItemWidth(layer_w);
     if (ImGui::SliderScalar("layer##model_tab", ImGuiDataType_S64, &layer, &first, &last, "%lld"))
-      show_model_layer(state, std::clamp(layer, first, last));
+      state.requests.later(
+          [layer = std::clamp(layer, first, last)](AppState& s) { show_model_layer(s, layer); });
     tooltip("The layer shown as the trace (its attention at every stage).");
     ImGui::SameLine();
     std::string pieces;

@@ -130,7 +130,8 @@ void preset_picker(AppState& state, const char* label) {
   if (ImGui::BeginCombo(field_label(state, label).c_str(), current)) {
     for (const Preset& preset : state.session.presets) {
       const bool selected = preset.name == state.session.preset_name;
-      if (ImGui::Selectable(preset.name.c_str(), selected)) apply_preset(state, preset.name);
+      if (ImGui::Selectable(preset.name.c_str(), selected))
+        state.requests.later([name = preset.name](AppState& s) { apply_preset(s, name); });
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset.title.c_str());
       if (selected) ImGui::SetItemDefaultFocus();
     }

@@ -25,8 +25,10 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   state.frame = FrameOutput{};  // nothing recorded by the last frame is left over
   io.UserData = &state.frame;   // where note_item() records this frame's items
   advance_clock(state, io.DeltaTime);
+  // Before any panel draws: a finished trace or model is adopted here or by the requests below.
   poll_trace(state);
   poll_measurements(state);
+  state.frame.drawing = true;
   if (!first_start_card_takes_input(state)) handle_shortcuts(state);
 
   const PanelLayout layout =
@@ -51,6 +53,9 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   // A U+FFFD that no text field took this frame is gone (ImGui drops it): so is what it stood for.
   state.typed.replaced_chars.clear();
   io.UserData = nullptr;
+  // Every panel has drawn: the changes they asked for replace the trace now, between frames.
+  state.frame.drawing = false;
+  state.requests.apply(state);
 }
 
 }  // namespace attnlab::gui

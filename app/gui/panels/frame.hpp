@@ -1,5 +1,6 @@
 // One frame of the app between ImGui::NewFrame() and ImGui::Render(): clock, background results,
-// shortcuts, layout and every panel. The same function runs in the window and in headless tests.
+// shortcuts, layout and every panel, then the changes the panels asked for (state.requests). The
+// same function runs in the window and in headless tests.
 #pragma once
 
 #include "app/gui/panels/heatmap_drawer.hpp"

@@ -26,8 +26,8 @@ JobAction job_status(const JobView& job, ImU32 error_colour);
 
 // The same for a BackgroundTask, acting on the answer. True while it runs or failed (the caller
 // then has no fresh result to draw).
-template <typename Result>
-bool draw_task_status(BackgroundTask<Result>& task, const char* id, ImU32 error_colour) {
+template <typename Result, typename Key>
+bool draw_task_status(BackgroundTask<Result, Key>& task, const char* id, ImU32 error_colour) {
   const JobAction action = job_status(
       JobView{id, task.busy(), task.progress(), task.error(), task.cancelled()}, error_colour);
   if (action == JobAction::Cancel) task.cancel();

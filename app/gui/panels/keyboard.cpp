@@ -140,7 +140,7 @@ bool head_digit(AppState& state, int digit, bool shift) {
   if (heads.pending_tens >= 0) {
     const int head = heads.pending_tens * 10 + digit;
     heads.pending_tens = -1;
-    if (head < count) toggle_head_ablation(state, head);
+    if (head < count) state.requests.later([head](AppState& s) { toggle_head_ablation(s, head); });
     return true;
   }
   if (!shift) return false;
@@ -149,7 +149,7 @@ bool head_digit(AppState& state, int digit, bool shift) {
     heads.tens_deadline = ImGui::GetTime() + kSecondDigitSeconds;
     return true;
   }
-  toggle_head_ablation(state, digit);
+  state.requests.later([digit](AppState& s) { toggle_head_ablation(s, digit); });
   return true;
 }
 
@@ -168,7 +168,10 @@ void letter_key(AppState& state, const KeyPress& press) {
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;
   if (key == kKeyW) state.tabs.requested_tool = ToolTab::WordOrder;
   if (key == kKeyM) {
-    set_mistake(state, neighbour_mistake(state.session.config.mistake, press.shift ? -1 : +1));
+    const int delta = press.shift ? -1 : +1;
+    state.requests.later([delta](AppState& s) {
+      set_mistake(s, neighbour_mistake(s.session.config.mistake, delta));
+    });
     state.tabs.requested_tool = ToolTab::Mistakes;
   }
   if (key == kKeyS)  // cycles the weights' colour scale
@@ -185,7 +188,7 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (typing) return;  // the other keys are the text field's
   if (press.key == code(ImGuiKey_Escape)) {
     if (state.session.computing)
-      cancel_computation(state);
+      state.requests.later(cancel_computation);
     else
       state.heads.focus = {};
     return;
@@ -215,7 +218,8 @@ void handle_shortcuts(AppState& state) {
   for (const KeyPress& press : take_presses(state.typed)) handle_press(state, press, typing);
   HeadsPanel& heads = state.heads;
   if (heads.pending_tens >= 0 && ImGui::GetTime() >= heads.tens_deadline) {
-    toggle_head_ablation(state, heads.pending_tens);  // no second digit came: the one-digit head
+    const int head = heads.pending_tens;  // no second digit came: the one-digit head
+    state.requests.later([head](AppState& s) { toggle_head_ablation(s, head); });
     heads.pending_tens = -1;
   }
 }

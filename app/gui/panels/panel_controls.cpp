@@ -55,7 +55,8 @@ bool input_controls(AppState& state, Config& c) {
   bool changed = false;
   if (model_is_current(state)) {  // the sentence the real model reads
     std::string sentence = state.model.sentence;
-    if (sentence_control(state, sentence)) set_model_sentence(state, sentence);
+    if (sentence_control(state, sentence))
+      state.requests.later([sentence](AppState& s) { set_model_sentence(s, sentence); });
     model_sentence_notes(state);
   } else {
     changed |= sentence_control(state, c.sentence);
@@ -296,8 +297,10 @@ void draw_controls_panel(AppState& state) {
       changed |= variant_controls(state, config);
     }
     if (changed) {
-      state.session.preset_name.clear();  // it is the user's own config now
-      set_config(state, config);
+      state.requests.later([config](AppState& s) {
+        s.session.preset_name.clear();  // it is the user's own config now
+        set_config(s, config);
+      });
     }
     remaining_problems(state);
     if (section("Display")) display_controls(state);

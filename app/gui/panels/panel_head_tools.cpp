@@ -12,6 +12,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/trace/diagnostics.hpp"
 
 namespace attnlab::gui {
@@ -67,32 +68,41 @@ void ablation(AppState& state, float width) {
   tooltip(
       "An ablated head's context is zeroed before concat; importance = ||out - out without it||.");
   start_importance(state);
-  draw_task_status(state.head_tools.importance, "importance", palette(state.ui.theme).error);
   const std::vector<bool>& off = trace.config.ablated_heads;
-  const std::optional<std::vector<double>>& importance = state.head_tools.importance.result();
-  const bool fresh = state.head_tools.importance.started_for(trace.config) && importance;
+  // Only the shown trace's importance: a result of an earlier trace (another layer's weights, the
+  // heads before a click) is never drawn beside these checkboxes.
+  const std::vector<double>* importance =
+      state.head_tools.importance.result_for(shown_key(state, WholeTrace{}));
   double largest = 0;
-  if (fresh)
+  if (importance) {
     for (double v : *importance) largest = std::max(largest, v);
+    state.frame.importance_generation = state.head_tools.importance.key()->generation;
+  }
   const float bar_w = width - ImGui::GetFontSize() * 9;
   for (int64_t h = 0; h < trace.config.n_heads; ++h) {
     bool on = !(h < int64_t(off.size()) && off[size_t(h)]);
     char label[32];
     std::snprintf(label, sizeof label, "h%lld##ablate", (long long)h);
-    if (ImGui::Checkbox(label, &on)) toggle_head_ablation(state, h);
+    // The click replaces the trace this loop reads: applied after the frame (state.requests).
+    if (ImGui::Checkbox(label, &on))
+      state.requests.later([h](AppState& s) { toggle_head_ablation(s, h); });
     tooltip(
         "Head on or off (Shift+0..9 toggles heads h0..h9): off zeroes its context before concat.");
     ImGui::SameLine();
-    if (fresh && size_t(h) < importance->size()) {
+    if (importance && size_t(h) < importance->size()) {
       char value[32];
       std::snprintf(value, sizeof value, "%.3g", (*importance)[size_t(h)]);
       value_bar(largest > 0 ? float((*importance)[size_t(h)] / largest) : 0.0f,
                 std::max(10.0f, bar_w), head_colour(int(h)), value);
+      state.frame.importance_bars.push_back((*importance)[size_t(h)]);
       tooltip("Importance: how far the output moves when this head alone is switched off.");
     } else {
       ImGui::TextDisabled("-");
     }
   }
+  // Below the checkboxes: the line that comes and goes while the importance is measured again
+  // (after every click) must not move the boxes under the pointer onto another head.
+  draw_task_status(state.head_tools.importance, "importance", palette(state.ui.theme).error);
 }
 
 // [SECTION] one head against many
@@ -104,8 +114,9 @@ void one_vs_many(AppState& state) {
   start_head_count_comparison(state);
   if (draw_task_status(state.head_tools.head_counts, "head_counts", palette(state.ui.theme).error))
     return;
-  const auto& result = state.head_tools.head_counts.result();
-  if (!state.head_tools.head_counts.started_for(trace.config) || !result) return;
+  const HeadCountComparison* result =
+      state.head_tools.head_counts.result_for(shown_key(state, WholeTrace{}));
+  if (!result) return;
   // Scrolls sideways rather than clipping when many heads' entropies make it wide.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;

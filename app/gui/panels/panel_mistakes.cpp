@@ -27,13 +27,14 @@ void mistake_picker(AppState& state) {
   const char* shown = current == Mistake::None ? "none (correct code)" : mistake_info(current).name;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo("mistake", shown)) {
-    if (ImGui::Selectable("none (correct code)", current == Mistake::None))
-      set_mistake(state, Mistake::None);
+    std::optional<Mistake> chosen;
+    if (ImGui::Selectable("none (correct code)", current == Mistake::None)) chosen = Mistake::None;
     for (const MistakeInfo& info : all_mistakes()) {
-      if (ImGui::Selectable(info.name, info.id == current)) set_mistake(state, info.id);
+      if (ImGui::Selectable(info.name, info.id == current)) chosen = info.id;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info.title, info.symptom);
     }
     ImGui::EndCombo();
+    if (chosen) state.requests.later([m = *chosen](AppState& s) { set_mistake(s, m); });
   }
   tooltip("Inject one classic bug into the forward pass (M: next, Shift+M: previous).");
 }
@@ -272,7 +273,7 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
     draw_maps(state, drawer);
   }
   ImGui::EndChild();
-  if (chosen) set_config(state, *chosen);
+  if (chosen) state.requests.later([config = *chosen](AppState& s) { set_config(s, config); });
 }
 
 }  // namespace attnlab::gui

@@ -11,6 +11,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 
 namespace attnlab::gui {
 
@@ -51,8 +52,7 @@ void draw_paths_tab(AppState& state) {
   const bool busy = state.paths.comparison.busy();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("measure again")) {
-    state.paths.comparison
-        .forget();  // measuring again for the same config is what the button is for
+    state.paths.comparison.forget();  // measuring the same trace again is what it is for
     start_path_timing(state);
   }
   ImGui::EndDisabled();
@@ -62,7 +62,7 @@ void draw_paths_tab(AppState& state) {
       "The seeds first compute attention one head at a time in a Python-style loop; real code "
       "batches the heads into one matrix product over (B, h, T, d_k).");
   if (draw_task_status(state.paths.comparison, "paths", colours.error)) return;
-  const auto& result = state.paths.comparison.result();
+  const PathComparison* result = state.paths.comparison.result_for(shown_key(state, WholeTrace{}));
   if (!result) return;
   ImGui::Text("outputs agree: max |loop \u2212 batched| = %.3g", result->max_abs_difference);
   ImGui::Text("median of %d runs: loop %.3f ms, batched %.3f ms", result->runs, result->loop_ms,

@@ -264,7 +264,7 @@ void progress_row(AppState& state) {
   ImGui::ProgressBar(float(state.session.worker->progress()), ImVec2(bar_w, 0), "computing...");
   tooltip("A big configuration is computed in the background; the old trace stays meanwhile.");
   ImGui::SameLine();
-  if (ImGui::Button("cancel (Esc)", ImVec2(cancel_w, 0))) cancel_computation(state);
+  if (ImGui::Button("cancel (Esc)", ImVec2(cancel_w, 0))) state.requests.later(cancel_computation);
   tooltip("Stop computing and keep the trace on screen.");
 }
 

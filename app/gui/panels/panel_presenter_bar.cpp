@@ -75,8 +75,10 @@ void draw_presenter_bar(AppState& state) {
     if (ImGui::Button(exit_label, ImVec2(exit_w, 0))) state.ui.presenter = false;
     tooltip("Leave presenter mode: the full controls come back, as they were.");
     if (changed) {
-      state.session.preset_name.clear();
-      set_config(state, config);
+      state.requests.later([config](AppState& s) {
+        s.session.preset_name.clear();
+        set_config(s, config);
+      });
     }
   }
   ImGui::End();

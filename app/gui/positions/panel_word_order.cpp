@@ -31,20 +31,21 @@ float room_below(float reserve_lines) {
       ImGui::GetContentRegionAvail().y - reserve_lines * ImGui::GetTextLineHeightWithSpacing());
 }
 
-bool offer_encoding(AppState& state, PositionEncoding pos, const char* what) {
+void offer_encoding(AppState& state, PositionEncoding pos, const char* what) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).text_dim);
   text_wrapped_format("This run uses --pos %s, so %s is computed from the formula here.",
                       std::string(position_encoding_name(state.session.config.pos)).c_str(), what);
   ImGui::PopStyleColor();
   const std::string label = "Use " + std::string(position_encoding_name(pos));
-  const bool clicked = ImGui::Button(label.c_str());
+  if (ImGui::Button(label.c_str())) {
+    state.requests.later([pos](AppState& s) {
+      Config config = s.session.config;
+      config.pos = pos;
+      s.session.preset_name.clear();
+      set_config(s, config);
+    });
+  }
   tooltip("Switch the run's position encoding (Controls \u2192 Next lessons \u2192 positions).");
-  if (!clicked) return false;
-  Config config = state.session.config;
-  config.pos = pos;
-  state.session.preset_name.clear();
-  set_config(state, config);
-  return true;
 }
 
 void draw_word_order_tab(AppState& state) {

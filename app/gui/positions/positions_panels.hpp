@@ -22,9 +22,9 @@ void draw_rope_view(AppState& state);
 void draw_alibi_view(AppState& state);
 
 // [SECTION] shared by the views
-// A line saying the shown run does not use `pos`, with a button that switches it on. True when
-// it was switched: the trace the view holds is gone, so the view stops drawing this frame.
-bool offer_encoding(AppState& state, PositionEncoding pos, const char* what);
+// A line saying the shown run does not use `pos`, with a button that switches it on (after the
+// frame: the view goes on drawing the trace it holds).
+void offer_encoding(AppState& state, PositionEncoding pos, const char* what);
 // Space left below the cursor, less `reserve_lines` lines of text.
 float room_below(float reserve_lines);
 

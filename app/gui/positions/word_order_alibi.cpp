@@ -40,7 +40,7 @@ void draw_alibi_view(AppState& state) {
   const Trace& trace = *state.session.trace;
   const Config& c = trace.config;
   const bool on = c.alibi() && !trace.shape_only;
-  if (!c.alibi() && offer_encoding(state, PositionEncoding::Alibi, "each head's bias")) return;
+  if (!c.alibi()) offer_encoding(state, PositionEncoding::Alibi, "each head's bias");
   const int64_t H = c.n_heads, T = std::min<int64_t>(c.tokens(), kMostPositionsDrawn);
   const std::vector<double> slopes = alibi_slopes(H);
   const std::vector<double> distance = on ? mean_attention_distance(trace) : std::vector<double>{};

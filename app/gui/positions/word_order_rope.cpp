@@ -101,7 +101,7 @@ void draw_rope_view(AppState& state) {
   const TensorRecord* q_heads = trace.find("q_heads");
   const TensorRecord* k_heads = trace.find("k_heads");
   const TensorRecord* inv = trace.find("rope_inv_freq");
-  if (!c.rotary() && offer_encoding(state, PositionEncoding::Rope, "RoPE")) return;
+  if (!c.rotary()) offer_encoding(state, PositionEncoding::Rope, "RoPE");
   if (!c.rotary() || trace.shape_only || !q_heads || !k_heads || !inv) {
     ImGui::TextWrapped(
         "The RoPE view turns this run's q and k: it needs --pos rope (or --rope-theta) and "

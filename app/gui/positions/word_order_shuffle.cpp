@@ -15,6 +15,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/positions/positions_panels.hpp"
 #include "app/gui/positions/value_grid.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 
 namespace attnlab::gui {
 
@@ -144,7 +145,8 @@ void draw_shuffle_view(AppState& state) {
   }
   start_shuffle(state);
   if (draw_task_status(state.word_order.shuffle, "shuffle", palette(state.ui.theme).error)) return;
-  const std::optional<ShuffleResult>& result = state.word_order.shuffle.result();
+  const ShuffleResult* result =
+      state.word_order.shuffle.result_for(shown_key(state, state.word_order.shuffle_seed));
   if (!result || !result->shuffled.find("weights")) return;
   verdict(state, *result);
   draw_pair(state, trace, *result);

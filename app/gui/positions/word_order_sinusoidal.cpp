@@ -17,9 +17,8 @@ namespace attnlab::gui {
 void draw_sinusoidal_view(AppState& state) {
   const Palette& colours = palette(state.ui.theme);
   const Config& c = state.session.config;
-  if (c.pos != PositionEncoding::Sinusoidal &&
-      offer_encoding(state, PositionEncoding::Sinusoidal, "the table"))
-    return;
+  if (c.pos != PositionEncoding::Sinusoidal)
+    offer_encoding(state, PositionEncoding::Sinusoidal, "the table");
   const int64_t d = c.input_dim(), T = c.tokens();
   // At least kFewestPositionsDrawn rows, so that the slow columns' waves show; the sentence's T
   // marked by a line.

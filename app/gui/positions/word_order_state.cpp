@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/position/encoding_views.hpp"
 #include "core/position/position_encoding.hpp"
 #include "core/trace/mha.hpp"
@@ -44,23 +44,17 @@ const SinusoidalPicture& sinusoidal_picture(WordOrderTab& tab, int64_t T, int64_
 }
 
 void start_shuffle(AppState& state) {
-  WordOrderTab& tab = state.word_order;
-  if (!state.session.trace) return;
-  if (tab.shuffled_with != tab.shuffle_seed) tab.shuffle.forget();
-  if (tab.shuffle.started_for(state.session.trace->config)) return;
-  const std::shared_ptr<const Trace> original = state.session.trace;
-  const Inputs given = state.session.trace_inputs;
-  const uint64_t seed = tab.shuffle_seed;
-  tab.shuffled_with = seed;
-  tab.shuffle.start(
-      original->config, "The shuffled run", [original, given, seed](const RunControl& control) {
-        ShuffleResult result;
-        ShuffledRun run = shuffle_tokens(original->config, original->tokens, given, seed);
-        result.shuffled = attnlab::run(run.config, run.given, control);
-        result.permutation = std::move(run.permutation);
-        result.check = compare_permuted(*original, result.shuffled, result.permutation);
-        return result;
-      });
+  start_for_trace(state, state.word_order.shuffle, state.word_order.shuffle_seed,
+                  "The shuffled run",
+                  [seed = state.word_order.shuffle_seed](const Trace& original, const Inputs& given,
+                                                         const RunControl& control) {
+                    ShuffleResult result;
+                    ShuffledRun run = shuffle_tokens(original.config, original.tokens, given, seed);
+                    result.shuffled = attnlab::run(run.config, run.given, control);
+                    result.permutation = std::move(run.permutation);
+                    result.check = compare_permuted(original, result.shuffled, result.permutation);
+                    return result;
+                  });
 }
 
 }  // namespace attnlab::gui

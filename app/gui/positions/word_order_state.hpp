@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "app/gui/state/background_task.hpp"
+#include "app/gui/state/trace_cache.hpp"
 #include "core/position/shuffle.hpp"
 #include "core/trace/trace.hpp"
 
@@ -40,13 +40,12 @@ constexpr int64_t kFewestPositionsDrawn = 48;
 struct WordOrderTab {
   std::optional<WordOrderView> chosen;  // picked by the user; until then the config's --pos's
   uint64_t shuffle_seed = 1;
-  uint64_t shuffled_with = 0;  // the seed of the task's run
-  BackgroundTask<ShuffleResult> shuffle;
-  int head = 0;           // the head the shuffle and RoPE views show
-  int rope_query = -1;    // the RoPE view's query token; -1: the last
-  int rope_key = 0;       // and its key token
-  int rope_distance = 3;  // how many positions apart the two are placed
-  int rope_pair = 0;      // which pair of dimensions (i, i + d_k/2) is drawn
+  TraceJob<ShuffleResult, uint64_t> shuffle;  // the choice: the seed
+  int head = 0;                               // the head the shuffle and RoPE views show
+  int rope_query = -1;                        // the RoPE view's query token; -1: the last
+  int rope_key = 0;                           // and its key token
+  int rope_distance = 3;                      // how many positions apart the two are placed
+  int rope_pair = 0;                          // which pair of dimensions (i, i + d_k/2) is drawn
   SinusoidalPicture sinusoidal;
 };
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "app/gui/state/gui_words.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/ablation.hpp"
 #include "core/trace/mha.hpp"
@@ -43,6 +45,7 @@ void adopt_trace(AppState& state, TraceBundle bundle) {
   const Substep substep = before ? before->substep : Substep::None;
 
   Session& session = state.session;
+  session.adopted_while_drawing += state.frame.drawing;
   session.trace = std::move(bundle.trace);
   session.correct_trace = std::move(bundle.correct);
   session.mistake_report = std::move(bundle.report);
@@ -309,74 +312,75 @@ Inputs shown_trace_inputs(const AppState& state) {
   return trace_inputs(*state.session.trace, state.session.trace_inputs);
 }
 
-namespace {
-
-// Starts `task` for the shown trace's config with `work(config, complete inputs, control)`, on
-// its thread; refused at once (the task's error) when the config has no values to measure.
-template <typename Result, typename Work>
-void start_for_trace(AppState& state, BackgroundTask<Result>& task, const std::string& what,
-                     Work work) {
-  if (!state.session.trace || task.started_for(state.session.trace->config)) return;
-  const std::shared_ptr<const Trace> trace = state.session.trace;
-  const Inputs given = state.session.trace_inputs;
-  task.start(trace->config, what, [trace, given, work](const RunControl& control) {
-    return work(trace->config, trace_inputs(*trace, given), control);
-  });
-}
-
-}  // namespace
-
 void start_importance(AppState& state) {
-  start_for_trace(state, state.head_tools.importance, "Head importance",
-                  [](const Config& c, const Inputs& in, const RunControl& control) {
-                    return head_importance(c, in, control);
+  start_for_trace(state, state.head_tools.importance, WholeTrace{}, "Head importance",
+                  [](const Trace& trace, const Inputs& given, const RunControl& control) {
+                    return head_importance(trace.config, trace_inputs(trace, given), control);
                   });
 }
 
 void start_path_timing(AppState& state) {
-  start_for_trace(state, state.paths.comparison, "Timing the loop against the batched path",
-                  [](const Config& c, const Inputs& in, const RunControl& control) {
-                    return compare_paths(c, in, 5, control);
+  start_for_trace(state, state.paths.comparison, WholeTrace{},
+                  "Timing the loop against the batched path",
+                  [](const Trace& trace, const Inputs& given, const RunControl& control) {
+                    return compare_paths(trace.config, trace_inputs(trace, given), 5, control);
                   });
 }
 
 void start_head_count_comparison(AppState& state) {
-  start_for_trace(state, state.head_tools.head_counts, "The one-head comparison",
-                  [](const Config& c, const Inputs& in, const RunControl& control) {
-                    return compare_head_counts(c, in, control);
+  start_for_trace(state, state.head_tools.head_counts, WholeTrace{}, "The one-head comparison",
+                  [](const Trace& trace, const Inputs& given, const RunControl& control) {
+                    return compare_head_counts(trace.config, trace_inputs(trace, given), control);
                   });
 }
 
+// [SECTION] background jobs
+
+namespace {
+
+// Every background job of the app, written once: polled, waited for and cancelled from here.
+template <typename State>
+auto jobs_of(State& state) {
+  using Pointer = std::conditional_t<std::is_const_v<State>, const Job*, Job*>;
+  return std::vector<Pointer>{&state.head_tools.importance, &state.head_tools.head_counts,
+                              &state.paths.comparison,      &state.word_order.shuffle,
+                              &state.flash.lesson,          &state.train.head_counts,
+                              &state.train.longer,          &state.model.load,
+                              &state.model.finding};
+}
+
+}  // namespace
+
+std::vector<Job*> all_jobs(AppState& state) {
+  return jobs_of(state);
+}
+
+std::vector<const Job*> all_jobs(const AppState& state) {
+  return jobs_of(state);
+}
+
+bool any_job_pending(const AppState& state) {
+  for (const Job* job : all_jobs(state))
+    if (job->pending()) return true;
+  return false;
+}
+
 void poll_measurements(AppState& state) {
-  state.head_tools.importance.poll();
-  state.paths.comparison.poll();
-  state.head_tools.head_counts.poll();
-  state.train.head_counts.poll();
-  state.word_order.shuffle.poll();
-  state.flash.lesson.poll();
-  state.train.longer.poll();
-  poll_model(state);
+  for (Job* job : all_jobs(state)) job->poll();
+  poll_model(state);  // a loaded model is shown, a new run's heads are looked for
 }
 
 void wait_for_measurements(AppState& state) {
-  state.head_tools.importance.wait();
-  state.paths.comparison.wait();
-  state.head_tools.head_counts.wait();
-  state.word_order.shuffle.wait();
-  state.flash.lesson.wait();
+  do {  // a finished model load starts its head finder: waited for too
+    for (Job* job : all_jobs(state)) job->wait();
+    poll_model(state);
+  } while (any_job_pending(state));
 }
 
 void cancel_all_jobs(AppState& state) {
   cancel_computation(state);
-  state.head_tools.importance.cancel();
-  state.paths.comparison.cancel();
-  state.head_tools.head_counts.cancel();
   if (state.train.run) state.train.run->pause();
-  state.train.head_counts.cancel();
-  state.word_order.shuffle.cancel();
-  state.flash.lesson.cancel();
-  state.train.longer.cancel();
-  cancel_model_load(state);
+  for (Job* job : all_jobs(state)) job->cancel();
 }
 
 // [SECTION] heatmaps

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/gui/flash/flash_state.hpp"
 #include "app/gui/model/model_state.hpp"
@@ -14,6 +15,7 @@
 #include "app/gui/state/heatmap_data.hpp"
 #include "app/gui/state/panel_state.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
+#include "app/gui/state/requests.hpp"
 #include "app/gui/state/session.hpp"
 #include "app/gui/state/typed_input.hpp"
 #include "app/gui/state/ui_settings.hpp"
@@ -55,6 +57,7 @@ struct AppState {
   WordOrderTab word_order;  // app/gui/positions/
   FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
 
+  Requests requests;      // the panels' changes to the session, applied after the frame
   WindowRequests window;  // handled between frames
   TypedInput typed;       // the window's key presses and wide characters since the last frame
   std::string status;     // one line at the bottom: saved files, notices
@@ -106,14 +109,24 @@ bool open_tab(AppState& state, const std::string& name);
 // The inputs the shown trace used, completed (X from its tokens, weights from its seed): what the
 // measurements run on. Throws UserError like complete_inputs.
 Inputs shown_trace_inputs(const AppState& state);
-// Starts the measurement for the shown trace unless it already ran for that config.
+// Starts the measurement for the shown trace unless it already ran for that trace generation.
 void start_importance(AppState& state);
 void start_path_timing(AppState& state);
 void start_head_count_comparison(AppState& state);
-// Takes finished measurements; called every frame. wait_for_measurements blocks (tests, scripts).
+
+// [SECTION] background jobs
+// Every background job of the state (measurements, the shuffled run, Flash's sweep, training
+// experiments, the model's load and head finder): the one list the frame polls, tests and
+// screenshots wait for, and closing the app cancels. The trace worker (the session's) and the
+// Train tab's live training run (paused, not ended) are not jobs: cancel_all_jobs stops them too.
+std::vector<Job*> all_jobs(AppState& state);
+std::vector<const Job*> all_jobs(const AppState& state);
+bool any_job_pending(const AppState& state);  // a frame is due for one of them
+// Takes finished jobs (and shows a loaded model); called every frame. wait_for_measurements blocks
+// until every job is done (tests, scripts).
 void poll_measurements(AppState& state);
 void wait_for_measurements(AppState& state);
-// Asks the trace worker and every measurement to stop (closing the window, SIGTERM, SIGINT).
+// Asks the trace worker, the training run and every job to stop (closing the window, SIGTERM).
 void cancel_all_jobs(AppState& state);
 
 // [SECTION] heatmaps

@@ -1,9 +1,10 @@
 // A measurement too slow for a frame (the loop-vs-batched timings, head importance, one head vs
 // many at the base preset take about a second): run on its own thread, polled every frame, and
-// kept with the config it belongs to so a panel knows when its numbers are stale. Every task can
-// be cancelled (the work checks the flag every few milliseconds) and reports its progress; a config
-// whose values cannot be computed (shape-only, above the memory cap) is refused before a thread
-// starts, with the message the trace gives.
+// kept with the key it was started for, so a panel knows when its numbers are stale. A job derived
+// from the shown trace is keyed by (trace generation, the panel's own choice): TraceJob and
+// start_for_trace (trace_jobs.hpp). Every task can be cancelled (the work checks the flag every few
+// milliseconds) and reports its progress. Every task of the app is in one list (all_jobs,
+// jobs.hpp), through which they are polled, waited for and cancelled.
 #pragma once
 
 #include <atomic>
@@ -15,13 +16,31 @@
 #include <string>
 #include <thread>
 
-#include "core/model/config.hpp"
 #include "core/model/run_control.hpp"
 
 namespace attnlab::gui {
 
-template <typename Result>
-class BackgroundTask {
+// What the one list of jobs does with each of them.
+class Job {
+ public:
+  virtual ~Job() = default;
+  // Takes the finished result, once. Called every frame.
+  virtual void poll() = 0;
+  // Blocks until the running work is done (tests, screenshots), then takes it.
+  virtual void wait() = 0;
+  // Asks the running work to stop; it comes back as cancelled (not an error) within milliseconds.
+  virtual void cancel() = 0;
+  // Running, or finished with a result poll() has not taken yet: a frame is still due.
+  virtual bool pending() const = 0;
+};
+
+// The key of a job started by a button, whatever the state: it runs again when asked.
+struct NoKey {
+  bool operator==(const NoKey&) const = default;
+};
+
+template <typename Result, typename Key = NoKey>
+class BackgroundTask final : public Job {
  public:
   using Work = std::function<Result(const RunControl&)>;
 
@@ -32,31 +51,18 @@ class BackgroundTask {
     stop();
     shared_ = std::move(other.shared_);
     thread_ = std::move(other.thread_);
-    config_ = std::move(other.config_);
+    key_ = std::move(other.key_);
     result_ = std::move(other.result_);
     error_ = std::move(other.error_);
     cancelled_ = other.cancelled_;
     return *this;
   }
-  ~BackgroundTask() { stop(); }
+  ~BackgroundTask() override { stop(); }
 
-  // Starts `work` for `config` (`what` names it in a refusal: "head importance"). While an earlier
-  // run is still going it is asked to stop and this one is ignored: the panel asks again next
-  // frame.
-  void start(const Config& config, const std::string& what, Work work) {
-    if (busy()) {
-      cancel();
-      return;
-    }
-    join();
-    config_ = config;
-    result_.reset();
-    error_.clear();
-    cancelled_ = false;
-    if (const std::string reason = values_unavailable(config); !reason.empty()) {
-      error_ = what + " needs computed values, and " + reason;
-      return;
-    }
+  // Starts `work` for `key`. While an earlier run is still going it is asked to stop and this one
+  // is ignored: the panel asks again next frame.
+  void start(const Key& key, Work work) {
+    if (!begin(key)) return;
     shared_ = std::make_shared<Shared>();
     thread_ = std::thread([shared = shared_, work = std::move(work)] {
       RunControl control;
@@ -79,14 +85,15 @@ class BackgroundTask {
       shared->done = true;
     });
   }
-
-  // Asks the running work to stop; it comes back as cancelled (not an error) within milliseconds.
-  void cancel() {
-    if (shared_) shared_->cancel = true;
+  // Records `key` as refused for `reason` without starting a thread (a config with no values).
+  void refuse(const Key& key, std::string reason) {
+    if (begin(key)) error_ = std::move(reason);
   }
 
-  // Takes the finished result, once. Called every frame.
-  void poll() {
+  void cancel() override {
+    if (shared_) shared_->cancel = true;
+  }
+  void poll() override {
     if (!shared_) return;
     {
       std::lock_guard lock(shared_->mutex);
@@ -97,8 +104,7 @@ class BackgroundTask {
     }
     join();
   }
-  // Blocks until the running work is done (tests, screenshots).
-  void wait() {
+  void wait() override {
     if (thread_.joinable()) thread_.join();
     poll();
   }
@@ -113,17 +119,21 @@ class BackgroundTask {
     std::lock_guard lock(shared_->mutex);
     return !shared_->done;
   }
-  // Running, or finished with a result poll() has not taken yet: a frame is still due.
-  bool pending() const { return shared_ != nullptr; }
+  bool pending() const override { return shared_ != nullptr; }
   double progress() const { return shared_ ? shared_->progress.load() : 0.0; }
-  // Started (running, done, failed, refused or cancelled) for exactly this config.
-  bool started_for(const Config& config) const { return config_ && *config_ == config; }
+  // Started (running, done, failed, refused or cancelled) for exactly this key.
+  bool started_for(const Key& key) const { return key_ && *key_ == key; }
+  // The result, only when it was computed for `key` (a result of another key is stale).
+  const Result* result_for(const Key& key) const {
+    return started_for(key) && result_ ? &*result_ : nullptr;
+  }
+  const std::optional<Key>& key() const { return key_; }
   const std::optional<Result>& result() const { return result_; }
   const std::string& error() const { return error_; }  // a refusal or a failure
   bool cancelled() const { return cancelled_; }
-  // Forgets the config, so the panel may start the same measurement again (after a cancel).
+  // Forgets the key, so the panel may start the same measurement again (after a cancel).
   void forget() {
-    if (!busy()) config_.reset();
+    if (!busy()) key_.reset();
   }
 
  private:
@@ -137,6 +147,19 @@ class BackgroundTask {
     std::string error;
     bool cancelled = false;
   };
+  // Clears the last run for `key`; false (and the running work asked to stop) while one runs.
+  bool begin(const Key& key) {
+    if (busy()) {
+      cancel();
+      return false;
+    }
+    join();
+    key_ = key;
+    result_.reset();
+    error_.clear();
+    cancelled_ = false;
+    return true;
+  }
   void join() {
     if (thread_.joinable()) thread_.join();
     if (shared_ && shared_->done) shared_.reset();
@@ -144,7 +167,7 @@ class BackgroundTask {
 
   std::shared_ptr<Shared> shared_;
   std::thread thread_;
-  std::optional<Config> config_;
+  std::optional<Key> key_;
   std::optional<Result> result_;
   std::string error_;
   bool cancelled_ = false;

@@ -58,6 +58,9 @@ struct StageBoxLine {
 };
 
 struct FrameOutput {
+  // From the shortcuts to the last panel: a trace adopted now would be freed under a panel reading
+  // it (adopt_trace counts it in Session::adopted_while_drawing; the tests expect none).
+  bool drawing = false;
   std::vector<PlacedItem> items;
   std::vector<CaptionPlacement> captions;
   float scene_cell_px = 0;                    // the height of a cell of the stage view's tensors
@@ -79,6 +82,10 @@ struct FrameOutput {
   // Fields whose issue the controls panel drew, "run" for run_error and "export" for a failed
   // PNG export: every problem is explained on screen (the GUI fuzz test checks it).
   std::vector<std::string> explained;
+  // The Heads tools tab's importance bars as drawn, head by head, and the trace generation they
+  // were measured on (what the click tests compare with the shown trace).
+  std::vector<double> importance_bars;
+  uint64_t importance_generation = 0;
 };
 
 }  // namespace attnlab::gui

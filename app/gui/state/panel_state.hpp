@@ -1,5 +1,6 @@
-// What each panel and tab remembers between frames: its own choices and its caches of the shown
-// trace (TraceCache: rebuilt when the trace generation or the panel's key changes).
+// What each panel and tab remembers between frames: its own choices, its caches of the shown
+// trace (TraceCache) and its jobs measuring it (TraceJob), both keyed by (trace generation, the
+// panel's own choice).
 #pragma once
 
 #include <imgui.h>
@@ -107,12 +108,12 @@ struct CodeTab {
 };
 
 struct HeadToolsTab {
-  BackgroundTask<std::vector<double>> importance;  // head_importance, per head
-  BackgroundTask<HeadCountComparison> head_counts;
+  TraceJob<std::vector<double>> importance;  // head_importance, per head
+  TraceJob<HeadCountComparison> head_counts;
 };
 
 struct PathsTab {
-  BackgroundTask<PathComparison> comparison;  // the loop against the batched path
+  TraceJob<PathComparison> comparison;  // the loop against the batched path
 };
 
 // The next lessons' tabs (app/gui/variants/).

@@ -11,17 +11,10 @@ bool transition_animating(const AppState& state) {
   return state.walk.frozen_transition < 0 && transition_progress(state) < 1.0f;
 }
 
-bool measurement_pending(const AppState& state) {
-  return state.head_tools.importance.pending() || state.head_tools.head_counts.pending() ||
-         state.paths.comparison.pending() || state.train.head_counts.pending() ||
-         state.model.finding.pending() || state.word_order.shuffle.pending() ||
-         state.flash.lesson.pending() || state.train.longer.pending();
-}
-
 bool window_request_pending(const AppState& state) {
   const WindowRequests& window = state.window;
   return window.fonts_dirty || window.toggle_fullscreen || window.export_request ||
-         state.tabs.requested_tool || state.tabs.requested_info;
+         state.tabs.requested_tool || state.tabs.requested_info || !state.requests.empty();
 }
 
 }  // namespace
@@ -32,7 +25,7 @@ bool wants_frames(const AppState& state) {
   // moves and it is taken as soon as it is loaded (a page draws only the frames that are due).
   const bool opening_model = !state.model.loading.empty() || !state.window.dropped_paths.empty();
   return transition_animating(state) || state.walk.playing || state.session.computing ||
-         measurement_pending(state) || window_request_pending(state) || training || opening_model;
+         any_job_pending(state) || window_request_pending(state) || training || opening_model;
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {

@@ -35,9 +35,13 @@ struct Session {
   std::optional<MistakeReport> mistake_report;
   Inputs trace_inputs;    // the explicit inputs `trace` was run with (undefined ones generated)
   std::string run_error;  // a run that failed for another reason
-  // Bumped whenever a new trace is adopted (0: none yet). Every cache derived from the trace
-  // (TraceCache) is rebuilt when this differs from the generation it was built for.
+  // Bumped whenever a new trace is adopted (0: none yet): a new config, or new inputs or weights
+  // for the same config. Every picture (TraceCache) and job (TraceJob) derived from the trace is
+  // keyed by it with the panel's own choice (trace_cache.hpp).
   uint64_t generation = 0;
+  // Traces adopted while a panel was drawing (FrameOutput::drawing): a change not asked for through
+  // state.requests. Always 0 unless a panel breaks the rule; the click tests check it.
+  uint64_t adopted_while_drawing = 0;
 
   // [SECTION] background computation
   std::unique_ptr<TraceWorker> worker = std::make_unique<TraceWorker>();

@@ -1,35 +1,49 @@
-// What a panel derives from the shown trace (heatmaps, mistake maps, colour scales), kept until
-// the trace or the panel's own choice changes. The one way the app invalidates such caches: each
-// remembers the trace generation (Session::generation, bumped whenever a new trace is adopted) and
-// the key (view, head, sequence, ...) it was built for, and rebuilds when either differs.
+// The one staleness rule of the app: whatever a panel derives from the shown trace (heatmaps,
+// mistake maps, colour scales) and every background job measuring it is keyed by (trace
+// generation, the panel's own choice). Session::generation is bumped whenever a new trace is
+// adopted: a new config, new inputs, or new weights for the same config (a model's other layer);
+// a picture or a result whose key differs is never shown as current.
 #pragma once
 
 #include <cstdint>
 #include <utility>
 
+#include "app/gui/state/background_task.hpp"
+
 namespace attnlab::gui {
 
-// The key of a cache that depends on the trace alone.
+// The choice of a cache or job that depends on the trace alone.
 struct WholeTrace {
   bool operator==(const WholeTrace&) const = default;
 };
 
-template <typename Key, typename Value>
+template <typename Choice = WholeTrace>
+struct TraceKey {
+  uint64_t generation = 0;  // Session::generation of the trace it belongs to
+  Choice choice{};          // the panel's own: view, head, sequence, tile sizes, seed, ...
+  bool operator==(const TraceKey&) const = default;
+};
+
+// A background job measuring the shown trace (start_for_trace, trace_jobs.hpp).
+template <typename Result, typename Choice = WholeTrace>
+using TraceJob = BackgroundTask<Result, TraceKey<Choice>>;
+
+// A picture derived from the shown trace, built in the frame.
+template <typename Choice, typename Value>
 class TraceCache {
  public:
-  // The value for (generation, key): `build()` runs only when they differ from the last build's.
+  // The value for (generation, choice): `build()` runs only when they differ from the last build's.
   template <typename Build>
-  Value& get(uint64_t generation, const Key& key, Build&& build) {
-    if (!built_for(generation, key)) {
+  Value& get(uint64_t generation, const Choice& choice, Build&& build) {
+    if (!built_for(generation, choice)) {
       value_ = std::forward<Build>(build)();
-      generation_ = generation;
-      key_ = key;
+      key_ = {generation, choice};
       ++builds_;
     }
     return value_;
   }
-  bool built_for(uint64_t generation, const Key& key) const {
-    return builds_ > 0 && generation_ == generation && key_ == key;
+  bool built_for(uint64_t generation, const Choice& choice) const {
+    return builds_ > 0 && key_ == TraceKey<Choice>{generation, choice};
   }
   // The last build's value (empty before the first), without rebuilding.
   const Value& value() const { return value_; }
@@ -38,8 +52,7 @@ class TraceCache {
 
  private:
   Value value_{};
-  uint64_t generation_ = 0;
-  Key key_{};
+  TraceKey<Choice> key_{};
   uint64_t builds_ = 0;
 };
 

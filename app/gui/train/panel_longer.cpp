@@ -97,10 +97,9 @@ void longer_than_training_section(AppState& state, bool table_here) {
     const training::TrainSettings settings = tab.settings;
     std::vector<uint64_t> seeds;
     for (int i = 0; i < tab.longer_seeds; ++i) seeds.push_back(settings.seed + uint64_t(i));
-    tab.longer.start(Config{}, "longer than training",
-                     [settings, seeds](const RunControl& control) {
-                       return training::run_length_experiment(settings, seeds, control);
-                     });
+    tab.longer.start(NoKey{}, [settings, seeds](const RunControl& control) {
+      return training::run_length_experiment(settings, seeds, control);
+    });
     tab.show_longer = true;
   }
   tooltip(

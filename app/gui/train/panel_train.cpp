@@ -380,7 +380,7 @@ void head_count_section(AppState& state) {
   TrainTab& tab = state.train;
   if (ImGui::Button("Heads vs one head")) {
     const training::TrainSettings settings = tab.settings;
-    tab.head_counts.start(Config{}, "heads vs one head", [settings](const RunControl& control) {
+    tab.head_counts.start(NoKey{}, [settings](const RunControl& control) {
       return training::compare_head_counts(settings, {1, 2, 4, 8, 16}, control);
     });
   }
@@ -471,7 +471,7 @@ void draw_train_tab(AppState& state) {
         "head looks at the previous token, the other at the first.");
   } else {
     ImGui::BeginDisabled(running);
-    if (ImGui::Button("Open in the pipeline")) open_trained_model(state);
+    if (ImGui::Button("Open in the pipeline")) state.requests.later(open_trained_model);
     ImGui::EndDisabled();
     tooltip(
         "Make the trained first layer the current trace (its embeddings as X, its weights as W): "

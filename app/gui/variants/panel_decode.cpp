@@ -47,8 +47,10 @@ void offer_decoding(AppState& state) {
     next.decode_steps = n;
     next.mask.causal = true;
     next.mask.window = next.mask.global_tokens = 0;
-    state.controls.last_edited_field = "decode";
-    set_config(state, next);
+    state.requests.later([next](AppState& s) {
+      s.controls.last_edited_field = "decode";
+      set_config(s, next);
+    });
   }
   tooltip("Turns on KV-cache decoding (Controls, Next lessons: decode) with a causal mask.");
   issue_text(state, "decode");
