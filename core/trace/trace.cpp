@@ -70,6 +70,23 @@ const TensorRecord* Trace::find(const std::string& name) const {
   return nullptr;
 }
 
+const TensorRecord* Trace::find(Op op, char which) const {
+  for (const TensorRecord& r : records)
+    if (r.op == op && r.which == which) return &r;
+  return nullptr;
+}
+
+const TensorRecord* Trace::find(Pass pass, Op op, char which, int64_t position) const {
+  for (const TensorRecord& r : side_records)
+    if (r.pass == pass && r.op == op && r.which == which && r.position == position) return &r;
+  return nullptr;
+}
+
+const TensorRecord* Trace::weights() const {
+  const TensorRecord* zeroed = find(Op::ZeroMasked);
+  return zeroed ? zeroed : find(Op::Softmax);
+}
+
 std::vector<const TensorRecord*> Trace::pass_records(Pass pass, int64_t position) const {
   std::vector<const TensorRecord*> out;
   for (const TensorRecord& r : side_records)

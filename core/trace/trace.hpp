@@ -10,6 +10,7 @@
 
 #include "core/model/config.hpp"
 #include "core/tensor/tensor.hpp"
+#include "core/trace/op.hpp"
 
 namespace attnlab {
 
@@ -86,7 +87,9 @@ enum class Pass {
 const char* pass_name(Pass pass);
 
 struct TensorRecord {
-  std::string name;  // export name, e.g. "q_split" (file q_split.npy)
+  std::string name;   // export name, e.g. "q_split" (file q_split.npy): the file format only
+  Op op = Op::Input;  // what it holds, with `which`: how code finds it (Trace::find(Op, which))
+  char which = 0;     // 'q', 'k', 'v' (or 'r', MLA's rotary query) for per-projection steps
   Pass pass = Pass::Forward;
   int64_t position = -1;  // Pass::Decode: the token decoded (t); else -1
   Stage stage;
@@ -181,8 +184,20 @@ struct Trace {
   DecodeTrace decode;     // config.decode_steps > 0: the same sequence decoded with a KV cache
   AbsorbedPath absorbed;  // MLA: the same output with W_UK and W_UV absorbed
 
-  // A record (of any pass) or parameter of that name; or null.
+  // A record (of any pass) or parameter of that name; or null. For names read from the trace
+  // itself (a record's inputs, its storage owner) and the export's files: code that wants a
+  // particular record asks for it by what it holds, below.
   const TensorRecord* find(const std::string& name) const;
+  // The forward pass's record of step `op` (of projection `which`: 'q', 'k', 'v', 'r'; 0 for a
+  // step that is not per projection); or null when this run has none. Unique: the plan makes at
+  // most one forward record per (op, which).
+  const TensorRecord* find(Op op, char which = 0) const;
+  // A record beside the forward pass: of `pass`, at decoded position `position` (Pass::Decode;
+  // else -1), of step `op` and projection `which`; or null.
+  const TensorRecord* find(Pass pass, Op op, char which = 0, int64_t position = -1) const;
+  // The attention weights the values are averaged with (before dropout): the mask-after-softmax
+  // zeroing's when it runs, else the softmax's. Null before the attend stage is reached.
+  const TensorRecord* weights() const;
   // The side records of a pass (of one decoded position, for Pass::Decode), in order.
   std::vector<const TensorRecord*> pass_records(Pass pass, int64_t position = -1) const;
   std::vector<const TensorRecord*> stage_records(Stage stage) const;

@@ -21,6 +21,8 @@ class TraceBuilder {
     const Words words = narrate(plan_, step);
     TensorRecord record;
     record.name = step.name;
+    record.op = step.op;
+    record.which = step.which;
     record.pass = step.pass;
     record.position = step.position;
     record.stage = step.stage;

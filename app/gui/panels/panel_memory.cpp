@@ -32,30 +32,31 @@ struct Pair {
 // The records before and after the current step, or false when it has no memory picture: the
 // step's record (q, k or v as chosen at split and transpose) and the record it was made from.
 bool step_pair(const AppState& state, const PipelineStep& step, Pair& pair) {
-  const std::string x(1, state.memory.tensor);
+  const Trace& trace = *state.session.trace;
+  const char x = state.memory.tensor;
+  const TensorRecord* after = nullptr;
   if (step.stage == Stage::Split) {
-    pair.after = x + "_split";
+    after = trace.find(Op::Split, x);
   } else if (step.stage == Stage::Transpose && step.substep == Substep::Expand) {
     // Grouped K/V heads read g times through a stride of 0; q is not expanded, so with q
-    // chosen the step shows k's expand.
-    const Trace& trace = *state.session.trace;
-    const std::string kv = x == "q" ? "k" : x;
-    pair.after = trace.find(kv + "_grouped")  ? kv + "_grouped"
-                 : trace.find("k_rope_heads") ? "k_rope_heads"
-                                              : kv + "_heads";
+    // chosen the step shows k's expand (MLA's: the rotary key's).
+    const char kv = x == 'q' ? 'k' : x;
+    after = trace.find(Op::ExpandHeads, kv);
+    if (!after) after = trace.find(Op::ExpandHeads, 'r');
+    if (!after) after = trace.find(Op::Transpose, kv);
   } else if (step.stage == Stage::Transpose) {
-    pair.after = x + "_heads";
+    after = trace.find(Op::Transpose, x);
   } else if (step.stage == Stage::Concat) {
-    const std::vector<const TensorRecord*> records = step_records(*state.session.trace, step);
+    const std::vector<const TensorRecord*> records = step_records(trace, step);
     if (records.empty()) return false;
-    pair.after = records.front()->name;
+    after = records.front();
   } else {
     return false;
   }
-  const TensorRecord* after = state.session.trace->find(pair.after);
   if (!after || after->inputs.empty()) return false;
-  pair.before = after->inputs.front();
-  return state.session.trace->find(pair.before) != nullptr;
+  pair.after = after->name;
+  pair.before = after->inputs.front();  // the record (or parameter) it was made from
+  return trace.find(pair.before) != nullptr;
 }
 
 // [SECTION] sizes

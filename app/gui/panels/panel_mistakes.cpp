@@ -133,7 +133,8 @@ void description(const AppState& state, const MistakeInfo& info, std::optional<C
 // In place of a buggy map the run never made: why, with the strides that made view() refuse.
 std::string empty_buggy_note(const Trace& buggy) {
   if (!buggy.failure.failed) return "no map";
-  const TensorRecord* back = buggy.find("context_t");  // the non-contiguous (B, T, h, d_v) view
+  const TensorRecord* back =
+      buggy.find(Op::TransposeBack);  // the non-contiguous (B, T, h, d_v) view
   if (!back) return "never made: the run stopped";
   return "never made: view() raised. " + back->name + " " + back->axes_text() + " has strides " +
          shape_to_string(back->tensor.strides()) + ": not contiguous";

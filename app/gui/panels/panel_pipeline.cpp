@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/look/theme.hpp"
@@ -27,10 +28,15 @@ std::string stage_output_shape(const Trace& trace, Stage stage) {
 // "q (1, 7, 16) · k (1, 7, 4) · v (1, 7, 4)"; empty where it makes none of them.
 std::string stage_qkv_shapes(const Trace& trace, Stage stage) {
   std::string text;
-  for (const char* name : {"q", "c_kv", "k", "v"}) {
+  // q, c_kv, k, v: the projections (fused QKV's column views) and MLA's latent of the keys
+  const std::pair<Op, char> parts[] = {
+      {Op::Project, 'q'}, {Op::Compress, 'k'}, {Op::Project, 'k'}, {Op::Project, 'v'}};
+  for (const auto& [op, which] : parts) {
     const TensorRecord* last = nullptr;
-    for (const TensorRecord* record : trace.stage_records(stage))
-      if (record->name == name) last = record;
+    for (const TensorRecord* record : trace.stage_records(stage)) {
+      const Op made = record->op == Op::SplitColumns ? Op::Project : record->op;
+      if (made == op && record->which == which) last = record;
+    }
     if (last)
       text += (text.empty() ? "" : " \u00B7 ") + last->name + " " +
               shape_to_string(last->tensor.shape());

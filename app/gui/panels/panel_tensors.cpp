@@ -74,7 +74,7 @@ std::vector<SceneItem> build_scene(const Trace& trace, const PipelineStep& step,
         // K's expand and reshape (V's are the same): the n_kv heads read g times by a stride of
         // 0, then merged into h heads.
         for (const TensorRecord* record : step_records(trace, step))
-          if (record->name.starts_with("k"))
+          if (record->which != 'v')  // k_grouped, k_expanded, MLA's k_rope_heads
             scene.push_back({record, geometry_of(*record, h, false), stacked, false});
         break;
       }
@@ -295,7 +295,7 @@ float magnitude_of(AppState& state, const TensorRecord& record) {
 }
 
 bool is_weights(const TensorRecord& record) {
-  return record.name == "weights" || record.name == "weights_dropout";
+  return record.op == Op::Softmax || record.op == Op::ZeroMasked || record.op == Op::DropWeights;
 }
 
 // How a scene fits the room: caption metrics, the cell size, and whether numbers are printed.

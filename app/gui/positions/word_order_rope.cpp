@@ -98,8 +98,8 @@ void draw_plane(const AppState& state, const RopeInputs& in, int pair, int dista
 void draw_rope_view(AppState& state) {
   const Trace& trace = *state.session.trace;
   const Config& c = trace.config;
-  const TensorRecord* q_heads = trace.find("q_heads");
-  const TensorRecord* k_heads = trace.find("k_heads");
+  const TensorRecord* q_heads = trace.find(Op::Transpose, 'q');
+  const TensorRecord* k_heads = trace.find(Op::Transpose, 'k');
   const TensorRecord* inv = trace.find("rope_inv_freq");
   if (!c.rotary()) offer_encoding(state, PositionEncoding::Rope, "RoPE");
   if (!c.rotary() || trace.shape_only || !q_heads || !k_heads || !inv) {

@@ -78,8 +78,8 @@ ValueGrid head_map(const Tensor& weights, int64_t head, double top) {
 
 void draw_pair(AppState& state, const Trace& original, const ShuffleResult& result) {
   const Palette& colours = palette(state.ui.theme);
-  const Tensor& before = original.find("weights")->tensor;
-  const Tensor& after = result.shuffled.find("weights")->tensor;
+  const Tensor& before = original.weights()->tensor;
+  const Tensor& after = result.shuffled.weights()->tensor;
   const int64_t T = before.size(2), head = state.word_order.head;
   double top = 1e-12;
   for (int64_t i = 0; i < T; ++i)
@@ -135,7 +135,7 @@ void draw_pair(AppState& state, const Trace& original, const ShuffleResult& resu
 void draw_shuffle_view(AppState& state) {
   const Trace& trace = *state.session.trace;
   shuffle_controls(state, trace.config.n_heads);
-  const TensorRecord* weights = trace.find("weights");
+  const TensorRecord* weights = trace.weights();
   if (trace.config.cross() || !weights || weights->tensor.dim() != 4 ||
       weights->tensor.size(2) != weights->tensor.size(3)) {
     ImGui::TextWrapped(
@@ -147,7 +147,7 @@ void draw_shuffle_view(AppState& state) {
   if (draw_task_status(state.word_order.shuffle, "shuffle", palette(state.ui.theme).error)) return;
   const ShuffleResult* result =
       state.word_order.shuffle.result_for(shown_key(state, state.word_order.shuffle_seed));
-  if (!result || !result->shuffled.find("weights")) return;
+  if (!result || !result->shuffled.weights()) return;
   verdict(state, *result);
   draw_pair(state, trace, *result);
 }

@@ -16,13 +16,13 @@ namespace {
 struct ViewInfo {
   const char* name;
   const char* title;
-  const char* record;  // the trace record it reads
+  Op op;  // the step whose record it reads (the weights view: Trace::weights())
 };
 constexpr ViewInfo kViews[kHeatmapViewCount] = {
-    {"weights", "weights A = softmax(S)", "weights"},
-    {"scores", "raw scores Q K\u1D40", "scores"},
-    {"scaled", "scaled S = Q K\u1D40 / \u221Ad_k", "scaled"},
-    {"masked", "masked scores", "masked"},
+    {"weights", "weights A = softmax(S)", Op::Softmax},
+    {"scores", "raw scores Q K\u1D40", Op::Scores},
+    {"scaled", "scaled S = Q K\u1D40 / \u221Ad_k", Op::Scale},
+    {"masked", "masked scores", Op::Mask},
 };
 
 }  // namespace
@@ -42,7 +42,7 @@ HeatmapView view_at_step(const Trace& trace, HeatmapView chosen, Stage stage, Su
   for (const TensorRecord& record : trace.records) {
     if (record.stage != stage || record.substep != substep) continue;
     for (const HeatmapView view : {HeatmapView::Scores, HeatmapView::Scaled, HeatmapView::Masked})
-      if (record.name == kViews[int(view)].record) return view;
+      if (record.op == kViews[int(view)].op) return view;
   }
   return chosen;
 }
@@ -161,8 +161,9 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
 
 HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_index,
                           ColourScale scale) {
-  const TensorRecord* record = trace.find(kViews[int(view)].record);
-  if (!record && view == HeatmapView::Masked) record = trace.find("scaled");  // no mask recorded
+  const TensorRecord* record =
+      view == HeatmapView::Weights ? trace.weights() : trace.find(kViews[int(view)].op);
+  if (!record && view == HeatmapView::Masked) record = trace.find(Op::Scale);  // no mask recorded
   if (!record) return {};
   return maps_of(trace, *record, view, view == HeatmapView::Weights, batch_index, scale);
 }
@@ -170,7 +171,7 @@ HeatmapSet build_heatmaps(const Trace& trace, HeatmapView view, int64_t batch_in
 HeatmapSet record_heatmaps(const Trace& trace, const std::string& record, int64_t batch_index) {
   const TensorRecord* found = trace.find(record);
   if (!found) return {};
-  const bool weights = record == kViews[int(HeatmapView::Weights)].record;
+  const bool weights = found == trace.weights();
   return maps_of(trace, *found, weights ? HeatmapView::Weights : HeatmapView::Scores, weights,
                  batch_index, ColourScale::Fixed);
 }

@@ -16,15 +16,15 @@
 #include "app/gui/panels/tensor_drawing.hpp"
 #include "app/gui/variants/cache_memory_table.hpp"
 #include "app/gui/variants/variant_panels.hpp"
-#include "core/trace/plan.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnlab::gui {
 
 namespace {
 
-// The plan's record `part` of decode step `step` ("k_cache" of decode2_k_cache).
-const TensorRecord& step_record(const Trace& trace, int64_t step, const char* part) {
-  return *trace.find(decode_name(step, part));
+// Decode step `step`'s record of `op` (and projection `which`): its token is P + step.
+const TensorRecord& step_record(const Trace& trace, int64_t step, Op op, char which = 0) {
+  return *trace.find(Pass::Decode, op, which, trace.decode.prompt_tokens + step);
 }
 
 // No decoding in this trace: what it is, and a button that turns it on.
@@ -122,7 +122,7 @@ void draw_growing_maps(AppState& state, int64_t shown_step, ImVec2 room) {
   const Trace& trace = *state.session.trace;
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
-  const Tensor& full = trace.find("weights")->tensor;  // (B, h, T, T): the prompt's rows
+  const Tensor& full = trace.weights()->tensor;  // (B, h, T, T): the prompt's rows
   const int64_t h = full.size(1), T = full.size(2), P = trace.decode.prompt_tokens;
   const int64_t b = std::clamp<int64_t>(state.walk.batch_shown, 0, full.size(0) - 1);
   const int64_t last = P + shown_step;  // the newest row
@@ -155,7 +155,8 @@ void draw_growing_maps(AppState& state, int64_t shown_step, ImVec2 room) {
     list->AddRect(at, ImVec2(at.x + side, at.y + side), colours.block_border);
     for (int64_t i = 0; i <= last; ++i) {
       // Row i: the prompt's from the full run, a decoded token's from its own step.
-      const TensorRecord* decoded = i >= P ? &step_record(trace, i - P, "weights") : nullptr;
+      const TensorRecord* decoded =
+          i >= P ? &step_record(trace, i - P, Op::DecodeSoftmax) : nullptr;
       auto weight = [&](int64_t j) {
         return decoded ? decoded->tensor.at({b, hd, 0, j}) : full.at({b, hd, i, j});
       };
@@ -202,9 +203,9 @@ void draw_decode_tab(AppState& state) {
   ImGui::SliderInt("##decode_step", &state.decode.step, 0, last, format.c_str());
   tooltip("The decode step shown: \u2190/\u2192 (and Home/End) step while this tab is open.");
   ImGui::SameLine();
-  const TensorRecord* q = &step_record(trace, state.decode.step, "q");
-  const TensorRecord* cache = &step_record(trace, state.decode.step, "k_cache");
-  const TensorRecord* scores = &step_record(trace, state.decode.step, "scores");
+  const TensorRecord* q = &step_record(trace, state.decode.step, Op::DecodeProject, 'q');
+  const TensorRecord* cache = &step_record(trace, state.decode.step, Op::CacheAppend, 'k');
+  const TensorRecord* scores = &step_record(trace, state.decode.step, Op::DecodeScores);
   const std::string shapes = "token " + std::to_string(t) + " \"" + token + "\": q " +
                              shape_to_string(q->tensor.shape()) + " attends over the cache " +
                              shape_to_string(cache->tensor.shape()) + ", a score row " +
