@@ -66,6 +66,24 @@ grep -q '"theme": "dark"' "$settings" && grep -q '"sentence": "The cat sat on th
   ok || bad "settings not restored"
 ls "$ATTNLAB_CONFIG_DIR" | grep -v '^settings.json$' | grep -q . && bad "temp files left" || ok
 
+# A fatal error leaves one line on stderr and in the log beside the settings, then the process
+# ends as the signal would have it (an ASan build leaves the signal to ASan's own report).
+if ! nm -C "$app" 2>/dev/null | grep -q __asan_init; then
+  for signal in SEGV ABRT; do
+    rm -f "$ATTNLAB_CONFIG_DIR/attnlab.log"
+    "$app" --preset seed003 >"$work/out" 2>"$work/err" &
+    pid=$!
+    sleep 1.5
+    kill -"$signal" "$pid"
+    wait "$pid" && status=0 || status=$?
+    [ "$status" -eq $((128 + $(kill -l "$signal"))) ] && ok || bad "SIG$signal: exit $status"
+    grep -q "^attnlab: fatal: SIG$signal" "$work/err" && ok || bad "SIG$signal: no line on stderr"
+    grep -q "attnlab: fatal: SIG$signal" "$ATTNLAB_CONFIG_DIR/attnlab.log" 2>/dev/null && ok ||
+      bad "SIG$signal: no line in attnlab.log"
+  done
+  rm -f "$ATTNLAB_CONFIG_DIR/attnlab.log"
+fi
+
 # A corrupted settings file: moved aside, defaults used, the app still starts and saves anew.
 echo '{"config": {"d_model": ' >"$settings"
 run_interactive

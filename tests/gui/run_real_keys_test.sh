@@ -41,6 +41,10 @@ drive() {  # FUNCTION APP_ARGS...
   local act=$1
   shift
   rm -rf "$ATTNLAB_CONFIG_DIR"
+  # Not the very first start: the first-start card (which takes the first key or click) is tested
+  # on its own (FirstStartCard.*).
+  mkdir -p "$ATTNLAB_CONFIG_DIR"
+  echo '{"first_start_done": true}' >"$settings"
   "$app" "$@" >"$work/out" 2>"$work/err" &
   local pid=$!
   local window=

@@ -27,9 +27,11 @@ namespace attnlab::gui {
 
 namespace {
 
-// A signal handler may touch nothing but these: the log's descriptor, opened beforehand, and
-// async-signal-safe calls (write, clock_gettime, backtrace_symbols_fd once loaded, raise).
-int log_fd = -1;
+// A signal handler may touch nothing but these: the log's path, copied beforehand, and
+// async-signal-safe calls (open, write, close, clock_gettime, backtrace_symbols_fd once loaded,
+// raise). The log is opened only when there is something to write: a run that ends well leaves
+// no file behind.
+char log_path_text[4096] = "";
 
 struct FatalSignal {
   int number;
@@ -73,6 +75,8 @@ void write_time(int fd) {
 // One line to stderr and to the log (with the time and the stack there).
 void write_fatal_line(const char* line, bool with_stack) {
   write_text(STDERR_FILENO, line);
+  if (log_path_text[0] == '\0') return;
+  const int log_fd = open(log_path_text, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log_fd < 0) return;
   write_time(log_fd);
   write_text(log_fd, line);
@@ -84,6 +88,7 @@ void write_fatal_line(const char* line, bool with_stack) {
 #else
   (void)with_stack;
 #endif
+  close(log_fd);
 }
 
 [[maybe_unused]] void on_fatal_signal(int number) {
@@ -119,7 +124,8 @@ std::string fatal_log_path(const std::string& settings_folder) {
 void report_fatal_errors(const std::string& log_path) {
   std::error_code ignored;  // no log (a read-only home): stderr still gets the line
   std::filesystem::create_directories(std::filesystem::path(log_path).parent_path(), ignored);
-  log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_path.size() < sizeof(log_path_text))
+    std::memcpy(log_path_text, log_path.c_str(), log_path.size() + 1);
 #ifdef ATTNLAB_HAS_BACKTRACE
   void* warm[1];
   backtrace(warm, 1);  // loads libgcc now: the first call may allocate, a handler must not
