@@ -1,4 +1,5 @@
 // Opening an exercise, and grading its answer again whenever the answer's file changes.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -39,14 +40,12 @@ std::shared_ptr<const CheckOutcome> grade_files(const CheckKey& key) {
 
 void take_dropped(AppState& state) {
   std::vector<std::string>& dropped = state.window.dropped_paths;
-  for (auto it = dropped.begin(); it != dropped.end();) {
-    if (!is_check_path(*it)) {
-      ++it;
-      continue;
-    }
-    open_check(state, *it);
-    it = dropped.erase(it);
-  }
+  const auto ours = std::stable_partition(dropped.begin(), dropped.end(),
+                                          [](const std::string& p) { return !is_check_path(p); });
+  if (ours == dropped.end()) return;
+  const std::string last = dropped.back();  // the last one dropped, as the Model tab does
+  dropped.erase(ours, dropped.end());
+  open_check(state, last);
 }
 
 }  // namespace

@@ -157,16 +157,17 @@ void mistake_card(AppState& state, const CheckOutcome& outcome) {
     const NamedMistake& mistake = grade.diagnosis.mistakes[k];
     ImGui::Separator();
     coloured_text(colours.accent, mistake.name + ": " + mistake.title);
-    coloured_text(colours.text, mistake.symptom);
-    coloured_text(colours.text_dim, mistake.evidence);
-    fix_lines(state, mistake);
-    if (mistake.simulated == Mistake::None) continue;
     ImGui::PushID(int(k));
-    if (ImGui::Button("Show the same mistake in the simulator"))
+    if (mistake.simulated != Mistake::None &&
+        ImGui::Button("Show the same mistake in the simulator"))
       state.requests.later([config = outcome.exercise->config, m = mistake.simulated](AppState& s) {
         show_mistake_in_simulator(s, config, m);
       });
-    tooltip("The Mistakes tab on this mistake, run on the exercise's config.");
+    if (mistake.simulated != Mistake::None)
+      tooltip("The Mistakes tab on this mistake, run on the exercise's config.");
+    coloured_text(colours.text, mistake.symptom);
+    fix_lines(state, mistake);
+    coloured_text(colours.text_dim, mistake.evidence);
     ImGui::PopID();
   }
 }
