@@ -23,11 +23,13 @@ std::string one_line(std::string message) {
   return message;
 }
 
-// Loads the exercise (its right answer recomputed) and grades the answer; an answer that cannot be
-// read is graded as empty, with why.
-std::shared_ptr<const CheckOutcome> grade_files(const CheckKey& key) {
+// Loads the exercise (its right answer recomputed) unless `known` is its, and grades the answer; an
+// answer that cannot be read is graded as empty, with why.
+std::shared_ptr<const CheckOutcome> grade_files(const CheckKey& key,
+                                                std::shared_ptr<const Exercise> known) {
   auto outcome = std::make_shared<CheckOutcome>();
-  outcome->exercise = std::make_shared<const Exercise>(load_exercise(key.dir));
+  outcome->exercise =
+      known ? std::move(known) : std::make_shared<const Exercise>(load_exercise(key.dir));
   Answer answer;
   try {
     answer = read_answer(key.answer);
@@ -52,11 +54,14 @@ void take_dropped(AppState& state) {
 
 void open_check(AppState& state, const std::string& path) {
   CheckTab& tab = state.check;
-  const CheckPaths paths = check_paths(path);
+  CheckPaths paths = check_paths(path);
+  // An answer file away from its exercise (the page's dropped file): the exercise open stays.
+  const bool answer_given = paths.answer == std::filesystem::path(path).lexically_normal().string();
+  if (answer_given && !tab.dir.empty() && !is_check_path(paths.dir)) paths.dir = tab.dir;
   tab.dir_text = path;
+  if (paths.dir != tab.dir) tab.shown.reset();
   tab.dir = paths.dir;
   tab.answer = paths.answer;
-  tab.shown.reset();
   tab.error.clear();
   tab.stage = -1;
   tab.head = -1;
@@ -76,7 +81,9 @@ void poll_check(AppState& state, bool now) {
   const CheckKey key{tab.dir, tab.answer, tab.stamp};
   tab.grading.poll();
   if (!tab.grading.started_for(key)) {  // a new answer (or one still grading the old: next frame)
-    tab.grading.start(key, [key](const RunControl&) { return grade_files(key); });
+    // The exercise read once per folder: the page may have freed its files since.
+    std::shared_ptr<const Exercise> known = tab.shown ? tab.shown->exercise : nullptr;
+    tab.grading.start(key, [key, known](const RunControl&) { return grade_files(key, known); });
     return;
   }
   if (tab.grading.busy()) return;
