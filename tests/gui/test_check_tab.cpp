@@ -122,8 +122,8 @@ TEST_F(CheckTabTest, RightAnswerTurnsEveryGivenStageGreen) {
     EXPECT_EQ(marks()[size_t(index_of(name))], StageMark::Right) << name;
   EXPECT_EQ(marks()[size_t(index_of("q_heads"))], StageMark::NotGiven);
   EXPECT_EQ(grade().first_wrong, -1);
-  // The maps shown: the last given stage, yours equal to the right one (difference 0).
-  EXPECT_EQ(shown_check_stage(state.check), index_of("out"));
+  // The maps shown: the weights, yours equal to the right one (difference 0).
+  EXPECT_EQ(shown_check_stage(state.check), index_of("weights"));
   const std::array<HeatmapSet, 3>& maps = state.check.maps;
   ASSERT_FALSE(maps[2].empty());
   for (float d : maps[2].shown) EXPECT_LT(d, 1e-4f);
@@ -145,7 +145,11 @@ TEST_F(CheckTabTest, ForgetTransposeIsRedFromItsFirstWrongStageAndNamed) {
   EXPECT_EQ(g.diagnosis.mistakes[0].name, "forget-transpose");
   EXPECT_EQ(shown_check_stage(state.check), g.first_wrong);
 
-  // The card's button: the Mistakes tab on forget-transpose, run on the exercise's config.
+  // The card's button: the Mistakes tab on forget-transpose, run on the exercise's config. (A tall
+  // window: the card scrolls in a short one.)
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 1600);
+  frame();
+  frame();
   const PlacedItem button = item("The Mistakes tab on this mistake");
   click(button);
   frame();

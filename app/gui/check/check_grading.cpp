@@ -104,6 +104,8 @@ int shown_check_stage(const CheckTab& tab) {
   if (tab.stage >= 0 && tab.stage < count && grade.stages[size_t(tab.stage)].given)
     return tab.stage;
   if (grade.first_wrong >= 0) return grade.first_wrong;
+  for (int i = 0; i < count; ++i)  // all right: the attention weights, the lesson's picture
+    if (grade.stages[size_t(i)].name == "weights" && grade.stages[size_t(i)].given) return i;
   for (int i = count - 1; i >= 0; --i)
     if (grade.stages[size_t(i)].given) return i;
   return -1;

@@ -1,13 +1,14 @@
 #include "app/gui/check/check_maps.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnlab::gui {
 
 namespace {
 
 // The given tensor as a record of the exercise's trace: the right record's axes when the shapes
-// agree, else axes named by position (the student's layout is theirs).
+// agree, else axes named by their sizes (the student's layout is theirs).
 Trace given_trace(const Exercise& exercise, const StageGrade& stage) {
   Trace trace;
   trace.config = exercise.answer.config;
@@ -16,8 +17,8 @@ Trace given_trace(const Exercise& exercise, const StageGrade& stage) {
   if (!stage.shape_ok) {
     record.axes.clear();
     for (int64_t i = 0; i < stage.given_tensor.dim(); ++i)
-      record.axes.push_back(
-          {AxisKind::Feature, "axis " + std::to_string(i), stage.given_shape[size_t(i)]});
+      record.axes.push_back({AxisKind::Feature, std::to_string(stage.given_shape[size_t(i)]),
+                             stage.given_shape[size_t(i)]});
   }
   trace.records.push_back(std::move(record));
   return trace;
@@ -48,8 +49,12 @@ std::array<HeatmapSet, 3> build_check_maps(const Exercise& exercise, const Stage
     if (!given.empty()) maps[0] = single_map(given, std::min(map, given.heads - 1));
   }
   share_colour_scale(std::span(maps.data(), 2));
-  if (!maps[0].empty() && !maps[1].empty() && stage.shape_ok)
+  if (!maps[0].empty() && !maps[1].empty() && stage.shape_ok) {
     maps[2] = difference_map(maps[1], maps[0]);
+    // On the maps' own magnitude: float32 rounding stays dark, not stretched to the full scale.
+    const float magnitude = std::max(std::abs(maps[1].value_min), std::abs(maps[1].value_max));
+    maps[2].value_max = std::max(maps[2].value_max, magnitude);
+  }
   return maps;
 }
 

@@ -18,7 +18,8 @@ int64_t check_map_count(const Exercise& exercise, const StageGrade& stage);
 // The map shown first: the one holding the first differing entry, else 0.
 int64_t first_check_map(const StageGrade& stage);
 
-// Yours, right and |yours - right| (empty when the shapes differ) of map `map` of sequence 0.
+// Yours, right and |yours - right| (empty when the shapes differ) of map `map` of sequence 0; the
+// difference coloured from 0 to at least the right map's largest |value|.
 std::array<HeatmapSet, 3> build_check_maps(const Exercise& exercise, const StageGrade& stage,
                                            int64_t map);
 

@@ -22,7 +22,8 @@ void open_check(AppState& state, const std::string& path);
 // and takes a finished one. Called every frame.
 void poll_check(AppState& state, bool now = false);
 
-// The stage the maps show: the chosen one, else the first wrong, else the last given (-1: none).
+// The stage the maps show: the chosen one, else the first wrong, else the weights or the last
+// given (-1: none).
 int shown_check_stage(const CheckTab& tab);
 
 // The Mistakes tab on `mistake`, run on the exercise's config (what the card's button asks for).

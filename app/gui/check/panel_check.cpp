@@ -115,6 +115,31 @@ void stage_boxes(AppState& state, const Grade& grade, int shown) {
 
 // [SECTION] the mistake card
 
+void stage_summary(AppState& state, const StageGrade& stage) {
+  const Palette& colours = palette(state.ui.theme);
+  std::string line = stage.name + " " + stage.axes + ": ";
+  if (!stage.given) {
+    line += "not given";
+  } else if (!stage.shape_ok) {
+    line += "yours is " + shape_to_string(stage.given_shape) + ", the right one " +
+            shape_to_string(stage.right_shape);
+  } else if (stage.right()) {
+    char text[96];
+    std::snprintf(text, sizeof text, "right, largest error %.2g (tolerance %.2g)", stage.max_error,
+                  stage.tolerance);
+    line += text;
+  } else {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%lld of %lld entries differ; largest error %.3g at %s (yours %.4g, right %.4g)",
+                  (long long)stage.wrong_entries, (long long)stage.entries, stage.max_error,
+                  shape_to_string(stage.worst_index).c_str(), stage.worst_given, stage.worst_right);
+    line += text;
+  }
+  if (!stage.non_finite.empty()) line += "; " + stage.non_finite;
+  coloured_text(stage.wrong() ? colours.error : colours.text_dim, line);
+}
+
 void fix_lines(AppState& state, const NamedMistake& mistake) {
   if (mistake.wrong.empty() && mistake.right.empty()) return;
   if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
@@ -148,6 +173,7 @@ void mistake_card(AppState& state, const CheckOutcome& outcome) {
   const StageGrade& first = grade.stages[size_t(grade.first_wrong)];
   large_text("First wrong: " + first.name + " " + first.axes, 1.2f * ImGui::GetFontSize(),
              kWrongFill);
+  stage_summary(state, first);
   if (grade.diagnosis.mistakes.empty()) {
     coloured_text(colours.text, "No known mistake explains this answer.");
     coloured_text(colours.text_dim, grade.diagnosis.unexplained);
@@ -240,14 +266,13 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
     const HeatmapSet& set = maps[size_t(i)];
     const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
     const ImVec4 clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
-    const char* title = i == 2 && ImGui::CalcTextSize(kTitles[i]).x > side + gap * 0.7f
-                            ? "|difference|"
-                            : kTitles[i];
+    const char* title = kTitles[i];
+    for (const char* shorter : {"|difference|", "|diff|"})
+      if (i == 2 && ImGui::CalcTextSize(title).x > side + gap * 0.7f) title = shorter;
     list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, title, nullptr, 0, &clip);
     if (set.empty()) {
       const char* why = i == 0 && !stage.given ? "not given" : i == 2 ? "shapes differ" : "no map";
-      list->AddText(nullptr, 0, ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why, nullptr,
-                    side);
+      list->AddText(ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why);
       continue;
     }
     const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
@@ -262,7 +287,8 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
     list->AddRect(at, end, colours.block_border);
     char axes[64];
     std::snprintf(axes, sizeof axes, "%s \u00D7 %s", set.row_axis.c_str(), set.col_axis.c_str());
-    list->AddText(ImVec2(at.x, end.y + font * 0.2f), colours.text_dim, axes);
+    if (ImGui::CalcTextSize(axes).x <= side + gap * 0.7f)  // else it runs into the next map's
+      list->AddText(ImVec2(at.x, end.y + font * 0.2f), colours.text_dim, axes);
     if (i == 1) continue;  // the wrong entries, outlined on yours and on the difference
     const float cell_w = w / float(set.cols), cell_h = h / float(set.rows);
     for (int64_t r = 0; r < set.rows; ++r)
@@ -273,31 +299,6 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
                         kOutline, 0, 0, 1.5f);
   }
   ImGui::Dummy(ImVec2(room.x, side + 2 * title_h));
-}
-
-void stage_summary(AppState& state, const StageGrade& stage) {
-  const Palette& colours = palette(state.ui.theme);
-  std::string line = stage.name + " " + stage.axes + ": ";
-  if (!stage.given) {
-    line += "not given";
-  } else if (!stage.shape_ok) {
-    line += "yours is " + shape_to_string(stage.given_shape) + ", the right one " +
-            shape_to_string(stage.right_shape);
-  } else if (stage.right()) {
-    char text[96];
-    std::snprintf(text, sizeof text, "right, largest error %.2g (tolerance %.2g)", stage.max_error,
-                  stage.tolerance);
-    line += text;
-  } else {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "%lld of %lld entries differ; largest error %.3g at %s (yours %.4g, right %.4g)",
-                  (long long)stage.wrong_entries, (long long)stage.entries, stage.max_error,
-                  shape_to_string(stage.worst_index).c_str(), stage.worst_given, stage.worst_right);
-    line += text;
-  }
-  if (!stage.non_finite.empty()) line += "; " + stage.non_finite;
-  coloured_text(stage.wrong() ? colours.error : colours.text_dim, line);
 }
 
 }  // namespace
@@ -326,7 +327,7 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   }
   const int shown = shown_check_stage(tab);
   stage_boxes(state, grade, shown);
-  const float card_w = std::floor(ImGui::GetContentRegionAvail().x * 0.42f);
+  const float card_w = std::floor(ImGui::GetContentRegionAvail().x * 0.5f);
   ImGui::BeginChild("check_card", ImVec2(card_w, 0), false, ImGuiWindowFlags_NoBackground);
   mistake_card(state, outcome);
   ImGui::EndChild();
@@ -334,7 +335,7 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   ImGui::BeginChild("check_maps", ImVec2(0, 0), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
   if (shown >= 0) {
-    stage_summary(state, grade.stages[size_t(shown)]);
+    if (shown != grade.first_wrong) stage_summary(state, grade.stages[size_t(shown)]);
     if (drawer && !drawer->error().empty())
       ImGui::TextWrapped("The heatmap shader failed: %s", drawer->error().c_str());
     else
