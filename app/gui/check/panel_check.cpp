@@ -335,7 +335,8 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   ImGui::BeginChild("check_maps", ImVec2(0, 0), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
   if (shown >= 0) {
-    if (shown != grade.first_wrong) stage_summary(state, grade.stages[size_t(shown)]);
+    if (shown != grade.first_wrong && !grade.stages[size_t(shown)].right())
+      stage_summary(state, grade.stages[size_t(shown)]);
     if (drawer && !drawer->error().empty())
       ImGui::TextWrapped("The heatmap shader failed: %s", drawer->error().c_str());
     else
