@@ -41,7 +41,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyP, false},
                                    {kKeyV, false},
                                    {kKeyW, false},
-                                   {kKeyF, false}};
+                                   {kKeyF, false},
+                                   {kKeyK, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -163,6 +164,7 @@ void letter_key(AppState& state, const KeyPress& press) {
     if (!head && digit == 0) state.tabs.requested_tool = ToolTab::Model;
   }
   if (key == kKeyF) state.tabs.requested_tool = ToolTab::Flash;
+  if (key == kKeyK) state.tabs.requested_tool = ToolTab::Check;
   if (key == kKeyC)
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;

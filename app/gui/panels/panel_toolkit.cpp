@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/gui/check/check_panels.hpp"
 #include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -28,6 +29,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "A real model's heads: every layer's maps, the head finder, the next token (key 0).",
     "Word order: shuffling, sinusoidal PE, RoPE's turn and ALiBi's bias (key W).",
     "Long context: FlashAttention's tiled softmax, tile by tile, and its memory (key F).",
+    "Check my implementation: a student's own tensors graded stage by stage (key K).",
 };
 
 void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
@@ -68,6 +70,9 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
     case ToolTab::Flash:
       draw_flash_tab(state);
       break;
+    case ToolTab::Check:
+      draw_check_tab(state, drawer);
+      break;
   }
 }
 
@@ -83,6 +88,7 @@ bool presenter_tab_full_width(ToolTab tab) {
     case ToolTab::Model:
     case ToolTab::WordOrder:
     case ToolTab::Flash:
+    case ToolTab::Check:
       return true;
     default:
       return false;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "app/gui/check/check_panels.hpp"
 #include "app/gui/state/gui_words.hpp"
 #include "app/gui/state/trace_jobs.hpp"
 #include "core/model/errors.hpp"
@@ -346,7 +347,7 @@ auto jobs_of(State& state) {
                               &state.paths.comparison,      &state.word_order.shuffle,
                               &state.flash.lesson,          &state.train.head_counts,
                               &state.train.longer,          &state.model.load,
-                              &state.model.finding};
+                              &state.model.finding,         &state.check.grading};
 }
 
 }  // namespace
@@ -367,12 +368,14 @@ bool any_job_pending(const AppState& state) {
 
 void poll_measurements(AppState& state) {
   for (Job* job : all_jobs(state)) job->poll();
+  poll_check(state);  // before the model: it takes the dropped exercises and answers
   poll_model(state);  // a loaded model is shown, a new run's heads are looked for
 }
 
 void wait_for_measurements(AppState& state) {
   do {  // a finished model load starts its head finder: waited for too
     for (Job* job : all_jobs(state)) job->wait();
+    poll_check(state);
     poll_model(state);
   } while (any_job_pending(state));
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/check/check_state.hpp"
 #include "app/gui/flash/flash_state.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/positions/word_order_state.hpp"
@@ -56,6 +57,7 @@ struct AppState {
   ModelTab model;           // a real pretrained model (app/gui/model/)
   WordOrderTab word_order;  // app/gui/positions/
   FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
+  CheckTab check;           // a student's own implementation graded (app/gui/check/)
 
   Requests requests;      // the panels' changes to the session, applied after the frame
   WindowRequests window;  // handled between frames

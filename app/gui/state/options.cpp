@@ -101,6 +101,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::Validator(check_tiles, "BR:BC"));
   app.add_option("--flash-step", o.flash_step, "with --flash: show the sweep at this step (from 1)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--check", o.check,
+                 "open the Check tab on an exercise folder (attnlab-cli exercise DIR) or an answer "
+                 ".npz: the student's answer graded stage by stage, again whenever it changes");
   add_config_flags(app, o.config);
   app.add_option("--width", o.width, "window width (default: the last one, or 1600)")
       ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));

@@ -42,6 +42,7 @@ struct StartOptions {
   // --flash BR:BC: the Flash tab opened with these tiles; --flash-step N: its sweep at step N.
   std::optional<std::string> flash;
   int flash_step = 1;
+  std::string check;  // --check DIR: the Check tab on this exercise folder (or answer file)
   // Any config flag given: a new lesson, started from the preset (or seed003) and these flags,
   // not from the last session.
   bool config_flags_given = false;

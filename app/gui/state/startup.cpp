@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/gui/check/check_panels.hpp"
 #include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/map_view.hpp"
@@ -120,6 +121,7 @@ std::string start_state(AppState& state, const StartOptions& options,
   }
   set_config(state, config);
   sync_edit_buffers(state);
+  if (!options.check.empty()) open_check(state, options.check);
   if (error.empty() && !state.session.issues.empty())
     error = "attnlab: " + describe(state.session.issues);
 

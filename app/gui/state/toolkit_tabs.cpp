@@ -14,8 +14,8 @@ constexpr TabText kToolTabs[kToolTabCount] = {
     {"paths", "Loop vs batched"}, {"counters", "Counters"},
     {"train", "Train"},           {"decode", "Decode"},
     {"kv-cache", "KV cache"},     {"model", "Model"},
-    {"word-order", "Word order"},
-    {"flash", "Flash"},
+    {"word-order", "Word order"}, {"flash", "Flash"},
+    {"check", "Check"},
 };
 constexpr TabText kInfoTabs[kInfoTabCount] = {{"code", "Code"}, {"checks", "Checks"}};
 

@@ -1,5 +1,5 @@
 // The tabs of the two tabbed panels: the large middle panel (tensors and the teaching toolkit) and
-// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9, 0, W and F
+// the right-hand one (the code of the forward pass, and the run's checks). Keys 1-9, 0, W, F and K
 // pick a middle tab, C switches between code and checks; `attnlab --tab NAME` starts on one.
 #pragma once
 
@@ -19,9 +19,10 @@ enum class ToolTab {
   KVCache,
   Model,
   WordOrder,  // key W
-  Flash       // key F
+  Flash,      // key F
+  Check       // key K: a student's own implementation graded (app/gui/check/)
 };
-constexpr int kToolTabCount = 12;
+constexpr int kToolTabCount = 13;
 
 enum class InfoTab { Code, Checks };
 constexpr int kInfoTabCount = 2;
