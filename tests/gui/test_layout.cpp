@@ -258,6 +258,24 @@ TEST_F(Layout, PresenterModeGivesEachOfSeed003sHeads300PixelsOnA1024By768Project
   EXPECT_LE(strip.w, stage.y);
 }
 
+// Maps fill the free room: base's maps are at least 180 px at 1280 x 720, presenter, font 1.5.
+TEST_F(Layout, PresenterModeGivesBasesMaps180PixelsAt1280By720) {
+  start_on("base");
+  ASSERT_TRUE(go_to_named_step(state, "attend"));
+  use_font_scale(1.5f);
+  state.ui.presenter = true;
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  frame();
+  frame();
+  const auto& maps = state.frame.heatmap_placements;
+  ASSERT_FALSE(maps.empty());
+  for (const HeatmapPlacement& map : maps) {
+    EXPECT_GE(map.max.x - map.min.x, 180) << "head " << map.head;
+    EXPECT_GE(map.max.y - map.min.y, 180) << "head " << map.head;
+    EXPECT_LE(map.max.y, 720) << "head " << map.head;
+  }
+}
+
 }  // namespace
 }  // namespace attnlab::gui
 

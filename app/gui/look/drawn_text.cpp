@@ -200,10 +200,16 @@ std::vector<DrawnText> drawn_texts() {
   return out;
 }
 
-std::vector<std::string> text_findings(const std::vector<DrawnText>& texts) {
+std::vector<std::string> text_findings(const std::vector<DrawnText>& texts,
+                                       const std::vector<ImVec4>& fields) {
   std::vector<std::string> found;
+  const auto in_field = [&](const DrawnText& t) {
+    return std::any_of(fields.begin(), fields.end(), [&](const ImVec4& f) {
+      return t.rect.x >= f.x - 1 && t.rect.x <= f.z && t.rect.y >= f.y - 2 && t.rect.y <= f.w;
+    });
+  };
   for (const DrawnText& t : texts)
-    if (t.cut)
+    if (t.cut && !in_field(t))
       found.push_back("cut \"" + t.text + "\" " + rect_text(t.rect) + " in room " +
                       rect_text(t.room) + " (" + t.window + ")");
   for (size_t i = 0; i < texts.size(); ++i) {

@@ -27,6 +27,8 @@ std::vector<DrawnText> drawn_texts();
 
 // One line per text drawn cut or overlapping another text of its root window:
 // `cut "text" [x0,y0 x1,y1] in room [..] (window)` / `overlap "a" [..] and "b" [..] (window)`.
-std::vector<std::string> text_findings(const std::vector<DrawnText>& texts);
+// A text starting inside one of `fields` (text fields: x0, y0, x1, y1) scrolls there: not cut.
+std::vector<std::string> text_findings(const std::vector<DrawnText>& texts,
+                                       const std::vector<ImVec4>& fields = {});
 
 }  // namespace attnlab::gui

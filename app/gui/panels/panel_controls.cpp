@@ -119,6 +119,7 @@ bool mask_controls(AppState& state, Config& c) {
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
   // Applied on Enter or when the field is left, as typed numbers are.
   ImGui::InputText(field_label(state, "padding").c_str(), &state.controls.padding_text);
+  note_text_field();
   if (ImGui::IsItemDeactivatedAfterEdit() && apply_padding_text(state, m)) {
     state.controls.last_edited_field = "mask";
     changed = true;
