@@ -64,7 +64,9 @@ class TextFit : public HeadlessImGui {
   }
   void look(const std::string& where) {
     frame();
-    frame();       // ImGui sizes auto-fitting windows and tables on their second frame
+    frame();
+    frame();  // a table first shown in a new child window is fitted on its third frame       //
+              // ImGui sizes auto-fitting windows and tables on their second frame
     int here = 0;  // each view's first two findings: the list shows every view that fails
     for (const std::string& finding : text_findings(drawn_texts(), state.frame.text_fields)) {
       ++findings_;

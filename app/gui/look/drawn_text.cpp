@@ -116,7 +116,12 @@ struct Run {
 void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& window, int root,
                  std::vector<Run>& runs) {
   const ImDrawList& list = *window.DrawList;
-  const bool scrolls_x = window.ScrollMax.x > 0, scrolls_y = window.ScrollMax.y > 0;
+  // A text past the room of a window that scrolls (or of one inside it) can be scrolled to.
+  bool scrolls_x = false, scrolls_y = false;
+  for (const ImGuiWindow* w = &window; w; w = w->ParentWindow) {
+    scrolls_x |= w->ScrollMax.x > 0;
+    scrolls_y |= w->ScrollMax.y > 0;
+  }
   for (const ImDrawCmd& cmd : list.CmdBuffer) {
     if (cmd.UserCallback || cmd.TextureId != atlas) continue;
     const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;

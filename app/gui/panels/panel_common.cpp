@@ -89,8 +89,9 @@ void heading(const AppState& state, const char* text) {
 
 bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;  // + the border
-  const float height = row * float(rows + (header ? 1 : 0)) + style.ScrollbarSize + 2;
+  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 2;  // + the borders
+  const float height =
+      row * float(rows + (header ? 1 : 0)) + style.ScrollbarSize + 0.5f * ImGui::GetFontSize();
   return ImGui::BeginTable(id, columns,
                            flags | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
                            ImVec2(0, height));

@@ -292,8 +292,10 @@ void draw_controls_panel(AppState& state) {
     // The seeds' "Coming next": word order first (positions other than the default open it).
     const bool variant = config.grouped() || config.cross() || config.decode_steps > 0 ||
                          config.latent() || config.pos != PositionEncoding::Sinusoidal;
-    if (ImGui::CollapsingHeader("Next lessons: positions, GQA, KV cache, MLA, cross###next",
-                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    const bool next_open = ImGui::CollapsingHeader("Next lessons###next",
+                                                   variant ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    tooltip("Next lessons: positions, GQA, KV cache, MLA, cross-attention.");
+    if (next_open) {
       changed |= position_control(state, config);
       changed |= variant_controls(state, config);
     }
