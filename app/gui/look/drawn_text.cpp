@@ -116,11 +116,12 @@ struct Run {
 void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& window, int root,
                  std::vector<Run>& runs) {
   const ImDrawList& list = *window.DrawList;
-  // A text past the room of a window that scrolls (or of one inside it) can be scrolled to.
+  // A text past the room of a window that shows a scrollbar (or of one inside it) can be
+  // scrolled to; one whose window merely holds more than it shows cannot.
   bool scrolls_x = false, scrolls_y = false;
   for (const ImGuiWindow* w = &window; w; w = w->ParentWindow) {
-    scrolls_x |= w->ScrollMax.x > 0;
-    scrolls_y |= w->ScrollMax.y > 0;
+    scrolls_x |= w->ScrollbarX;
+    scrolls_y |= w->ScrollbarY;
   }
   for (const ImDrawCmd& cmd : list.CmdBuffer) {
     if (cmd.UserCallback || cmd.TextureId != atlas) continue;

@@ -83,7 +83,7 @@ void issue_text(AppState& state, const char* field) {
 
 void heading(const AppState& state, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  ImGui::TextUnformatted(text);
+  text_wrapped(text);  // a long heading takes two lines rather than run past the room
   ImGui::PopStyleColor();
 }
 
