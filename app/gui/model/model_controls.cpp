@@ -46,6 +46,7 @@ void model_folder_row(AppState& state, float leave) {
   const bool entered =
       ImGui::InputTextWithHint("##model_folder", "a Hugging Face model folder", &tab.folder_text,
                                ImGuiInputTextFlags_EnterReturnsTrue);
+  note_text_field();
   tooltip(
       "A model folder as Hugging Face saves it (config.json and .safetensors; GPT-2, Llama, "
       "Mistral, Qwen2, BERT). Enter or Open loads it; a folder dropped on the window too.");

@@ -428,6 +428,9 @@ void draw_model_tab(AppState& state) {
   }
   if (!tab.session || !tab.run) {
     tab.drawn.clear();
+    empty_tab_note(
+        "Open a model folder: in the controls' Pretrained model section, by dropping it on the "
+        "window, or with attnlab --model DIR.");
     dim_text(
         state,
         "Open a Hugging Face model folder (GPT-2, Llama, Mistral, Qwen2, BERT: config.json and "

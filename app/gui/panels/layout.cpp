@@ -27,11 +27,13 @@ float pipeline_strip_height(float wanted, float font, float H) {
                                std::max(80.0f, most_pipeline_strip_height(H))));
 }
 
+}  // namespace
+
 float presenter_bar_height(float font) {
-  return std::round(2.4f * font);
+  return std::round(2.4f * font);  // one row of fields (about 1.4 em) and room around it
 }
 
-}  // namespace
+namespace {}  // namespace
 
 PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, float pipeline_height,
                            bool stage_alone, float stage_width) {

@@ -38,6 +38,8 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
 // The pipeline strip's largest height in a window `display_h` pixels tall: it takes what its rows
 // need up to this.
 float most_pipeline_strip_height(float display_h);
+// Presenter mode's bar across the top: one row of fields.
+float presenter_bar_height(float font);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
 #include "core/model/config_json.hpp"
 
@@ -35,6 +36,8 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
     items.push_back(
         {{"label", item.label}, {"rect", {item.min.x, item.min.y, item.max.x, item.max.y}}});
   out["items"] = items;
+  // Every text drawn cut or over another text (issue 29's check; the tests expect none).
+  out["text_findings"] = text_findings(drawn_texts(), state.frame.text_fields);
   out["export_message"] = state.window.export_message;
   out["computing"] = state.session.computing;
   out["trace_ms"] = state.session.trace_seconds * 1e3;

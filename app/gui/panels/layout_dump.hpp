@@ -14,7 +14,8 @@ namespace attnlab::gui {
 //  "view": "weights", "batch": 0, "value_min": 0, "value_max": 1, "colormap": "viridis",
 //  "rows": T, "cols": T, "heatmaps": [{"head": 0, "rect": [x0, y0, x1, y1]}, ...],
 //  "frame": N, "step": {"index": 4, "stage": "attend", "label": "QKᵀ"}, "computing": false,
-//  "presenter": false, "shapes": {"scores": [1, 2, 11, 11], ...}}   (the current step's tensors)
+//  "presenter": false, "shapes": {"scores": [1, 2, 11, 11], ...},   (the current step's tensors)
+//  "text_findings": ["cut \"...\" [x0,y0 x1,y1] in room [...] (window)", ...]}
 std::string layout_json(const AppState& state, ImVec2 window, ImVec2 framebuffer_scale,
                         int frame = 0);
 

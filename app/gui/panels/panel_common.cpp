@@ -48,6 +48,13 @@ void note_item(const char* label) {
        window->ScrollbarY || (window->Flags & ImGuiWindowFlags_NoScrollbar) == 0});
 }
 
+void note_text_field() {
+  auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
+  if (!frame) return;
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  frame->text_fields.push_back(ImVec4(min.x, min.y, max.x, max.y));
+}
+
 void tooltip(const char* text, bool above) {
   note_item(text);
   // Not while the control is dragged: the tooltip would hide the value that is changing.
@@ -76,8 +83,22 @@ void issue_text(AppState& state, const char* field) {
 
 void heading(const AppState& state, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
-  ImGui::TextUnformatted(text);
+  text_wrapped(text);  // a long heading takes two lines rather than run past the room
   ImGui::PopStyleColor();
+}
+
+bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 2;  // + the borders
+  const float height =
+      row * float(rows + (header ? 1 : 0)) + style.ScrollbarSize + 0.5f * ImGui::GetFontSize();
+  return ImGui::BeginTable(id, columns,
+                           flags | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                           ImVec2(0, height));
+}
+
+void empty_tab_note(const std::string& text) {
+  large_text(text, 1.5f * ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_Text));
 }
 
 }  // namespace attnlab::gui

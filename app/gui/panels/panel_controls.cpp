@@ -119,6 +119,7 @@ bool mask_controls(AppState& state, Config& c) {
   tooltip("Each token sees only itself and the tokens before it, as in GPT.");
   // Applied on Enter or when the field is left, as typed numbers are.
   ImGui::InputText(field_label(state, "padding").c_str(), &state.controls.padding_text);
+  note_text_field();
   if (ImGui::IsItemDeactivatedAfterEdit() && apply_padding_text(state, m)) {
     state.controls.last_edited_field = "mask";
     changed = true;
@@ -291,8 +292,10 @@ void draw_controls_panel(AppState& state) {
     // The seeds' "Coming next": word order first (positions other than the default open it).
     const bool variant = config.grouped() || config.cross() || config.decode_steps > 0 ||
                          config.latent() || config.pos != PositionEncoding::Sinusoidal;
-    if (ImGui::CollapsingHeader("Next lessons: positions, GQA, KV cache, MLA, cross###next",
-                                variant ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    const bool next_open = ImGui::CollapsingHeader("Next lessons###next",
+                                                   variant ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    tooltip("Next lessons: positions, GQA, KV cache, MLA, cross-attention.");
+    if (next_open) {
       changed |= position_control(state, config);
       changed |= variant_controls(state, config);
     }

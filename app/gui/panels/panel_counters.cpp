@@ -92,7 +92,7 @@ void per_stage(const AppState& state) {
     most_bytes = std::max(most_bytes, double(trace.stage_bytes(Stage(i))));
   }
   const float bar_w = ImGui::GetFontSize() * 4;
-  if (!ImGui::BeginTable("stages", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  if (!begin_whole_table("stages", 3, kStageCount, false, 0)) return;
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
     const double flops = trace.stage_flops(stage);
@@ -119,7 +119,7 @@ void models(const AppState& state) {
   static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("models", 9, flags)) return;
+  if (!begin_whole_table("models", 9, int(rows.size()), true, flags)) return;
   for (const char* name : {"model", "d_model", "h", "n_kv", "d_k", "context", "params",
                            "attn memory", "KV cache/token"})
     ImGui::TableSetupColumn(name);

@@ -238,9 +238,10 @@ void draw_mistakes_tab(AppState& state, HeatmapDrawer* drawer) {
   mistake_picker(state);
   const Trace& trace = *state.session.trace;
   if (trace.config.mistake == Mistake::None) {
-    ImGui::TextWrapped(
-        "Pick a mistake: the same config then runs twice, with the bug and without, and this "
-        "tab shows the changed line, the symptom and the tensor where it lands side by side.");
+    empty_tab_note("Choose a mistake above, or press M (Shift+M: the one before).");
+    text_wrapped(
+        "The same config then runs twice, with the bug and without, and this tab shows the "
+        "changed line, the symptom and the tensor where it lands side by side.");
     return;
   }
   if (state.ui.presenter) {  // the lesson's point, readable from the back row

@@ -13,7 +13,14 @@ namespace attnlab::gui {
 void draw_presenter_bar(AppState& state) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
-  if (begin_panel(state, PanelId::Controls, "Presenter bar", flags)) {
+  // The fields centred in the bar's height (the layout's presenter_bar_height).
+  const ImGuiStyle& outer = ImGui::GetStyle();
+  const ImVec4 bar = state.frame.panel_rects[int(PanelId::Controls)];
+  const float pad_y = std::max(0.0f, std::floor((bar.w - bar.y - ImGui::GetFrameHeight()) * 0.5f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(outer.WindowPadding.x, pad_y));
+  const bool open = begin_panel(state, PanelId::Controls, "Presenter bar", flags);
+  ImGui::PopStyleVar();
+  if (open) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float spacing = style.ItemSpacing.x, pad = 2 * style.FramePadding.x;
     const auto text_w = [](const char* text) { return ImGui::CalcTextSize(text).x; };

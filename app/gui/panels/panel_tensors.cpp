@@ -478,8 +478,9 @@ void draw_scene(AppState& state, const StagePlan& plan) {
       if (i > row * columns) x += m.item_gap;
       if (arrow_before(scene, i)) {
         const float middle = block_y + item.geometry.rows * cell.h * 0.5f;
-        list->AddText(ImVec2(x - m.item_gap * 0.5f, middle - font * 0.5f), colours.text,
-                      " \u2192 ");
+        // The first block of a row starts at the panel's edge: its arrow cannot reach back.
+        const float arrow_x = i > row * columns ? x - m.item_gap * 0.5f : x;
+        list->AddText(ImVec2(arrow_x, middle - font * 0.5f), colours.text, " \u2192 ");
         x += m.arrow_w;
       }
       context.sequential = is_weights(*item.record);

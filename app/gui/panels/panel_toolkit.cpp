@@ -78,21 +78,9 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
 
 }  // namespace
 
+// Every tab but the stage view's own: the heads' maps beside it are the Tensors tab's lesson.
 bool presenter_tab_full_width(ToolTab tab) {
-  switch (tab) {
-    case ToolTab::Mistakes:
-    case ToolTab::Counters:
-    case ToolTab::Train:
-    case ToolTab::Decode:
-    case ToolTab::KVCache:
-    case ToolTab::Model:
-    case ToolTab::WordOrder:
-    case ToolTab::Flash:
-    case ToolTab::Check:
-      return true;
-    default:
-      return false;
-  }
+  return tab != ToolTab::Tensors;
 }
 
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
@@ -100,9 +88,9 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   const bool open_panel = begin_panel(state, PanelId::Tensors, "Tensors###tensors", flags);
   if (open_panel && state.session.trace && state.ui.presenter) {
-    // Presenter mode: the stage view alone, no tabs; keys 2, 6, 7, 8, 9, 0 and F show
-    // Mistakes, Counters (the model table), Train, Decode, KV cache, Model and Flash across the
-    // width in its place, 1 (or any other) the stage view again.
+    // Presenter mode: the stage view alone, no tabs; keys 2 to 9, 0, W and F show their tab
+    // across the width in its place (3: Memory layout, 4: Heads tools, 5: Loop vs batched), 1
+    // the stage view again.
     if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
     state.tabs.requested_tool.reset();
     if (presenter_tab_full_width(state.tabs.tool))

@@ -17,8 +17,8 @@ void draw_presenter_bar(AppState& state);
 void draw_pipeline_panel(AppState& state);
 // The middle panel: a tab bar over the tensors and the teaching toolkit.
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
-// The tabs presenter mode draws across the whole width in the stage view's place (Mistakes,
-// Counters, Train, Decode, KV cache, Model, Flash): they draw their own maps or tables.
+// The tabs presenter mode draws across the whole width in the stage view's place: every tab but
+// Tensors (whose stage view shares the screen with the heads' maps) draws its own.
 bool presenter_tab_full_width(ToolTab tab);
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer);
 // The right-hand panel: the code of the forward pass, and the run's checks.
@@ -46,12 +46,20 @@ bool begin_panel(AppState& state, PanelId panel, const char* title, ImGuiWindowF
 void tooltip(const char* text, bool above = false);
 // Records where the last item was laid out (FrameOutput::items), for the layout test.
 void note_item(const char* label);
+// Records the last item, a text field, whose text scrolls inside it (the text check lets it run
+// on).
+void note_text_field();
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.frame.explained.
 void issue_text(AppState& state, const char* field);
 // A section's title, in the accent colour.
 void heading(const AppState& state, const char* text);
+// A tab with nothing to show says what to do, in large type (1.5 em, wrapped to the room).
+void empty_tab_note(const std::string& text);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);
+// BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
+// cell's width: a table wider than its room scrolls sideways instead of squeezing its columns.
+bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);
 
 }  // namespace attnlab::gui

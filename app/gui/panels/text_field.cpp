@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
 
@@ -83,8 +84,11 @@ bool text_field(AppState& state, const char* label, const char* hint, std::strin
   // New stand-ins need their glyphs (an emoji's, from an installed font) in the atlas.
   if (state.typed.stand_ins.size() > state.window.font_stand_ins) state.window.fonts_dirty = true;
   if (!ImGui::InputTextWithHint(label, hint, &shown, ImGuiInputTextFlags_CallbackCharFilter,
-                                restore_typed_char, &state.typed))
+                                restore_typed_char, &state.typed)) {
+    note_text_field();
     return false;
+  }
+  note_text_field();
   text = from_field_text(state.typed, shown);
   return true;
 }

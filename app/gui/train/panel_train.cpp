@@ -184,6 +184,7 @@ void run_buttons(TrainTab& tab) {
 void model_files(TrainTab& tab, bool running) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   ImGui::InputText("##model_dir", &tab.model_dir);
+  note_text_field();
   tooltip(
       "The model's folder: model.json and one .npy per parameter (as attnlab-cli train --out).");
   const ImGuiStyle& style = ImGui::GetStyle();

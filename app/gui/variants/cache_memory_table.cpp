@@ -50,13 +50,14 @@ void cache_memory_table(const AppState& state, int64_t now) {
   const int64_t lengths[] = {now, 4096, 32768, 131072};
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("cache_vs_T", 6, flags)) return;
+  const std::vector<CacheGrowth> growth = cache_growth(state);
+  if (!begin_whole_table("cache_vs_T", 6, int(growth.size()), true, flags)) return;
   const std::string now_label = "T = " + std::to_string(now);
   for (const char* name :
        {"KV cache", "per token", now_label.c_str(), "T = 4K", "T = 32K", "T = 128K"})
     ImGui::TableSetupColumn(name);
   ImGui::TableHeadersRow();
-  for (const CacheGrowth& row : cache_growth(state)) {
+  for (const CacheGrowth& row : growth) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.name.c_str());

@@ -30,6 +30,9 @@ const TensorRecord& step_record(const Trace& trace, int64_t step, Op op, char wh
 // No decoding in this trace: what it is, and a button that turns it on.
 void offer_decoding(AppState& state) {
   const Config& c = state.session.config;
+  empty_tab_note(
+      "Nothing decoded yet: press the Decode button below, or set decode steps in the "
+      "controls' Next lessons.");
   text_wrapped(
       "Decoding generates one token at a time. Without a cache, every new token would recompute "
       "K and V of the whole sequence; with one, the prompt runs once (prefill) and each new "

@@ -34,13 +34,13 @@ int64_t gqa_example(const Config& c) {
 void comparison_rows(const std::vector<CacheRow>& rows, int64_t layers) {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("sharing", 6, flags)) return;
+  if (!begin_whole_table("sharing", 6, int(rows.size()), true, flags)) return;
   const std::string bytes_title =
       layers > 1 ? "fp16, " + std::to_string(layers) + " layers" : "fp16";
   ImGui::TableSetupColumn("variant");
   ImGui::TableSetupColumn("K/V from");
   ImGui::TableSetupColumn("K/V params");
-  ImGui::TableSetupColumn("cached per token", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("cached per token");
   ImGui::TableSetupColumn(bytes_title.c_str());
   ImGui::TableSetupColumn("of MHA");
   ImGui::TableHeadersRow();
@@ -55,8 +55,7 @@ void comparison_rows(const std::vector<CacheRow>& rows, int64_t layers) {
     ImGui::TextUnformatted(count_text(double(r.kv_parameters), "").c_str());
     ImGui::TableNextColumn();
     const std::string numbers = std::to_string(r.kv_cache_numbers);
-    const float text_w = ImGui::CalcTextSize("00000").x + ImGui::GetFontSize();
-    const float bar_w = std::max(ImGui::GetContentRegionAvail().x - text_w, 8.0f);
+    const float bar_w = ImGui::GetFontSize() * 8;  // the bars' scale: MHA's is this long
     value_bar(float(std::max(r.share_of_multi_head, 0.004)), bar_w, head_colour(int(i)),
               numbers.c_str());
     ImGui::TableNextColumn();

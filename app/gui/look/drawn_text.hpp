@@ -1,0 +1,34 @@
+// Every text the last frame drew, read back from ImGui's draw lists after ImGui::Render(): each
+// glyph quad is matched to its glyph in the font atlas, consecutive glyphs on one baseline make a
+// run. Whatever drew it (ImGui::Text, a button, a tab label, a table cell, a draw-list AddText),
+// the run knows its rectangle and the room it had (its clip rectangle), so one check finds text
+// drawn cut or drawn over another text, in every view.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct DrawnText {
+  std::string text;            // UTF-8, a space where the pen skipped blank room
+  std::string window;          // the ImGui window that drew it
+  ImVec4 rect;                 // x0, y0, x1, y1: the glyphs' ink, as if unclipped
+  ImVec4 room;                 // the clip rectangle it was drawn in
+  std::vector<ImVec4> glyphs;  // each glyph's ink as shown (inside the room)
+  bool cut = false;  // part of a glyph fell outside the room where the window cannot scroll
+  int root = 0;      // texts of one root window share the screen; other roots float over them
+};
+
+// The texts of every window drawn last frame (call after ImGui::Render()).
+std::vector<DrawnText> drawn_texts();
+
+// One line per text drawn cut or overlapping another text of its root window:
+// `cut "text" [x0,y0 x1,y1] in room [..] (window)` / `overlap "a" [..] and "b" [..] (window)`.
+// A text starting inside one of `fields` (text fields: x0, y0, x1, y1) scrolls there: not cut.
+std::vector<std::string> text_findings(const std::vector<DrawnText>& texts,
+                                       const std::vector<ImVec4>& fields = {});
+
+}  // namespace attnlab::gui
