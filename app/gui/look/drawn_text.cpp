@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "app/gui/look/token_text.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -48,24 +50,6 @@ class GlyphIndex {
   int width_, height_, cols_ = 0;
   std::vector<std::vector<AtlasGlyph>> cells_;
 };
-
-void append_utf8(std::string& out, unsigned c) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
 
 // A glyph as drawn: its whole ink box (before any clipping), what of it was drawn, and the pen.
 struct Quad {
@@ -154,7 +138,7 @@ void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& 
       } else if (q.pen_x > run->end + 0.15f * q.em) {
         run->text.text += ' ';
       }
-      append_utf8(run->text.text, q.codepoint);
+      append_utf8(run->text.text, char32_t(q.codepoint));
       run->end = q.advance_end;
       DrawnText& t = run->text;
       t.rect = ImVec4(std::min(t.rect.x, q.whole.x), std::min(t.rect.y, q.whole.y),
