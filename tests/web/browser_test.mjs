@@ -105,6 +105,8 @@ try {
   check(s.step.stage === 'attend' && JSON.stringify(s.shapes.scores) === '[1,2,11,11]',
         `attend shows scores (1, 2, 11, 11): ${JSON.stringify(s.shapes)}`);
   check(s.window[0] === 1280 && s.window[1] === 720, `the canvas fills the page: ${s.window}`);
+  // A new profile is a first start: the card over the window goes at the first key.
+  await press('Escape');
   await pixelsMatchCore('seed003_attend', 2);
 
   // 2. The right arrow steps to the next sub-step: ÷√d_k, whose output is `scaled`.
