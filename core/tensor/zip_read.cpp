@@ -1,14 +1,12 @@
 #include "core/tensor/zip_read.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <limits>
 
 #include "core/model/errors.hpp"
 #include "core/tensor/zip_store.hpp"
-
-#ifdef ATTNLAB_HAS_ZLIB
-#include <zlib.h>
-#endif
 
 namespace attnlab {
 
@@ -113,7 +111,6 @@ void apply_zip64_extra(const Bytes& b, uint64_t at, uint64_t length, std::vector
 }
 
 std::string inflate_entry(const std::string& compressed, uint64_t size, const std::string& where) {
-#ifdef ATTNLAB_HAS_ZLIB
   if (compressed.size() > std::numeric_limits<uInt>::max())
     fail(where, "is over 4 GiB compressed; save a smaller answer");
   std::string out(size, '\0');
@@ -134,24 +131,9 @@ std::string inflate_entry(const std::string& compressed, uint64_t size, const st
     fail(where, "inflates to " + std::to_string(produced) + " bytes, not the " +
                     std::to_string(size) + " declared; save it again");
   return out;
-#else
-  (void)compressed;
-  (void)size;
-  fail(where,
-       "is compressed (np.savez_compressed), which this build cannot read; save with "
-       "np.savez, or as a folder of .npy files");
-#endif
 }
 
 }  // namespace
-
-bool zip_can_inflate() {
-#ifdef ATTNLAB_HAS_ZLIB
-  return true;
-#else
-  return false;
-#endif
-}
 
 std::vector<std::pair<std::string, std::string>> zip_entries(const std::string& bytes,
                                                              const std::string& label) {

@@ -14,10 +14,6 @@ namespace attnlab {
 // declaring more is refused before anything is inflated).
 constexpr uint64_t kMaxZipEntryBytes = uint64_t{1} << 30;
 
-// Whether this build inflates deflated entries (zlib): the desktop build does; the browser build
-// reads stored entries only and says so for a deflated one.
-bool zip_can_inflate();
-
 // The archive's files, (name, contents), in the central directory's order. `label` names the
 // archive in messages. Throws UserError (one line: label, what is wrong, how to fix it) for bytes
 // that are not a zip archive, a truncated or corrupt one, an encrypted or multi-disk one, an
