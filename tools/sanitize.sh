@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev
-  nlohmann-json3-dev libcli11-dev libgtest-dev python3-numpy
-  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev xvfb xauth xdotool)
+  nlohmann-json3-dev libcli11-dev libgtest-dev python3-numpy zlib1g-dev
+  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev xvfb xauth xdotool
+  fonts-droid-fallback fonts-unfonts-core fonts-symbola)
 
 
 # configure BUILD_DIR SANITIZER_FLAGS: a RelWithDebInfo build (optimised, with line numbers).
