@@ -10,7 +10,7 @@
 # Zen (an AMD EPYC's), SkylakeX (AVX-512), SandyBridge (AVX) and Prescott (SSE3); a type needs a
 # processor with its instructions. Build the suites first:
 #   cmake --build build --target core_tests variant_tests flash_tests position_tests \
-#     training_tests pretrained_tests fuzz_replay soak_core attnlab-cli
+#     training_tests pretrained_tests fuzz_replay spine_tests soak_core attnlab-cli
 # Each run also runs the CLI tests and the NumPy checks (ctest -R 'cli_tests|numpy'), which read
 # attnlab-cli's output and exports (NumPy's own products go through OpenBLAS too).
 # Exit status: 0 when every suite passed under every core type; the failures are listed.
@@ -24,7 +24,7 @@ types=("$@")
 # (the core soak, 500 changes against the per-head loop; the fuzzers' corpus replayed).
 suites=(tests/core_tests tests/variants/variant_tests tests/flash/flash_tests
   tests/position/position_tests tests/training/training_tests tests/pretrained/pretrained_tests
-  tests/fuzz/fuzz_replay)
+  tests/fuzz/fuzz_replay tests/spine/spine_tests)
 soak=tests/soak/soak_core
 for suite in "${suites[@]}" "$soak" app/attnlab-cli; do
   if [ ! -x "$build/$suite" ]; then

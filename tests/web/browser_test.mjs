@@ -15,7 +15,7 @@ import puppeteer from 'puppeteer-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const [url, outDir, pixelCheck, plainUrl] = process.argv.slice(2);
+const [url, outDir, pixelCheck, plainUrl, exercises] = process.argv.slice(2);
 if (!url || !outDir || !pixelCheck || !plainUrl) {
   console.error('usage: node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL');
   process.exit(2);
@@ -237,6 +237,22 @@ try {
   await picker.uploadFile(path.join(tiny, 'model.safetensors'));
   const refusal = await page.$eval('#model-progress', (el) => el.textContent);
   check(refusal.includes('no config.json'), `a folder without config.json is refused: "${refusal}"`);
+
+  // 8b. The Check tab: an exercise folder (attnlab-cli exercise) with a student's
+  // np.savez_compressed answer, read from the page's memory and graded there.
+  for (const [kind, wanted] of [['right', []], ['forget-transpose', ['forget-transpose']]]) {
+    const folder = path.join(exercises, kind);
+    await picker.evaluate((input, name) => { input.dataset.folder = name; }, kind);
+    await picker.uploadFile(...fs.readdirSync(folder).map((name) => path.join(folder, name)));
+    s = await waitFor((st) => st.check && st.check.dir === `/models/${kind}` && st.check.graded,
+                      `the ${kind} answer graded`, 30);
+    const graded = s.check.graded;
+    const named = JSON.stringify(graded.mistakes) === JSON.stringify(wanted);
+    const verdict = kind === 'right' ? graded.all_right && graded.given === 13
+                                     : !graded.all_right && graded.wrong.length > 0;
+    check(s.tab === 'check' && graded.answer_error === '' && named && verdict,
+          `the Check tab grades the ${kind} answer in the page: ${JSON.stringify(graded)}`);
+  }
 
   // 9. A static host without the headers: the service worker isolates the page (one reload).
   await page.goto(`${plainUrl}/index.html?preset=seed003&stage=attend`);

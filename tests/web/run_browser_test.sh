@@ -24,7 +24,25 @@ python3 "$here/../../tools/serve_web.py" "$web" --port "$plain_port" --plain >"$
 plain=$!
 trap 'kill $server $plain 2>/dev/null; rm -rf "$out"' EXIT
 for _ in $(seq 50); do grep -q "open http" "$out/server.log" "$out/plain.log" && break; sleep 0.1; done
-node "$here/browser_test.mjs" "http://127.0.0.1:$port" "$out/run" "$check" "http://127.0.0.1:$plain_port"
+# Two exercise folders for the Check tab, each with an np.savez_compressed answer: the right
+# stages (the CLI's export of the same config) and forget-transpose's (the simulator's export).
+for kind in right forget-transpose; do
+  "$cli" exercise "$out/exercises/$kind" --preset seed003 >/dev/null || exit 1
+  mistake=()
+  [ "$kind" = right ] || mistake=(--mistake "$kind")
+  "$cli" --preset seed003 "${mistake[@]}" --export "$out/exports/$kind" >/dev/null || exit 1
+  /usr/bin/python3 - "$out/exports/$kind" "$out/exercises/$kind/answer.npz" <<'PY' || exit 1
+import pathlib, sys
+import numpy as np
+names = ["q", "k", "v", "q_split", "q_heads", "scores", "scaled", "masked", "weights", "context",
+         "context_t", "concat", "out"]
+folder = pathlib.Path(sys.argv[1])
+np.savez_compressed(sys.argv[2], **{n: np.load(folder / f"{n}.npy") for n in names
+                                    if (folder / f"{n}.npy").exists()})
+PY
+done
+node "$here/browser_test.mjs" "http://127.0.0.1:$port" "$out/run" "$check" "http://127.0.0.1:$plain_port" \
+  "$out/exercises"
 status=$?
 if [ -f "$out/run/tensors.zip" ]; then
   "$cli" --preset seed003 --heads 4 --export "$out/native" >/dev/null || status=1

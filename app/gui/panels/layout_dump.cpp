@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/check/check_state.hpp"
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
 #include "core/model/config_json.hpp"
@@ -56,6 +57,23 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
       model["tokens"] = tab.tokens.pieces.size();
     }
     out["model"] = model;
+  }
+  {  // the Check tab: the exercise open and its grading (names of the stages, the mistakes)
+    const CheckTab& tab = state.check;
+    json check = {{"dir", tab.dir}, {"answer", tab.answer}, {"error", tab.error}};
+    if (tab.shown) {
+      const Grade& grade = tab.shown->grade;
+      json wrong = json::array(), mistakes = json::array();
+      for (const StageGrade& stage : grade.stages)
+        if (stage.wrong()) wrong.push_back(stage.name);
+      for (const NamedMistake& mistake : grade.diagnosis.mistakes) mistakes.push_back(mistake.name);
+      check["graded"] = {{"all_right", grade.all_right()},
+                         {"given", grade.given_count},
+                         {"wrong", wrong},
+                         {"mistakes", mistakes},
+                         {"answer_error", tab.shown->answer_error}};
+    }
+    out["check"] = check;
   }
   if (!state.session.trace) return out.dump(2) + "\n";
   const Trace& trace = *state.session.trace;
