@@ -103,17 +103,7 @@ Fonts load_fonts(float scale, const std::string& text, const std::vector<char32_
   io.FontDefault = fonts.ui;
   const StandInGlyphs emoji =
       fonts.from_files ? reserve_stand_in_glyphs(fonts.ui, pixels, stand_ins) : StandInGlyphs{};
-  if (!io.Fonts->Build()) {
-    // An atlas that cannot be built (a fallback font or the stand-ins it could not take) would
-    // leave no font loaded, which ImGui's next frame refuses: the built-in font, alone, instead.
-    io.Fonts->Clear();
-    ImFontConfig config;
-    config.SizePixels = pixels;
-    fonts.ui = fonts.mono = io.FontDefault = io.Fonts->AddFontDefault(&config);
-    fonts.from_files = false;
-    io.Fonts->Build();
-    return fonts;
-  }
+  io.Fonts->Build();
   draw_stand_in_glyphs(fonts.ui, pixels, emoji);
   return fonts;
 }
