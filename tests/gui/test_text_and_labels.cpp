@@ -82,6 +82,41 @@ TEST_F(TextAndLabels, AFallbackFontDrawsChineseAsIs) {
   EXPECT_EQ(display_text("\u72D7", font), "U+72D7") << "only the sentence's characters are added";
 }
 
+// Korean (fonts-unfonts-core) and an emoji past U+FFFF (fonts-symbola, drawn monochrome from the
+// field's stand-in) in the sentence field: every character it shows has a glyph, none is "?".
+TEST_F(TextAndLabels, TheSentenceFieldDrawsKoreanAndAnEmojiAsIs) {
+  start_on("seed003");
+  Config config = state.session.config;
+  config.sentence = "\uACE0\uC591\uC774 \xF0\x9F\x98\x80 cat";  // 고양이 😀 cat
+  set_config(state, config);
+  frame();  // the field shows the emoji as a stand-in, and asks for its glyph
+  ASSERT_EQ(state.typed.stand_ins, (std::vector<char32_t>{0x1F600}));
+  EXPECT_TRUE(state.window.fonts_dirty);
+  // As the window rebuilds the atlas (gl_app.cpp's rebuild_fonts): the old fonts are gone, so
+  // the state takes the new atlas's mono font too.
+  state.window.mono_font = load_fonts(1.0f, config.sentence, state.typed.stand_ins).mono;
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsAlpha8(&pixels, &width, &height);
+  frame();
+  const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];
+  const std::string shown = to_field_text(state.typed, config.sentence);
+  for (const char32_t c : code_points(shown)) {
+    EXPECT_NE(font.FindGlyphNoFallback(ImWchar(c)), nullptr)
+        << "U+" << std::hex << unsigned(c)
+        << " is drawn as \"?\" (install fonts-unfonts-core and fonts-symbola: setup.sh does)";
+  }
+  // The emoji's glyph has ink: some of its atlas pixels are set.
+  const ImFontGlyph* emoji = font.FindGlyphNoFallback(ImWchar(kFirstStandIn));
+  ASSERT_NE(emoji, nullptr);
+  int inked = 0;
+  for (int y = int(emoji->V0 * height); y < int(emoji->V1 * height); ++y)
+    for (int x = int(emoji->U0 * width); x < int(emoji->U1 * width); ++x)
+      inked += pixels[y * width + x] > 128;
+  EXPECT_GT(inked, 20) << "the emoji's glyph is blank";
+  EXPECT_GT(emoji->AdvanceX, 0.0f);
+}
+
 // [SECTION] heatmap axes
 
 TEST(AxisLabels, AllTokensWhenTheyFit) {
