@@ -13,7 +13,7 @@ namespace {
 ConfigIssue only_issue(const Config& c) {
   const std::vector<ConfigIssue> issues = validate(c);
   EXPECT_EQ(issues.size(), 1u) << describe(issues);
-  return issues.empty() ? ConfigIssue{} : issues[0];
+  return issues.empty() ? ConfigIssue{"", ""} : issues[0];
 }
 
 Config small() {

@@ -84,7 +84,7 @@ Answer read_answer(const std::string& path) {
   if (!fs::exists(path, ec))
     throw UserError(path +
                     ": no such file; fill in mha() in mha.py and run python3 mha.py "
-                    "(it writes answer.npz), or give --answer FILE");
+                    "(it writes answer.npz), or give the answer's file{{(answer FILE)}}");
   if (!fs::is_directory(path, ec)) return parse_answer_archive(read_file(path), path);
   Answer answer;
   answer.source = path;

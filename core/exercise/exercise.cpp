@@ -20,24 +20,24 @@ namespace {
 
 constexpr int kFormat = 1;  // exercise.json's "format"
 
-// What an exercise cannot state in plain NumPy terms, each with the flag to drop.
+// What an exercise cannot state in plain NumPy terms, each with the setting to change.
 void require_plain(const Config& c) {
   const std::vector<std::pair<bool, const char*>> refused{
-      {c.cross(), "cross-attention (--sentence-kv/--kv-len)"},
-      {c.latent(), "latent attention (--mla)"},
-      {c.rotary(), "RoPE (--pos rope)"},
-      {c.alibi(), "ALiBi (--pos alibi)"},
-      {c.decode_steps > 0, "KV-cache decoding (--decode)"},
-      {c.dropout > 0, "dropout (--dropout)"},
-      {c.mistake != Mistake::None, "a simulated mistake (--mistake)"},
-      {!c.ablated_heads.empty(), "switched-off heads (--ablate)"},
-      {c.fused_qkv, "a fused W_qkv (--fused-qkv)"},
+      {c.cross(), "cross-attention{{(cross)}}"},
+      {c.latent(), "latent attention{{(mla)}}"},
+      {c.rotary(), "RoPE{{(pos rope)}}"},
+      {c.alibi(), "ALiBi{{(pos alibi)}}"},
+      {c.decode_steps > 0, "KV-cache decoding{{(decode_steps)}}"},
+      {c.dropout > 0, "dropout{{(dropout)}}"},
+      {c.mistake != Mistake::None, "a simulated mistake{{(mistake)}}"},
+      {!c.ablated_heads.empty(), "switched-off heads{{(ablated_heads)}}"},
+      {c.fused_qkv, "a fused W_qkv{{(fused_qkv)}}"},
       {c.shape_only, "shape-only mode (too large to compute: choose a smaller preset or sizes)"},
   };
   for (const auto& [refuse, what] : refused)
     if (refuse)
       throw UserError(std::string("an exercise is plain multi-head attention (grouped K/V heads "
-                                  "and masks allowed): drop ") +
+                                  "and masks allowed): turn off ") +
                       what);
 }
 

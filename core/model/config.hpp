@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/model/setting_words.hpp"
 #include "core/position/position_encoding.hpp"
 
 namespace attnlab {
@@ -106,10 +108,17 @@ struct Config {
   bool operator==(const Config&) const = default;
 };
 
-// One violated rule: which setting, and a plain-language explanation with a fix.
+// One violated rule: which setting, and a plain-language explanation with a fix, worded for the
+// command line and for the controls (the rule names settings as {{field}}:
+// core/model/setting_words.hpp).
 struct ConfigIssue {
-  std::string field;    // the setting's name, as on the command line without dashes: "d_model"
-  std::string message;  // "d_model=10 is not divisible by n_heads=4 (...): choose ..."
+  ConfigIssue(std::string field, const std::string& explanation)
+      : field(std::move(field)),
+        message(worded(explanation, Wording::command_line)),
+        in_controls(worded(explanation, Wording::controls)) {}
+  std::string field;        // the setting's field: "d_model"
+  std::string message;      // "d_model=10 is not divisible by n_heads=4 (...): choose ..."
+  std::string in_controls;  // the same, naming the controls where it names flags
 };
 
 // Every violation at once (empty when the config can run as a trace: the traced run's memory

@@ -42,14 +42,15 @@ ShuffledRun shuffle_tokens(const Config& config, const std::vector<std::string>&
                            const Inputs& given, uint64_t seed) {
   if (config.cross())
     throw UserError(
-        "--shuffle permutes one sentence attending to itself, but cross-attention's keys are "
-        "another sentence: drop --sentence-kv / --x-kv, or drop --shuffle");
+        "{{shuffle}} permutes one sentence attending to itself, but cross-attention's keys are "
+        "another sentence: {{drop cross}}, or {{drop shuffle}}");
   const auto T = static_cast<int64_t>(tokens.size());
   if (T < 2)
-    throw UserError("--shuffle needs at least two tokens to reorder: use a longer --sentence");
+    throw UserError(
+        "{{shuffle}} needs at least two tokens to reorder: use a longer sentence{{(sentence)}}");
   if (T > kMaxTokens)
-    throw UserError("--shuffle rewrites the sentence, which holds at most " +
-                    std::to_string(kMaxTokens) + " tokens: lower --seq-len");
+    throw UserError("{{shuffle}} rewrites the sentence, which holds at most " +
+                    std::to_string(kMaxTokens) + " tokens: lower T{{(seq_len)}}");
   ShuffledRun run{config, given, shuffle_permutation(T, seed)};
   std::vector<std::string> shuffled(tokens.size());
   for (int64_t i = 0; i < T; ++i) shuffled[size_t(i)] = tokens[size_t(run.permutation[size_t(i)])];

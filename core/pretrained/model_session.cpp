@@ -24,7 +24,7 @@ std::string piece_of(const ModelSession& s, int64_t id) {
 }
 
 ModelTokens tokens_of_sentence(const ModelSession& s, const std::string& sentence) {
-  if (!s.tokenizer) throw UserError(s.tokenizer_error + " (or give the token ids with --tokens)");
+  if (!s.tokenizer) throw UserError(s.tokenizer_error + " (or give the token ids{{(tokens)}})");
   const TokenizedText text = s.tokenizer->encode(sentence);
   ModelTokens t{text.ids, text.pieces};
   check_token_ids(s.model, t.ids);
@@ -53,12 +53,12 @@ std::vector<int64_t> parse_token_ids(const std::string& text) {
       used = 0;
     }
     if (id.empty() || used != id.size() || value < 0)
-      throw UserError("--tokens: \"" + id +
+      throw UserError("{{tokens}}: \"" + id +
                       "\" is not a token id: give whole numbers separated by commas, e.g. "
-                      "--tokens 464,3797,3332");
+                      "{{tokens 464,3797,3332}}");
     ids.push_back(value);
   }
-  if (ids.empty()) throw UserError("--tokens is empty: give ids separated by commas");
+  if (ids.empty()) throw UserError("{{tokens}} is empty: give ids separated by commas");
   return ids;
 }
 

@@ -186,7 +186,7 @@ Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids, int64_t p0)
 }  // namespace
 
 void check_token_ids(const PretrainedModel& m, const std::vector<int64_t>& ids) {
-  if (ids.empty()) throw UserError("no tokens: give a sentence or --tokens with at least one id");
+  if (ids.empty()) throw UserError("no tokens: give a sentence, or token ids{{(tokens)}}, with at least one id");
   for (int64_t id : ids)
     if (id < 0 || id >= m.spec.vocab)
       throw UserError("token id " + std::to_string(id) + " is outside the vocabulary (0 to " +

@@ -17,7 +17,7 @@ void require_values(const Trace& trace) {
   if (trace.shape_only) {
     throw UserError(
         "a shape-only trace has no values to export: lower the sizes so it can be "
-        "computed (trace.json alone is written with --json)");
+        "computed (trace.json alone is written with {{json}})");
   }
 }
 
@@ -41,7 +41,7 @@ void export_trace(const Trace& trace, const std::string& dir) {
   if (ec || !fs::is_directory(dir)) {
     throw UserError("cannot create the export folder " + dir + " (" +
                     (ec ? ec.message() : "a file has that name") +
-                    "): choose another --export path");
+                    "): choose another folder{{(export)}}");
   }
   for (const auto& [name, bytes] : export_files(trace))
     write_file_atomically(dir + "/" + name, bytes);

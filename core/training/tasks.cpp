@@ -43,19 +43,19 @@ Task task_from_name(const std::string& name) {
     if (name == info.name) return info.task;
     known += std::string(known.empty() ? "" : ", ") + info.name;
   }
-  throw UserError("--task " + name + ": unknown task; choose one of " + known);
+  throw UserError("{{task " + name + "}}: unknown task; choose one of " + known);
 }
 
 void check_task_sizes(Task task, int64_t seq_len, int64_t vocab) {
   const TaskInfo& info = task_info(task);
   if (vocab < 2) {
-    throw UserError("--vocab " + std::to_string(vocab) +
-                    ": a task needs at least 2 tokens to tell apart; use --vocab 2 or more");
+    throw UserError("{{vocab " + std::to_string(vocab) +
+                    "}}: a task needs at least 2 tokens to tell apart; use {{vocab 2}} or more");
   }
   if (seq_len < info.min_seq_len) {
-    throw UserError("--seq-len " + std::to_string(seq_len) + " is too short for " + info.name +
-                    ": it needs T >= " + std::to_string(info.min_seq_len) + "; use --seq-len " +
-                    std::to_string(info.min_seq_len) + " or more");
+    throw UserError("{{seq_len " + std::to_string(seq_len) + "}} is too short for " + info.name +
+                    ": it needs T >= " + std::to_string(info.min_seq_len) + "; use {{seq_len " +
+                    std::to_string(info.min_seq_len) + "}} or more");
   }
 }
 

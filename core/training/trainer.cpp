@@ -8,10 +8,10 @@ namespace attnlab::training {
 
 namespace {
 
-void require_positive(int64_t value, const char* flag) {
+void require_positive(int64_t value, const char* setting) {
   if (value < 1) {
-    throw UserError(std::string(flag) + " " + std::to_string(value) +
-                    ": must be at least 1; give a positive number");
+    throw UserError("{{" + std::string(setting) + " " + std::to_string(value) +
+                    "}}: must be at least 1; give a positive number");
   }
 }
 
@@ -21,33 +21,34 @@ constexpr uint64_t kInitSalt = 0x1F2E3D4C5B6A7988ull;
 }  // namespace
 
 void check_settings(const TrainSettings& s) {
-  require_positive(s.heads, "--heads");
-  require_positive(s.d_model, "--d-model");
-  require_positive(s.batch_size, "--batch-size");
-  require_positive(s.log_every, "--log-every");
+  require_positive(s.heads, "n_heads");
+  require_positive(s.d_model, "d_model");
+  require_positive(s.batch_size, "batch_size");
+  require_positive(s.log_every, "log_every");
   if (s.layers != 1 && s.layers != 2)
-    throw UserError("--layers " + std::to_string(s.layers) + ": use 1 or 2 layers");
-  if (s.steps < 0) throw UserError("--steps " + std::to_string(s.steps) + ": use 0 or more");
-  if (s.d_k < 0) throw UserError("--d-k " + std::to_string(s.d_k) + ": use a positive width");
+    throw UserError("{{layers " + std::to_string(s.layers) + "}}: use 1 or 2 layers");
+  if (s.steps < 0) throw UserError("{{steps " + std::to_string(s.steps) + "}}: use 0 or more");
+  if (s.d_k < 0) throw UserError("{{d_k " + std::to_string(s.d_k) + "}}: use a positive width");
   if (s.d_k == 0 && s.d_model % s.heads != 0) {
-    throw UserError("--d-model " + std::to_string(s.d_model) + " is not divisible by --heads " +
-                    std::to_string(s.heads) + ": choose a multiple of " + std::to_string(s.heads) +
-                    " or give --d-k");
+    throw UserError("{{d_model " + std::to_string(s.d_model) + "}} is not divisible by {{n_heads " +
+                    std::to_string(s.heads) + "}}: choose a multiple of " +
+                    std::to_string(s.heads) + " or give {{d_k}}");
   }
   if (s.pos == PositionEncoding::Rope && model_shape(s).head_dim() % 2 != 0) {
-    throw UserError("--pos rope needs an even d_k (it turns pairs of dimensions), but d_k is " +
-                    std::to_string(model_shape(s).head_dim()) +
-                    ": give an even --d-k or change --d-model / --heads");
+    throw UserError(
+        "RoPE{{(pos rope)}} needs an even d_k (it turns pairs of dimensions), but d_k is " +
+        std::to_string(model_shape(s).head_dim()) +
+        ": give an even {{d_k}} or change {{d_model}} / {{n_heads}}");
   }
   for (const int64_t length : s.eval_seq_lens) {
     if (length < task_info(s.task).min_seq_len || length > kMaxEvalSeqLen) {
-      throw UserError("--eval-seq-len " + std::to_string(length) + ": use a length from " +
+      throw UserError("{{eval_seq_len " + std::to_string(length) + "}}: use a length from " +
                       std::to_string(task_info(s.task).min_seq_len) + " (the task's shortest) to " +
                       std::to_string(kMaxEvalSeqLen));
     }
   }
-  if (!(s.lr > 0)) throw UserError("--lr must be positive, e.g. --lr 3e-3");
-  if (s.weight_decay < 0) throw UserError("--weight-decay must be 0 or more");
+  if (!(s.lr > 0)) throw UserError("{{lr}} must be positive, e.g. {{lr 3e-3}}");
+  if (s.weight_decay < 0) throw UserError("{{weight_decay}} must be 0 or more");
   check_task_sizes(s.task, s.seq_len, s.vocab);
 }
 

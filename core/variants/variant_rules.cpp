@@ -30,9 +30,10 @@ void check_grouped_heads(const Config& c, std::vector<ConfigIssue>& issues) {
 void check_cross(const Config& c, std::vector<ConfigIssue>& issues) {
   if (!c.cross()) {
     if (c.d_in_kv != 0)
-      issues.push_back({"d_in_kv",
-                        "d_in_kv sets the key/value side's width in cross-attention: give a "
-                        "key/value sentence (--sentence-kv) or X_kv (--x-kv), or drop --d-in-kv"});
+      issues.push_back(
+          {"d_in_kv",
+           "d_in_kv sets the key/value side's width in cross-attention: give a "
+           "key/value sentence{{(sentence_kv)}} or X_kv{{(x_kv)}}, or {{drop d_in_kv}}"});
     return;
   }
   if (c.mask.causal || c.mask.window > 0)
@@ -49,20 +50,20 @@ void check_decode(const Config& c, std::vector<ConfigIssue>& issues) {
     issues.push_back({"decode", "decode=" + str(n) + " leaves no prompt: T=" + str(T) +
                                     " tokens, and at least one is processed before decoding "
                                     "starts: decode at most " +
-                                    str(T - 1) + " tokens, or raise T (--seq-len)"});
+                                    str(T - 1) + " tokens, or raise T{{(seq_len)}}"});
   if (!c.mask.causal)
     issues.push_back({"decode",
                       "decoding generates tokens left to right, so each token may only see "
-                      "earlier ones: turn the causal mask on (--mask causal)"});
+                      "earlier ones: turn the causal mask on{{(mask causal)}}"});
   if (c.cross())
-    issues.push_back({"decode",
-                      "decoding is simulated for self-attention: drop the key/value sentence "
-                      "(--sentence-kv / --x-kv), or drop --decode"});
-  if (c.latent())
     issues.push_back(
         {"decode",
-         "decoding is simulated for multi-head, grouped-query and multi-query "
-         "attention; MLA's cache is compared in its counters: drop --mla or --decode"});
+         "decoding is simulated for self-attention: {{drop cross}}, or {{drop decode_steps}}"});
+  if (c.latent())
+    issues.push_back({"decode",
+                      "decoding is simulated for multi-head, grouped-query and multi-query "
+                      "attention; MLA's cache is compared in its counters: {{drop mla}} or "
+                      "{{drop decode_steps}}"});
   if (c.dropout > 0)
     issues.push_back(
         {"decode", "decoding is inference, where dropout is off: set dropout to 0 to decode"});
@@ -73,7 +74,7 @@ void check_latent(const Config& c, std::vector<ConfigIssue>& issues) {
     if (c.rope_dim != 0 || c.q_latent != 0)
       issues.push_back({"mla",
                         "d_rope and the query latent are parts of multi-head latent attention: "
-                        "set its latent width too (--mla D_C[:D_ROPE])"});
+                        "set its latent width too{{(mla D_C[:D_ROPE])}}"});
     return;
   }
   if (c.rope_dim % 2 != 0)
@@ -84,21 +85,20 @@ void check_latent(const Config& c, std::vector<ConfigIssue>& issues) {
   if (c.grouped())
     issues.push_back({"mla",
                       "MLA shares keys and values through its latent, not through K/V heads: "
-                      "drop --kv-heads, or drop --mla"});
-  if (c.cross())
-    issues.push_back({"mla", "MLA is simulated for self-attention: drop --sentence-kv / --x-kv"});
+                      "{{drop n_kv_heads}}, or {{drop mla}}"});
+  if (c.cross()) issues.push_back({"mla", "MLA is simulated for self-attention: {{drop cross}}"});
   if (c.bias)
-    issues.push_back({"mla", "DeepSeek-V2's attention projections have no biases: drop --bias"});
+    issues.push_back({"mla", "DeepSeek-V2's attention projections have no biases: {{drop bias}}"});
 }
 
-// How the run's RoPE was switched on, for the messages: the field and the flag to drop.
+// How the run's RoPE was switched on, for the messages: the field and how to switch it off.
 struct RotarySwitch {
   const char* field;
   const char* drop;
 };
 RotarySwitch rotary_switch(const Config& c) {
-  return c.rope_theta > 0 ? RotarySwitch{"rope_theta", "drop --rope-theta"}
-                          : RotarySwitch{"pos", "choose another --pos"};
+  return c.rope_theta > 0 ? RotarySwitch{"rope_theta", "{{drop rope_theta}}"}
+                          : RotarySwitch{"pos", "choose another position encoding{{(pos)}}"};
 }
 
 // Llama's RoPE: positions within one sequence, on every head's d_k dimensions in pairs.
@@ -106,20 +106,20 @@ void check_rotary(const Config& c, std::vector<ConfigIssue>& issues) {
   if (!c.rotary()) return;
   const RotarySwitch on = rotary_switch(c);
   if (c.latent())
-    issues.push_back({on.field, std::string("MLA has its own rotary part (--mla D_C:D_ROPE, "
-                                            "interleaved pairs on a separate key): ") +
-                                    on.drop + ", or drop --mla"});
+    issues.push_back({on.field, std::string("MLA has its own rotary part, interleaved pairs on a "
+                                            "separate key{{(mla D_C:D_ROPE)}}: ") +
+                                    on.drop + ", or {{drop mla}}"});
   if (c.cross())
     issues.push_back({on.field, std::string("RoPE turns queries and keys by their positions in "
                                             "one sequence, but cross-attention's keys are another "
                                             "sentence: ") +
-                                    on.drop + ", or drop --sentence-kv / --x-kv"});
+                                    on.drop + ", or {{drop cross}}"});
   const int64_t dk = c.head_dim_k();
   if (dk % 2 != 0)
     issues.push_back({on.field, "d_k=" + str(dk) +
                                     " must be even for RoPE, which turns pairs of dimensions: "
-                                    "set --d-k " +
-                                    str(dk + 1) + ", or " + on.drop});
+                                    "set d_k to " +
+                                    str(dk + 1) + "{{(d_k " + str(dk + 1) + ")}}, or " + on.drop});
 }
 
 // ALiBi: a bias by the distance between two positions of one sequence, on the (T, T) maps.
@@ -129,11 +129,12 @@ void check_alibi(const Config& c, std::vector<ConfigIssue>& issues) {
     issues.push_back({"pos",
                       "ALiBi biases a score by the distance between a query and a key of one "
                       "sequence, but cross-attention's keys are another sentence: choose another "
-                      "--pos, or drop --sentence-kv / --x-kv"});
+                      "position encoding{{(pos)}}, or {{drop cross}}"});
   if (c.latent())
-    issues.push_back({"pos",
-                      "MLA is simulated with its own rotary part, not ALiBi: choose another --pos, "
-                      "or drop --mla"});
+    issues.push_back(
+        {"pos",
+         "MLA is simulated with its own rotary part, not ALiBi: choose another position "
+         "encoding{{(pos)}}, or {{drop mla}}"});
 }
 
 // Fused QKV: one GEMM over x for all three, so q, k and v must read the same input with their own
@@ -143,16 +144,16 @@ void check_fused(const Config& c, std::vector<ConfigIssue>& issues) {
   if (c.cross())
     issues.push_back({"fused_qkv",
                       "cross-attention's keys and values read another sentence, so one fused "
-                      "projection cannot make all three: drop --fused-qkv, or drop --sentence-kv / "
-                      "--x-kv"});
+                      "projection cannot make all three: {{drop fused_qkv}}, or {{drop cross}}"});
   if (c.latent())
     issues.push_back({"fused_qkv",
-                      "MLA's keys and values come from its latent, not from x: drop --fused-qkv, "
-                      "or drop --mla"});
+                      "MLA's keys and values come from its latent, not from x: {{drop fused_qkv}}, "
+                      "or {{drop mla}}"});
   if (c.mistake == Mistake::SharedQkProjection)
-    issues.push_back({"fused_qkv",
-                      "the shared-qk-projection mistake needs W_q and W_k apart: drop "
-                      "--fused-qkv, or choose another mistake"});
+    issues.push_back(
+        {"fused_qkv",
+         "the shared-qk-projection mistake needs W_q and W_k apart: {{drop fused_qkv}}, "
+         "or choose another mistake"});
 }
 
 }  // namespace

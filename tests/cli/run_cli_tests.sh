@@ -201,7 +201,7 @@ else bad "a --pos rope model has no pos in model.json or a pos_emb.npy"; fi
 if grep -q '"length_eval"' "$work/rope/history.json"; then ok; else bad "no length_eval"; fi
 expect 2 "--pos absolute: unknown position encoding; use one of none|sinusoidal|learned|rope|alibi" \
   -- train --task previous-token "${train_args[@]}" --pos absolute --out "$work/x"
-expect 2 "--pos rope needs an even d_k" -- train --task previous-token --layers 1 --heads 2 \
+expect 2 "RoPE (--pos rope) needs an even d_k" -- train --task previous-token --layers 1 --heads 2 \
   --d-model 10 --seq-len 8 --vocab 8 --steps 1 --batch-size 8 --lr 1e-3 --seed 1 --pos rope \
   --out "$work/x"
 expect 2 "--eval-seq-len 5000: use a length from 2" -- train --task previous-token \
@@ -248,7 +248,7 @@ expect 0 "the maps changed: position information (rope)" -- --sentence "the cat 
 expect 2 "choose one of none|sinusoidal|learned|rope|alibi" -- --pos bogus
 expect 2 "--shuffle needs at least two tokens" -- --sentence cat --shuffle 1
 expect 2 "--shuffle needs computed values" -- --shuffle 1 --shape-only
-expect 2 "choose another --pos" -- --pos alibi --sentence-kv "another one"
+expect 2 "choose another position encoding (--pos)" -- --pos alibi --sentence-kv "another one"
 expect 2 "d_k=3 must be even for RoPE" -- --pos rope --d-model 6 --heads 2
 
 summary

@@ -15,11 +15,13 @@
 #include "app/gui/state/trace_jobs.hpp"
 #include "core/trace/mha.hpp"
 #include "headless_imgui.hpp"
+#include "tiny_checkpoints.hpp"
 
 namespace attnlab::gui {
 namespace {
 
 namespace fs = std::filesystem;
+using attnlab::fixtures::tiny_checkpoint;
 
 constexpr const char* kAblationTip = "Head on or off";
 constexpr const char* kImportanceTip = "Importance: how far the output moves";
@@ -152,23 +154,10 @@ TEST_F(Clicks, ShiftDigitAndTheCheckboxAgreeOnTheHead) {
   EXPECT_EQ(state.session.adopted_while_drawing, 0u);
 }
 
-// The checkpoints tests/numpy/hf_checkpoints.py writes (as test_model_tab.cpp does).
-const std::string& checkpoints() {
-  static const std::string dir = [] {
-    const fs::path out =
-        fs::temp_directory_path() / ("attnlab-click-models-" + std::to_string(::getpid()));
-    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_SOURCE_DIR +
-                                "/tests/numpy/hf_checkpoints.py " + out.string() + " > /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    return out.string();
-  }();
-  return dir;
-}
-
 TEST_F(Clicks, ModelLayerSliderShowsTheNewLayersImportanceNeverTheOld) {
   start_on("seed003");
   state.model.requested_layer = 0;
-  start_model_load(state, checkpoints() + "/gpt2-f32-tied");
+  start_model_load(state, tiny_checkpoint("gpt2-f32-tied"));
   settle();
   ASSERT_TRUE(model_is_current(state)) << state.model.error << state.model.sentence_error;
   const int64_t layers = state.model.session->model.spec.n_layers;

@@ -1,22 +1,22 @@
-// Errors in the app's words (issue 21): the core's messages name flags; the app names controls,
-// and presenter mode says the reason on the picture, where the lecturer looks, with the value
-// just chosen.
+// Errors in the app's words (issues 21 and 28): the core's messages name settings by field, and
+// the app shows their controls' wording; presenter mode says the reason on the picture, where the
+// lecturer looks, with the value just chosen.
+#include <stdexcept>
+
 #include "app/gui/panels/stale_banner.hpp"
 #include "app/gui/state/gui_words.hpp"
+#include "core/model/errors.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
 namespace {
 
-TEST(GuiWords, FlagsBecomeTheControlsThatSetThem) {
-  EXPECT_EQ(in_gui_words("MLA is simulated for self-attention: drop --sentence-kv / --x-kv"),
-            "MLA is simulated for self-attention: turn off K/V sentence / the K/V inputs");
-  EXPECT_EQ(in_gui_words("needs 12 tokens, or raise T (--seq-len)"), "needs 12 tokens, or raise T");
-  EXPECT_EQ(in_gui_words("turn the causal mask on (--mask causal)"), "turn the causal mask on");
-  EXPECT_EQ(in_gui_words("set its latent width too (--mla D_C[:D_ROPE])"),
-            "set its latent width too");
-  EXPECT_EQ(in_gui_words("drop --kv-heads, or drop --mla"), "turn off K/V heads, or turn off MLA");
-  EXPECT_EQ(in_gui_words("no flags here: d_model=10"), "no flags here: d_model=10");
+TEST(GuiWords, ACoreErrorIsShownInTheControlsWords) {
+  EXPECT_EQ(in_gui_words(UserError("MLA is simulated for self-attention: {{drop cross}}")),
+            "MLA is simulated for self-attention: turn off cross-attention");
+  EXPECT_EQ(in_gui_words(UserError("needs 12 tokens, or raise T{{(seq_len)}}")),
+            "needs 12 tokens, or raise T");
+  EXPECT_EQ(in_gui_words(std::runtime_error("out of memory")), "out of memory");
 }
 
 class GuiErrors : public HeadlessImGui {};
@@ -29,7 +29,7 @@ TEST_F(GuiErrors, NoMessageTheAppShowsNamesAFlag) {
   set_config(state, config);
   ASSERT_FALSE(state.session.issues.empty());
   for (const ConfigIssue& issue : state.session.issues)
-    EXPECT_EQ(issue.message.find("--"), std::string::npos) << issue.message;
+    EXPECT_EQ(issue.in_controls.find("--"), std::string::npos) << issue.in_controls;
 }
 
 TEST_F(GuiErrors, PresenterModeSaysTheReasonAndTheValueOnThePicture) {
@@ -42,7 +42,7 @@ TEST_F(GuiErrors, PresenterModeSaysTheReasonAndTheValueOnThePicture) {
   const std::string message = stale_message(state);
   EXPECT_EQ(message.find("see Controls"), std::string::npos) << message;
   EXPECT_NE(message.find("n_heads = 3 is invalid: "), std::string::npos) << message;
-  EXPECT_NE(message.find(state.session.issues.front().message), std::string::npos) << message;
+  EXPECT_NE(message.find(state.session.issues.front().in_controls), std::string::npos) << message;
   EXPECT_EQ(message.find("--"), std::string::npos) << message;
   state.ui.presenter = false;  // the controls are on screen: the banner points to them
   EXPECT_NE(stale_message(state).find("see Controls"), std::string::npos);

@@ -21,31 +21,20 @@
 #include "core/pretrained/head_finder.hpp"
 #include "core/pretrained/layer_trace.hpp"
 #include "headless_imgui.hpp"
+#include "tiny_checkpoints.hpp"
 
 namespace attnlab::gui {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The checkpoints, written once per test binary.
-const std::string& checkpoints() {
-  static const std::string dir = [] {
-    const fs::path out =
-        fs::temp_directory_path() / ("attnlab-gui-models-" + std::to_string(::getpid()));
-    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_SOURCE_DIR +
-                                "/tests/numpy/hf_checkpoints.py " + out.string() + " > /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    return out.string();
-  }();
-  return dir;
-}
+using attnlab::fixtures::tiny_checkpoint;
 
 class ModelTabTest : public HeadlessImGui {
  protected:
-  // Opens `name` (a folder under checkpoints()) at `layer`, waits for it and its trace.
+  // Opens `name` (a folder of tests/tiny_checkpoints.hpp) at `layer`, waits for it and its trace.
   void open(const std::string& name, int64_t layer = 0) {
     state.model.requested_layer = layer;
-    start_model_load(state, checkpoints() + "/" + name);
+    start_model_load(state, tiny_checkpoint(name));
     wait_for_model(state);
     state.session.worker->wait_idle();
     poll_trace(state);
@@ -84,7 +73,7 @@ TEST_F(ModelTabTest, OpeningAFolderMakesItsLayerTheTraceWithTheCoresWeights) {
   EXPECT_EQ(trace.config.tokens(), T);
   EXPECT_TRUE(trace.config.mask.causal);
   // The core's own forward, run here: the trace's weights are its layer 1's.
-  const PretrainedModel model = load_pretrained(checkpoints() + "/gpt2-f32-tied");
+  const PretrainedModel model = load_pretrained(tiny_checkpoint("gpt2-f32-tied"));
   const PretrainedRun reference = run_pretrained(model, tab.tokens.ids);
   const TensorRecord* weights = trace.find("weights");
   ASSERT_TRUE(weights);
@@ -105,7 +94,7 @@ TEST_F(ModelTabTest, OpeningAFolderMakesItsLayerTheTraceWithTheCoresWeights) {
   // The preset picker names the model; the folder went to the recent ones.
   EXPECT_EQ(state.session.preset_name, "gpt2-f32-tied, layer 1");
   ASSERT_FALSE(state.ui.recent_models.empty());
-  EXPECT_EQ(state.ui.recent_models.front(), checkpoints() + "/gpt2-f32-tied");
+  EXPECT_EQ(state.ui.recent_models.front(), tiny_checkpoint("gpt2-f32-tied"));
   // Choosing a preset goes back to the presets.
   ASSERT_TRUE(apply_preset(state, "seed003"));
   EXPECT_FALSE(model_is_current(state));
@@ -260,7 +249,7 @@ TEST_F(ModelTabTest, ABadFolderIsExplainedBesideTheFieldAndTheTraceStays) {
 TEST_F(ModelTabTest, CancelStopsALoad) {
   start_on("seed003");
   const std::shared_ptr<const Trace> before = state.session.trace;
-  start_model_load(state, checkpoints() + "/llama-gqa-bf16-untied-sharded");
+  start_model_load(state, tiny_checkpoint("llama-gqa-bf16-untied-sharded"));
   cancel_model_load(state);
   wait_for_model(state);
   // Either it finished before the cancel was seen, or it stopped and nothing changed.
@@ -320,7 +309,7 @@ TEST_F(ModelTabTest, TheModelShownIsOpenedAgainAtTheNextStartWithItsLayerAndSent
   LoadedSettings last;
   last.found = true;
   last.settings = settings_from_json(settings_to_json(current_settings(state, "")), "test");
-  EXPECT_EQ(last.settings.model.folder, checkpoints() + "/gpt2-f32-tied");
+  EXPECT_EQ(last.settings.model.folder, tiny_checkpoint("gpt2-f32-tied"));
   EXPECT_EQ(last.settings.model.layer, 1);
   EXPECT_EQ(last.settings.model.sentence, "5, 6, 7, 8");
 
@@ -338,7 +327,7 @@ TEST_F(ModelTabTest, TheModelShownIsOpenedAgainAtTheNextStartWithItsLayerAndSent
 // --ablate names a real model's heads: checked against its 12 heads once it is read, not against
 // the preset's 2 before; head 6 is off in the trace and in the whole forward pass.
 TEST_F(ModelTabTest, AblateAtStartIsCheckedAgainstTheModelsHeads) {
-  const std::string folder = checkpoints() + "/gpt2-12-heads";
+  const std::string folder = tiny_checkpoint("gpt2-12-heads");
   ASSERT_EQ(start_state(state,
                         parsed({"--model", folder.c_str(), "--layer", "1", "--ablate", "6",
                                 "--ablate", "11", "--screenshot", "a.png"}),

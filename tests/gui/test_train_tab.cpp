@@ -309,7 +309,8 @@ TEST(TrainLonger, SettingsThatCannotTrainAreTheJobsError) {
   });
   ASSERT_TRUE(wait_until([&] { return !task.busy(); }, 10));
   task.poll();
-  EXPECT_NE(task.error().find("--pos rope needs an even d_k"), std::string::npos) << task.error();
+  EXPECT_NE(task.error().find("RoPE needs an even d_k"), std::string::npos) << task.error();
+  EXPECT_EQ(task.error().find("--"), std::string::npos) << task.error();
 }
 
 }  // namespace

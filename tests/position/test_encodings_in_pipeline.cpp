@@ -255,7 +255,7 @@ TEST(EncodingsInPipeline, RopeAndAlibiNeedOneSequenceAndRopeAnEvenDk) {
   cross.sentence_kv = "a different sentence";
   EXPECT_NE(issues_of(cross).find("pos: ALiBi"), std::string::npos) << issues_of(cross);
   cross.pos = PositionEncoding::Rope;
-  EXPECT_NE(issues_of(cross).find("choose another --pos"), std::string::npos) << issues_of(cross);
+  EXPECT_NE(issues_of(cross).find("choose another position encoding (--pos)"), std::string::npos) << issues_of(cross);
   Config odd = small(PositionEncoding::Rope);
   odd.d_k = 3;
   EXPECT_NE(issues_of(odd).find("pos: d_k=3 must be even"), std::string::npos) << issues_of(odd);

@@ -19,38 +19,16 @@
 #include "core/pretrained/pretrained_forward.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/trace/mha.hpp"
+#include "tiny_checkpoints.hpp"
 
 namespace attnlab {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Every case of hf_checkpoints.py, written once for the whole test binary.
-const fs::path& checkpoints() {
-  static const fs::path dir = [] {
-    const fs::path d =
-        fs::temp_directory_path() / ("attnlab-pretrained-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_HF_CHECKPOINTS + " " +
-                                d.string() + " > /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    return d;
-  }();
-  return dir;
-}
-
-// Removes the checkpoints when the test binary ends.
-class RemoveCheckpoints : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(checkpoints(), ignored);
-  }
-};
-const auto* const kRemoveCheckpoints = ::testing::AddGlobalTestEnvironment(new RemoveCheckpoints);
+using fixtures::tiny_checkpoints;
 
 PretrainedModel model(const std::string& name) {
-  return load_pretrained((checkpoints() / name).string());
+  return load_pretrained((tiny_checkpoints() / name).string());
 }
 
 double max_rel_difference(const Tensor& a, const Tensor& b) {
@@ -294,8 +272,8 @@ TEST(Refusals, OneLineNamingWhatIsWrong) {
             std::string::npos);
   EXPECT_NE(message([] { parse_token_ids("-4"); }).find("\"-4\""), std::string::npos);
   EXPECT_EQ(parse_token_ids(" 464, 3797,3332 "), (std::vector<int64_t>{464, 3797, 3332}));
-  EXPECT_TRUE(is_pretrained_folder((checkpoints() / "gpt2-f32-tied").string()));
-  const fs::path trained = checkpoints() / "trained";  // attnlab-cli train writes model.json
+  EXPECT_TRUE(is_pretrained_folder((tiny_checkpoints() / "gpt2-f32-tied").string()));
+  const fs::path trained = tiny_checkpoints() / "trained";  // attnlab-cli train writes model.json
   fs::create_directories(trained);
   std::ofstream(trained / "model.json") << "{}";
   EXPECT_FALSE(is_pretrained_folder(trained.string()));
@@ -305,7 +283,7 @@ TEST(Refusals, OneLineNamingWhatIsWrong) {
 // shown as #id.
 TEST(Session, WithoutATokenizerIdsStillWork) {
   const ModelSession s =
-      open_model_session((checkpoints() / "llama-gqa-bf16-untied-sharded").string());
+      open_model_session((tiny_checkpoints() / "llama-gqa-bf16-untied-sharded").string());
   EXPECT_EQ(s.tokenizer, nullptr);
   EXPECT_NE(s.tokenizer_error.find("tokenizer.json"), std::string::npos);
   try {

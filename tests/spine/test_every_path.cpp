@@ -33,6 +33,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/trace/mha.hpp"
 #include "tests/spine/every_path.hpp"
+#include "tiny_checkpoints.hpp"
 
 namespace attnlab {
 namespace {
@@ -313,27 +314,7 @@ TEST(EveryPath, TheRecordedSweepHoldsAlibisBiasInEachTile) {
 // [SECTION] the pretrained models' layers through the same paths
 
 namespace fs = std::filesystem;
-
-const fs::path& checkpoints() {
-  static const fs::path dir = [] {
-    const fs::path d = fs::temp_directory_path() / ("attnlab-spine-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_HF_CHECKPOINTS + " " +
-                                d.string() + " > /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    return d;
-  }();
-  return dir;
-}
-
-class RemoveCheckpoints : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(checkpoints(), ignored);
-  }
-};
-const auto* const kRemoveCheckpoints = ::testing::AddGlobalTestEnvironment(new RemoveCheckpoints);
+using fixtures::tiny_checkpoints;
 
 // Each family's last layer (its own position encoding, mask, K/V heads, fused QKV and biases), with
 // the table's ablation values, through every path, against the model's own forward pass.
@@ -346,7 +327,7 @@ TEST(EveryPath, EachPretrainedLayerAgreesOnEveryPath) {
   for (const char* family :
        {"gpt2-f32-tied", "llama-gqa-bf16-untied-sharded", "llama3-rope-scaling", "mistral-head-dim",
         "qwen2-bias-tied-bf16", "bert-prefix-mlm"}) {
-    const PretrainedModel m = load_pretrained((checkpoints() / family).string());
+    const PretrainedModel m = load_pretrained((tiny_checkpoints() / family).string());
     const int64_t layer = m.spec.n_layers - 1;
     for (const Value& value : ablation.values) {
       Config switches;

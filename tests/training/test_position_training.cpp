@@ -213,7 +213,7 @@ TEST(PositionTraining, SettingsRefusedInOneLine) {
     check_settings(s);
     ADD_FAILURE() << "odd d_k with RoPE accepted";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("--pos rope needs an even d_k"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("RoPE (--pos rope) needs an even d_k"), std::string::npos)
         << e.what();
   }
   s.pos = PositionEncoding::Alibi;  // no pairs: any d_k

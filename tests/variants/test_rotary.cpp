@@ -357,7 +357,7 @@ TEST(Rotary, NotWithMla) {
   c.kv_latent = 6;
   c.rope_dim = 2;
   EXPECT_EQ(issues_of(c),
-            "MLA has its own rotary part (--mla D_C:D_ROPE, interleaved pairs on a separate key): "
+            "MLA has its own rotary part, interleaved pairs on a separate key (--mla D_C:D_ROPE): "
             "drop --rope-theta, or drop --mla");
 }
 
@@ -378,8 +378,11 @@ TEST(Rotary, DkMustBeEven) {
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].field, "rope_theta");
   EXPECT_EQ(issues[0].message,
-            "d_k=5 must be even for RoPE, which turns pairs of dimensions: set --d-k 6, or drop "
-            "--rope-theta");
+            "d_k=5 must be even for RoPE, which turns pairs of dimensions: set d_k to 6 (--d-k 6), "
+            "or drop --rope-theta");
+  EXPECT_EQ(issues[0].in_controls,
+            "d_k=5 must be even for RoPE, which turns pairs of dimensions: set d_k to 6, or turn "
+            "off RoPE theta");
 }
 
 TEST(Rotary, ThetaOutOfRange) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/gui/check/check_panels.hpp"
+#include "app/gui/state/gui_words.hpp"
 #include "core/exercise/answer.hpp"
 
 namespace attnlab::gui {
@@ -34,7 +35,7 @@ std::shared_ptr<const CheckOutcome> grade_files(const CheckKey& key,
   try {
     answer = read_answer(key.answer);
   } catch (const std::exception& error) {
-    outcome->answer_error = one_line(error.what());
+    outcome->answer_error = one_line(in_gui_words(error));
   }
   outcome->grade = grade_answer(*outcome->exercise, answer);
   return outcome;

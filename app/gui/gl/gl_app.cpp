@@ -29,6 +29,7 @@
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/panels/text_field.hpp"
 #include "app/gui/platform/platform.hpp"
+#include "app/gui/state/gui_words.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
@@ -156,7 +157,7 @@ void export_npy_zip(AppState& state) {
     state.window.export_message = platform::deliver_file(path);
     state.window.export_failed = false;
   } catch (const std::exception& error) {
-    state.window.export_message = error.what();
+    state.window.export_message = in_gui_words(error);
     state.window.export_failed = true;
   }
   state.status = state.window.export_message;
@@ -174,7 +175,7 @@ void export_png(AppState& state, const ExportRequest& request) {
         request.path.empty() ? platform::deliver_file(path) : "Saved " + path;
     state.window.export_failed = false;
   } catch (const std::exception& error) {
-    state.window.export_message = error.what();
+    state.window.export_message = in_gui_words(error);
     state.window.export_failed = true;
   }
   state.status = state.window.export_message;

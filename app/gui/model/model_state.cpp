@@ -15,9 +15,9 @@ namespace attnlab::gui {
 
 namespace {
 
-// One line: the first line of a message, in the controls' words.
+// One line: the first line of a message.
 std::string one_line(const std::string& message) {
-  return in_gui_words(message.substr(0, message.find('\n')));
+  return message.substr(0, message.find('\n'));
 }
 
 std::string folder_name(const std::string& folder) {
@@ -55,7 +55,7 @@ void switch_requested_heads_off(AppState& state) {
   try {
     config.ablated_heads = ablated_heads_for(heads, tab.session->model.spec.n_heads);
   } catch (const UserError& error) {
-    tab.error = error.what();
+    tab.error = in_gui_words(error);
     return;
   }
   set_config(state, config);
@@ -117,7 +117,7 @@ void start_model_load(AppState& state, const std::string& folder) {
     try {
       session.tokenizer = HfTokenizer::open(folder, session.model.spec.model_type);
     } catch (const UserError& error) {
-      session.tokenizer_error = error.what();
+      session.tokenizer_error = in_gui_words(error);
     }
     control.check_cancel();
     loaded.first = run_model_sentence(session, sentence);
@@ -201,7 +201,7 @@ bool show_model_layer(AppState& state, int64_t layer) {
   try {
     shown = layer_of_model(tab.session->model, *tab.run, layer);
   } catch (const std::exception& error) {
-    tab.error = one_line(error.what());
+    tab.error = one_line(in_gui_words(error));
     return false;
   }
   shown.inputs.labels.tokens = tab.tokens.pieces;  // the trace labels tokens by the model's pieces
@@ -254,7 +254,7 @@ SentenceRun run_model_sentence(const ModelSession& session, const std::string& s
     done.run =
         std::make_shared<const PretrainedRun>(run_pretrained(session.model, done.tokens.ids));
   } catch (const std::exception& error) {
-    done = SentenceRun{sentence, {}, nullptr, one_line(error.what())};
+    done = SentenceRun{sentence, {}, nullptr, one_line(in_gui_words(error))};
   }
   return done;
 }
@@ -294,7 +294,7 @@ const PretrainedRun* run_with_heads_off(AppState& state) {
       tab.off_run = std::make_shared<const PretrainedRun>(
           run_pretrained(tab.session->model, tab.run->ids, off));
     } catch (const std::exception& error) {
-      tab.off_error = one_line(error.what());
+      tab.off_error = one_line(in_gui_words(error));
     }
   }
   return tab.off_run.get();

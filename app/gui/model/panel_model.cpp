@@ -19,6 +19,7 @@
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/gui_words.hpp"
 
 namespace attnlab::gui {
 
@@ -326,7 +327,7 @@ void generation(AppState& state) {
       tab.generated_after = tab.run->ids;
       tab.generate_error.clear();
     } catch (const std::exception& error) {
-      tab.generate_error = error.what();
+      tab.generate_error = in_gui_words(error);
     }
   }
   tooltip(

@@ -25,7 +25,7 @@ std::string stale_message(const AppState& state) {
            (state.session.issues.size() == 1 && wanted.find(',') == std::string::npos ? " is"
                                                                                       : " are") +
            " invalid" +
-           (controls_hidden ? ": " + state.session.issues.front().message : ", see Controls");
+           (controls_hidden ? ": " + state.session.issues.front().in_controls : ", see Controls");
   if (!state.session.run_error.empty())
     return "Out of date: " + picture + "; " + (wanted.empty() ? "the new run" : wanted) +
            " failed" + (controls_hidden ? ": " + state.session.run_error : ", see Controls");

@@ -107,7 +107,6 @@ void set_config(AppState& state, const Config& config) {
   Session& session = state.session;
   session.config = config;
   session.issues = validate(config);
-  for (ConfigIssue& issue : session.issues) issue.message = in_gui_words(issue.message);
   if (!session.issues.empty()) {
     stop_background_run(state);  // nothing to run; keep showing the last valid trace
     return;
@@ -125,7 +124,7 @@ void set_config(AppState& state, const Config& config) {
     try {
       adopt_trace(state, compute_bundle(config, inputs));
     } catch (const std::exception& error) {
-      session.run_error = in_gui_words(error.what());
+      session.run_error = in_gui_words(error);
     }
     return;
   }
@@ -184,7 +183,8 @@ bool issue_belongs_to(const AppState& state, const ConfigIssue& issue, const std
 std::string issue_for(const AppState& state, const std::string& field) {
   std::string text;
   for (const ConfigIssue& issue : state.session.issues)
-    if (issue_belongs_to(state, issue, field)) text += (text.empty() ? "" : "\n") + issue.message;
+    if (issue_belongs_to(state, issue, field))
+      text += (text.empty() ? "" : "\n") + issue.in_controls;
   return text;
 }
 
@@ -197,7 +197,7 @@ void poll_trace(AppState& state) {
   } else if (result->cancelled) {
     state.status = "Computation cancelled: still showing the previous trace.";
   } else {
-    state.session.run_error = in_gui_words(result->error);
+    state.session.run_error = result->error;
   }
 }
 

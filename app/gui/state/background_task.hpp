@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/state/gui_words.hpp"
 #include "core/model/run_control.hpp"
 
 namespace attnlab::gui {
@@ -76,7 +77,7 @@ class BackgroundTask final : public Job {
       } catch (const Cancelled&) {
         cancelled = true;
       } catch (const std::exception& failure) {  // UserError, bad_alloc
-        error = failure.what();
+        error = in_gui_words(failure);
       }
       std::lock_guard lock(shared->mutex);
       shared->result = std::move(result);

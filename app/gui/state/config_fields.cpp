@@ -49,7 +49,7 @@ RestoredConfig restore_valid(const Config& saved, const Config& fallback) {
     for (const ConfigIssue& issue : issues) {
       for (const ConfigField* f : fields_for_issue(issue.field)) {
         if (field_text(*f, out.config) == field_text(*f, fallback)) continue;
-        out.dropped.push_back(value_of(*f, out.config).text + " (" + issue.message + ")");
+        out.dropped.push_back(value_of(*f, out.config).text + " (" + issue.in_controls + ")");
         copy_field(*f, out.config, fallback);
         break;
       }

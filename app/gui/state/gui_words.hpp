@@ -1,14 +1,14 @@
-// The core's messages name command-line flags ("drop --sentence-kv", "raise T (--seq-len)"): in the
-// app they are said in the controls' words ("clear the K/V sentence", "raise T").
+// An error as the app says it: the core words its messages for the command line in what() and for
+// the controls in UserError::in_controls() (core/model/setting_words.hpp); the app shows the
+// controls' words.
 #pragma once
 
+#include <exception>
 #include <string>
 
 namespace attnlab::gui {
 
-// `message` with every flag said as its control: a parenthesis of flags is left out (the words
-// before it name the control already), "drop --X" becomes "turn off X", and any other flag its
-// control's label (from the config field table).
-std::string in_gui_words(const std::string& message);
+// The error's message in the controls' words: a UserError's own wording for them, else what().
+std::string in_gui_words(const std::exception& error);
 
 }  // namespace attnlab::gui

@@ -1,5 +1,6 @@
 #include "app/gui/state/trace_worker.hpp"
 
+#include "app/gui/state/gui_words.hpp"
 #include "core/model/errors.hpp"
 #include "core/trace/mha.hpp"
 
@@ -72,7 +73,7 @@ void TraceWorker::loop() {
     } catch (const Cancelled&) {
       result.cancelled = true;
     } catch (const std::exception& error) {  // UserError, or bad_alloc for a huge config
-      result.error = error.what();
+      result.error = in_gui_words(error);
     }
 
     lock.lock();

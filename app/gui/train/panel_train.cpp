@@ -17,6 +17,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/gui_words.hpp"
 #include "app/gui/train/panel_longer.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
@@ -413,7 +414,7 @@ void open_trained_model(AppState& state) {
     state.status =
         "The trained model's first layer is the current trace: every tab shows its heads.";
   } catch (const std::exception& error) {
-    state.train.error = error.what();
+    state.train.error = in_gui_words(error);
   }
 }
 

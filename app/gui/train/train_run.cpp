@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "app/gui/state/gui_words.hpp"
 #include "core/model/errors.hpp"
 #include "core/training/tasks.hpp"
 
@@ -35,7 +36,7 @@ std::string TrainRun::reset(const training::TrainSettings& settings) {
   try {
     training::check_settings(settings);
   } catch (const UserError& error) {
-    return error.what();
+    return error.in_controls();
   }
   running_ = false;
   std::lock_guard train(train_mutex_);  // waits for a step under way
@@ -88,7 +89,7 @@ std::string TrainRun::save(const std::string& dir) {
   try {
     training::save_model(dir, *trainer_);
   } catch (const std::exception& error) {
-    return error.what();
+    return in_gui_words(error);
   }
   return "Saved the model to " + dir + " (" + std::to_string(trainer_->steps_done()) + " steps)";
 }
@@ -98,7 +99,7 @@ std::string TrainRun::load(const std::string& dir) {
   try {
     saved = training::load_model(dir);
   } catch (const std::exception& error) {
-    return error.what();
+    return in_gui_words(error);
   }
   if (std::string error = reset(saved.settings); !error.empty()) return error;
   std::lock_guard train(train_mutex_);
