@@ -755,8 +755,9 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
         const float column_w = header_column_width();
         room.x -= column_w;
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x, start.y));
+        // With the window's padding, as any panel: its texts keep clear of its edges.
         ImGui::BeginChild("##heads_header", ImVec2(column_w, room.y), false,
-                          ImGuiWindowFlags_NoBackground);
+                          ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
         draw_header(state, set, header, batch_in_title);
         ImGui::EndChild();
         ImGui::SetCursorScreenPos(start);

@@ -97,13 +97,13 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       draw_tab(state, state.tabs.tool, drawer);
     else
       draw_tensors_tab(state);
-  } else if (open_panel && state.session.trace && ImGui::BeginTabBar("toolkit_tabs")) {
+  } else if (open_panel && state.session.trace && begin_tab_bar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
       const bool requested = state.tabs.requested_tool == tab;
       const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
                                             requested ? ImGuiTabItemFlags_SetSelected : 0);
-      // Tabs shrink with an ellipsis when the panel is narrow: the tooltip names them whole.
+      // The tooltip says what the tab teaches and its key.
       const std::string tip = std::string(tool_tab_label(tab)) + ": " + kTabTips[i];
       tooltip(tip.c_str());
       if (!open) continue;
