@@ -461,7 +461,7 @@ void draw_scene(AppState& state, const StagePlan& plan) {
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
-  float row_y = top_left.y;
+  float row_y = top_left.y, right = top_left.x;
   const size_t columns = m.arrangement.columns;
   for (size_t row = 0; row * columns < scene.size(); ++row) {
     float x = top_left.x, row_h = 0;
@@ -508,8 +508,11 @@ void draw_scene(AppState& state, const StagePlan& plan) {
       x += slot.x;
       row_h = std::max(row_h, slot.y);
     }
+    right = std::max(right, x);
     row_y += row_h + m.row_gap;
   }
+  // The scene's extent, so its region scrolls where the scene is larger.
+  ImGui::Dummy(ImVec2(right - top_left.x, row_y - m.row_gap - top_left.y));
 }
 
 // [SECTION] the text above the scene
@@ -776,8 +779,13 @@ void draw_tensors_tab(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
   }
+  // The scene in a region of its own, which scrolls where no arrangement fits the panel (font
+  // scale 2 in the normal layout): its captions are scrolled to rather than cut.
+  ImGui::BeginChild("##scene", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
   if (!state.ui.presenter) plan = plan_scene(trace, *step, a, gap, ImGui::GetContentRegionAvail());
   draw_scene(state, plan);
+  ImGui::EndChild();
 }
 
 float presenter_stage_width(const AppState& state, ImVec2 panel) {
