@@ -615,6 +615,26 @@ Header choose_header(AppState& state, const HeatmapSet& set, ImVec2 room) {
   return compact.grid.map > full.grid.map ? Header::Compact : best;
 }
 
+// Said where no map fits `room`: wrapped where its lines fit there, else on the one line that
+// does, cut with an ellipsis (its tooltip whole), else not at all (the header above is cut short
+// by the panel already).
+void too_small_note(const HeatmapSet& set, ImVec2 room) {
+  char note[96];
+  std::snprintf(note, sizeof note, "The panel is too small for %lld maps: enlarge the window.",
+                (long long)set.heads);
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const size_t lines = wrap_at_spaces(note, room.x, measure).size();
+  if (float(lines) * line_h <= room.y) {
+    text_wrapped(note);
+  } else if (ImGui::GetTextLineHeight() <= room.y) {
+    draw_cut_text(ImGui::GetCursorScreenPos(), room.x, ImGui::GetFontSize(),
+                  ImGui::GetColorU32(ImGuiCol_Text), note);
+    ImGui::Dummy(ImVec2(room.x, ImGui::GetTextLineHeight()));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+  }
+}
+
 // The grid of all heads, or in focus mode one head (or two) as large as `room` allows.
 void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, Header header,
                ImVec2 room) {
@@ -623,8 +643,7 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, He
   const Grid grid = place_maps(state, set, plan, room);
   if (grid.map < 4) {
     state.frame.heatmap_placements.clear();
-    ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
-                       (long long)set.heads);
+    too_small_note(set, room);
     return;
   }
   const Window window{plan.view, grid.map};
