@@ -130,6 +130,15 @@ bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGui
                            ImVec2(0, height));
 }
 
+bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
+  const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));
+  const bool open =
+      ImGui::BeginChild(id, size, false, flags | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleVar();
+  return open;
+}
+
 void empty_tab_note(const std::string& text) {
   large_text(text, 1.5f * ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_Text));
 }

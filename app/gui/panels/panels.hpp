@@ -72,6 +72,9 @@ void heading(const AppState& state, const char* text);
 void empty_tab_note(const std::string& text);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);
+// BeginChild (no border) whose content keeps half the window's padding from its sides, as a
+// panel's does from its clip: text laid out to the content's edge is not drawn at the clip's.
+bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
 // BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
 // cell's width: a table wider than its room scrolls sideways instead of squeezing its columns.
 bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);
