@@ -139,6 +139,18 @@ bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
   return open;
 }
 
+bool begin_scroll_region(const char* id) {
+  const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() - half_pad);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));
+  const bool open =
+      ImGui::BeginChild(id, ImVec2(ImGui::GetContentRegionAvail().x + half_pad, 0), false,
+                        ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground |
+                            ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleVar();
+  return open;
+}
+
 void empty_tab_note(const std::string& text) {
   large_text(text, 1.5f * ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_Text));
 }

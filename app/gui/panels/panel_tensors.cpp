@@ -780,16 +780,8 @@ void draw_tensors_tab(AppState& state) {
     ImGui::TextDisabled("(shape-only: no values were computed)");
   }
   // The scene in a region of its own, which scrolls where no arrangement fits the panel (font
-  // scale 2 in the normal layout): its captions are scrolled to rather than cut. The region
-  // reaches half the panel's padding past its content, as the panel's own clip does, so text
-  // laid out to the content's edge keeps clear of the clip's.
-  const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() - half_pad);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));
-  ImGui::BeginChild("##scene", ImVec2(ImGui::GetContentRegionAvail().x + half_pad, 0), false,
-                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground |
-                        ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::PopStyleVar();
+  // scale 2 in the normal layout): its captions are scrolled to rather than cut.
+  begin_scroll_region("##scene");
   if (!state.ui.presenter) plan = plan_scene(trace, *step, a, gap, ImGui::GetContentRegionAvail());
   draw_scene(state, plan);
   ImGui::EndChild();

@@ -32,7 +32,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "Check my implementation: a student's own tensors graded stage by stage (key K).",
 };
 
-void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
+void draw_tab_body(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
   switch (tab) {
     case ToolTab::Tensors:
       draw_tensors_tab(state);
@@ -74,6 +74,19 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
       draw_check_tab(state, drawer);
       break;
   }
+}
+
+// A tab's content scrolls where it is taller or wider than the panel (a large font on a small
+// screen) rather than run past its edge; the stage view's scene scrolls on its own, under the
+// text above it.
+void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
+  if (tab == ToolTab::Tensors) {
+    draw_tab_body(state, tab, drawer);
+    return;
+  }
+  begin_scroll_region("##tab_body");
+  draw_tab_body(state, tab, drawer);
+  ImGui::EndChild();
 }
 
 }  // namespace

@@ -75,6 +75,10 @@ void value_bar(float fraction, float width, ImU32 colour, const char* text);
 // BeginChild (no border) whose content keeps half the window's padding from its sides, as a
 // panel's does from its clip: text laid out to the content's edge is not drawn at the clip's.
 bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
+// BeginChild filling the rest of the window, which scrolls (either way) where its content is
+// larger than the room: the content keeps the window's content width, the region reaching half
+// the window's padding past either side as the window's clip does. End with ImGui::EndChild().
+bool begin_scroll_region(const char* id);
 // BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
 // cell's width: a table wider than its room scrolls sideways instead of squeezing its columns.
 bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);
