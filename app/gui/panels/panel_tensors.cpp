@@ -768,8 +768,12 @@ void draw_tensors_tab(AppState& state) {
   if (!listed.empty())
     tight_lines([&] {
       for (const std::string& line : listed) {
+        // A line wider than the column ends in an ellipsis, whole in its tooltip.
         const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(line.c_str());
-        ImGui::TextDisabled("%s", line.c_str());
+        draw_cut_text(at, width, ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      line.c_str());
+        ImGui::Dummy(ImVec2(std::min(size.x, width), size.y));
+        if (size.x > width && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
         if (frame)
           frame->listed.push_back({line, at, ImVec2(at.x + size.x, at.y + size.y), size.x > width});
       }
