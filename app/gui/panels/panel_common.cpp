@@ -151,6 +151,12 @@ bool begin_scroll_region(const char* id) {
   return open;
 }
 
+void end_scroll_region() {
+  if (ImGui::GetCurrentWindow()->ScrollbarX)
+    ImGui::Dummy(ImVec2(0, ImGui::GetStyle().ScrollbarSize));
+  ImGui::EndChild();
+}
+
 void empty_tab_note(const std::string& text) {
   large_text(text, 1.5f * ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_Text));
 }

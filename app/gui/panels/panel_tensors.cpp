@@ -788,7 +788,7 @@ void draw_tensors_tab(AppState& state) {
   begin_scroll_region("##scene");
   if (!state.ui.presenter) plan = plan_scene(trace, *step, a, gap, ImGui::GetContentRegionAvail());
   draw_scene(state, plan);
-  ImGui::EndChild();
+  end_scroll_region();
 }
 
 float presenter_stage_width(const AppState& state, ImVec2 panel) {

@@ -86,7 +86,7 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
   }
   begin_scroll_region("##tab_body");
   draw_tab_body(state, tab, drawer);
-  ImGui::EndChild();
+  end_scroll_region();
 }
 
 }  // namespace

@@ -77,8 +77,12 @@ void value_bar(float fraction, float width, ImU32 colour, const char* text);
 bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
 // BeginChild filling the rest of the window, which scrolls (either way) where its content is
 // larger than the room: the content keeps the window's content width, the region reaching half
-// the window's padding past either side as the window's clip does. End with ImGui::EndChild().
+// the window's padding past either side as the window's clip does. End with end_scroll_region().
 bool begin_scroll_region(const char* id);
+// Ends it. Where the region scrolls sideways, its content ends with the horizontal scrollbar's
+// height of room: ImGui 1.86 decides the vertical scrollbar without the horizontal one's height,
+// so a last line under that bar could be neither seen nor scrolled to.
+void end_scroll_region();
 // BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
 // cell's width: a table wider than its room scrolls sideways instead of squeezing its columns.
 bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);
