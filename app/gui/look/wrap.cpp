@@ -167,6 +167,10 @@ std::string cut_to_width(const std::string& text, float width) {
   return cut + ellipsis;
 }
 
+std::string field_hint(const char* hint) {
+  return cut_to_width(hint, ImGui::CalcItemWidth() - 2 * ImGui::GetStyle().FramePadding.x);
+}
+
 bool wrapped_button(const char* label) {
   const float room = ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x;
   const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };

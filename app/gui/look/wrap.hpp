@@ -42,6 +42,10 @@ bool wrapped_button(const char* label);
 // what ImGui would clip at a frame's edge, such as a combo's preview.
 std::string cut_to_width(const std::string& text, float width);
 
+// A hint for the next text field, cut with an ellipsis to the field's width: ImGui clips a hint
+// at the field's edge, and a hint does not scroll as typed text does.
+std::string field_hint(const char* hint);
+
 // One line of `text` at `size` pixels from `at`, cut with an ellipsis where it would pass `width`
 // (ImGui's own ellipsis, at that size).
 void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text);

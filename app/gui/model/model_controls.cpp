@@ -45,8 +45,8 @@ void model_folder_row(AppState& state, float leave) {
   const bool one_row = room - buttons_w >= ImGui::GetFontSize() * 4;
   ImGui::SetNextItemWidth(one_row ? room - buttons_w : room);
   const bool entered =
-      ImGui::InputTextWithHint("##model_folder", "a Hugging Face model folder", &tab.folder_text,
-                               ImGuiInputTextFlags_EnterReturnsTrue);
+      ImGui::InputTextWithHint("##model_folder", field_hint("a Hugging Face model folder").c_str(),
+                               &tab.folder_text, ImGuiInputTextFlags_EnterReturnsTrue);
   note_text_field();
   tooltip(
       "A model folder as Hugging Face saves it (config.json and .safetensors; GPT-2, Llama, "

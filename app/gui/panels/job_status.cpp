@@ -22,8 +22,10 @@ JobAction job_status(const JobView& job, ImU32 error_colour) {
     const float label_w = ImGui::CalcTextSize("measuring 100%").x + 2 * style.ItemSpacing.x;
     const bool one_line = avail - button_w - style.ItemSpacing.x >= label_w;
     const float bar_w = one_line ? avail - button_w - style.ItemSpacing.x : avail;
+    // Where even the row is short of the label, the percentage alone.
     char label[32];
-    std::snprintf(label, sizeof label, "measuring %.0f%%", 100 * job.progress);
+    std::snprintf(label, sizeof label, avail >= label_w ? "measuring %.0f%%" : "%.0f%%",
+                  100 * job.progress);
     ImGui::ProgressBar(float(job.progress), ImVec2(bar_w, 0), label);
     if (one_line) ImGui::SameLine();
     if (ImGui::Button("Cancel")) action = JobAction::Cancel;

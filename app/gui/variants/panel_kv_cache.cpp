@@ -128,7 +128,7 @@ void latent_section(AppState& state) {
 }  // namespace
 
 void draw_kv_cache_tab(AppState& state) {
-  ImGui::BeginChild("kv_cache", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  begin_padded_child("kv_cache", ImVec2(0, 0), ImGuiWindowFlags_NoBackground);
   this_config(state);
   latent_section(state);
   heading(state, "Cache memory against T");
