@@ -140,11 +140,14 @@ bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
 }
 
 bool begin_scroll_region(const char* id) {
+  // Half the padding past the content on every side, with that padding: the region's content
+  // is the window's remaining content, its clip as far out as the window's.
   const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() - half_pad);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() - half_pad, ImGui::GetCursorPosY() - half_pad));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, half_pad));
   const bool open =
-      ImGui::BeginChild(id, ImVec2(ImGui::GetContentRegionAvail().x + half_pad, 0), false,
+      ImGui::BeginChild(id, ImVec2(avail.x + half_pad, avail.y + half_pad), false,
                         ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground |
                             ImGuiWindowFlags_AlwaysUseWindowPadding);
   ImGui::PopStyleVar();

@@ -460,7 +460,7 @@ void draw_scene(AppState& state, const StagePlan& plan) {
   context.value_min_cell_width = plan.fit.value_min_cell_width;
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  const ImVec2 top_left = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
   float row_y = top_left.y, right = top_left.x;
   const size_t columns = m.arrangement.columns;
   for (size_t row = 0; row * columns < scene.size(); ++row) {
@@ -511,8 +511,11 @@ void draw_scene(AppState& state, const StagePlan& plan) {
     right = std::max(right, x);
     row_y += row_h + m.row_gap;
   }
-  // The scene's extent, so its region scrolls where the scene is larger.
-  ImGui::Dummy(ImVec2(right - top_left.x, row_y - m.row_gap - top_left.y));
+  // The scene's extent, so its region scrolls where the scene is larger: only where no
+  // arrangement fitted (a fitted scene's captions are cut to their columns, its sums rounded).
+  ImVec2 extent(right - top_left.x, row_y - m.row_gap - top_left.y);
+  if (cell.h > 0) extent = ImVec2(std::min(extent.x, room.x), std::min(extent.y, room.y));
+  ImGui::Dummy(extent);
 }
 
 // [SECTION] the text above the scene
@@ -763,6 +766,11 @@ void draw_tensors_tab(AppState& state) {
   std::optional<ScaledFont> text;
   if (state.ui.presenter) text.emplace(sizes.text);
   where_line(state, *step, named);
+  text.reset();
+  // The listed tensors and the scene in a region of their own, which scrolls where no
+  // arrangement fits the panel (font scale 2 on 768 rows): they are scrolled to rather than cut.
+  begin_scroll_region("##scene");
+  if (state.ui.presenter) text.emplace(sizes.text);
   auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
   const std::vector<std::string> listed = listed_lines(plan, width);
   if (!listed.empty())
@@ -783,9 +791,6 @@ void draw_tensors_tab(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("(shape-only: no values were computed)");
   }
-  // The scene in a region of its own, which scrolls where no arrangement fits the panel (font
-  // scale 2 in the normal layout): its captions are scrolled to rather than cut.
-  begin_scroll_region("##scene");
   if (!state.ui.presenter) plan = plan_scene(trace, *step, a, gap, ImGui::GetContentRegionAvail());
   draw_scene(state, plan);
   end_scroll_region();

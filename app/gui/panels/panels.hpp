@@ -76,8 +76,9 @@ void value_bar(float fraction, float width, ImU32 colour, const char* text);
 // panel's does from its clip: text laid out to the content's edge is not drawn at the clip's.
 bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
 // BeginChild filling the rest of the window, which scrolls (either way) where its content is
-// larger than the room: the content keeps the window's content width, the region reaching half
-// the window's padding past either side as the window's clip does. End with end_scroll_region().
+// larger than the room: its content is the window's remaining content, the region reaching half
+// the window's padding past it on every side, as the window's clip does. End with
+// end_scroll_region().
 bool begin_scroll_region(const char* id);
 // Ends it. Where the region scrolls sideways, its content ends with the horizontal scrollbar's
 // height of room: ImGui 1.86 decides the vertical scrollbar without the horizontal one's height,
