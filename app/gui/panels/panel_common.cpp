@@ -140,14 +140,15 @@ bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
 }
 
 bool begin_scroll_region(const char* id) {
-  // Half the padding past the content on every side, with that padding: the region's content
-  // is the window's remaining content, its clip as far out as the window's.
-  const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
-  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() - half_pad, ImGui::GetCursorPosY() - half_pad));
+  // The window's padding past the content on every side, with that padding: the region's content
+  // is the window's remaining content, and its clip (which ImGui draws half a padding inside the
+  // region's edge) is the window's own.
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() - pad.x, ImGui::GetCursorPosY() - pad.y));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, half_pad));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, pad);
   const bool open =
-      ImGui::BeginChild(id, ImVec2(avail.x + half_pad, avail.y + half_pad), false,
+      ImGui::BeginChild(id, ImVec2(avail.x + pad.x, avail.y + pad.y), false,
                         ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground |
                             ImGuiWindowFlags_AlwaysUseWindowPadding);
   ImGui::PopStyleVar();

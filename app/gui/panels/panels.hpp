@@ -76,8 +76,8 @@ void value_bar(float fraction, float width, ImU32 colour, const char* text);
 // panel's does from its clip: text laid out to the content's edge is not drawn at the clip's.
 bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
 // BeginChild filling the rest of the window, which scrolls (either way) where its content is
-// larger than the room: its content is the window's remaining content, the region reaching half
-// the window's padding past it on every side, as the window's clip does. End with
+// larger than the room: its content is the window's remaining content, the region reaching the
+// window's padding past it on every side, so its clip is the window's. End with
 // end_scroll_region().
 bool begin_scroll_region(const char* id);
 // Ends it. Where the region scrolls sideways, its content ends with the horizontal scrollbar's
