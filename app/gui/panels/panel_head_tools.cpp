@@ -93,8 +93,12 @@ void ablation(AppState& state, float width) {
     if (importance && size_t(h) < importance->size()) {
       char value[32];
       std::snprintf(value, sizeof value, "%.3g", (*importance)[size_t(h)]);
+      // The bar takes what the row leaves beside the box for the value (a narrow column, a
+      // large font: a short bar, the value whole).
+      const float value_w = ImGui::CalcTextSize(value).x + ImGui::GetStyle().ItemSpacing.x;
+      const float room = ImGui::GetContentRegionAvail().x - value_w;
       value_bar(largest > 0 ? float((*importance)[size_t(h)] / largest) : 0.0f,
-                std::max(10.0f, bar_w), head_colour(int(h)), value);
+                std::max(std::min(10.0f, room), std::min(bar_w, room)), head_colour(int(h)), value);
       state.frame.importance_bars.push_back((*importance)[size_t(h)]);
       tooltip("Importance: how far the output moves when this head alone is switched off.");
     } else {
