@@ -90,8 +90,7 @@ class TextFit : public HeadlessImGui {
   std::string scale_ = "1";
 };
 
-// Off until its findings are fixed (issue 29, in progress on this branch).
-TEST_F(TextFit, DISABLED_NoTextIsCutOrOverlapsAnotherInAnyView) {
+TEST_F(TextFit, NoTextIsCutOrOverlapsAnotherInAnyView) {
   for (const float scale : {1.0f, 1.5f, 2.0f}) {
     at_font_scale(scale);
     for (const char* preset : {"seed003", "base"}) {
