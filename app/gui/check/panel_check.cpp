@@ -49,9 +49,9 @@ void folder_row(AppState& state) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float room = ImGui::GetContentRegionAvail().x;
   ImGui::SetNextItemWidth(std::floor(room * (tab.error.empty() ? 0.7f : 0.45f)));
-  const bool entered =
-      ImGui::InputTextWithHint("##check_folder", "an exercise folder or answer file", &tab.dir_text,
-                               ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool entered = ImGui::InputTextWithHint(
+      "##check_folder", field_hint("an exercise folder or answer file").c_str(), &tab.dir_text,
+      ImGuiInputTextFlags_EnterReturnsTrue);
   tooltip(
       "An exercise folder (attnlab-cli exercise DIR makes one; its answer is DIR/answer.npz), or "
       "an answer .npz. Enter or Open grades it; a folder or .npz dropped on the window too.");

@@ -168,7 +168,7 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
   const float drawing_w = out_at.x + out_w - top.x, drawing_h = title_h + float(sweep.T) * cell;
   ImGui::Dummy(ImVec2(drawing_w, drawing_h));
   if (words_beside) ImGui::SameLine(0, gap);
-  ImGui::BeginChild("flash_words", ImVec2(0, words_beside ? std::max(drawing_h, room.y) : 0));
+  begin_padded_child("flash_words", ImVec2(0, words_beside ? std::max(drawing_h, room.y) : 0));
   text_wrapped(narration(sweep, tab.step));
   ImGui::Spacing();
   draw_counters_and_gauge(state, lesson.counters);

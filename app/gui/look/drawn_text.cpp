@@ -97,8 +97,13 @@ struct Run {
   float end = 0, pen_y = 0, em = 0;
 };
 
+// A glyph of a label in `bar`: within its height, and at least partly within its width.
+bool in_bar(const ImVec4& glyph, const ImVec4& bar) {
+  return glyph.y >= bar.y - 1 && glyph.w <= bar.w + 1 && glyph.z > bar.x && glyph.x < bar.z;
+}
+
 void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& window, int root,
-                 std::vector<Run>& runs) {
+                 const std::vector<ImVec4>& tab_bars, std::vector<Run>& runs) {
   const ImDrawList& list = *window.DrawList;
   // A text past the room of a window that shows a scrollbar (or of one inside it) can be
   // scrolled to; one whose window merely holds more than it shows cannot.
@@ -132,7 +137,9 @@ void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& 
         run->text.room = cmd.ClipRect;
         run->text.rect = q.whole;
         run->text.root = root;
-        run->scrolls_x = scrolls_x;
+        run->scrolls_x =
+            scrolls_x || std::any_of(tab_bars.begin(), tab_bars.end(),
+                                     [&](const ImVec4& b) { return in_bar(q.whole, b); });
         run->pen_y = q.pen_y;
         run->em = q.em;
       } else if (q.pen_x > run->end + 0.15f * q.em) {
@@ -148,7 +155,7 @@ void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& 
       // Cut: a pixel or more of the glyph not drawn, on an axis its window cannot scroll.
       const float lost_x = (q.whole.z - q.whole.x) - std::max(0.f, shown.z - shown.x);
       const float lost_y = (q.whole.w - q.whole.y) - std::max(0.f, shown.w - shown.y);
-      if ((lost_x > 1 && !scrolls_x) || (lost_y > 1 && !scrolls_y)) t.cut = true;
+      if ((lost_x > 1 && !run->scrolls_x) || (lost_y > 1 && !scrolls_y)) t.cut = true;
     }
   }
 }
@@ -165,15 +172,16 @@ bool overlap(const ImVec4& a, const ImVec4& b) {
 
 std::vector<Run> drawn_runs() {
   std::vector<Run> runs;
-  const ImGuiContext* g = ImGui::GetCurrentContext();
+  ImGuiContext* g = ImGui::GetCurrentContext();
   const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   if (!g || !atlas || atlas->TexWidth == 0) return runs;
   const GlyphIndex index(*atlas);
+  const std::vector<ImVec4> tab_bars = scrolling_tab_bars();
   std::unordered_map<const ImGuiWindow*, int> roots;
   for (const ImGuiWindow* w : g->Windows) {
     if (!w->Active || w->Hidden || !w->DrawList) continue;
     const int root = int(roots.emplace(w->RootWindow, int(roots.size())).first->second);
-    read_window(index, atlas->TexID, *w, root, runs);
+    read_window(index, atlas->TexID, *w, root, tab_bars, runs);
   }
   // ImGui draws no glyph that starts past the room's right edge: a text whose pen reached that
   // edge went on past it (text that fits ends half a padding or more before it).
@@ -183,6 +191,22 @@ std::vector<Run> drawn_runs() {
 }
 
 }  // namespace
+
+std::vector<ImVec4> scrolling_tab_bars() {
+  std::vector<ImVec4> bars;
+  ImGuiContext* g = ImGui::GetCurrentContext();
+  if (!g) return bars;
+  for (int i = 0; i < g->TabBars.GetMapSize(); ++i) {
+    const ImGuiTabBar* bar = g->TabBars.TryGetMapData(i);
+    if (!bar || bar->CurrFrameVisible != g->FrameCount ||
+        !(bar->Flags & ImGuiTabBarFlags_FittingPolicyScroll) ||
+        bar->WidthAllTabsIdeal <= bar->BarRect.GetWidth())
+      continue;
+    bars.push_back(
+        ImVec4(bar->BarRect.Min.x, bar->BarRect.Min.y, bar->BarRect.Max.x, bar->BarRect.Max.y));
+  }
+  return bars;
+}
 
 std::vector<DrawnText> drawn_texts() {
   std::vector<DrawnText> out;

@@ -22,6 +22,11 @@ struct DrawnText {
   int root = 0;      // texts of one root window share the screen; other roots float over them
 };
 
+// The rectangles (x0, y0, x1, y1) of this frame's tab bars whose tabs are wider than the bar, so
+// scroll: a tab label past such a bar's edge can be scrolled to, as text past a scrolling
+// window's edge can.
+std::vector<ImVec4> scrolling_tab_bars();
+
 // The texts of every window drawn last frame (call after ImGui::Render()).
 std::vector<DrawnText> drawn_texts();
 

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace attnlab::gui {
@@ -20,11 +21,44 @@ void track_brackets(char c, int& depth) {
   if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
 }
 
-// `units` joined with spaces into lines no wider than `width` (a unit wider than that stands on a
-// line of its own); with `glue_chains`, a unit starting with '.' (a chain's next call) follows
-// the last with no space. One empty line for no units.
-std::vector<std::string> fill_lines(const std::vector<std::string>& units, float width,
+// The end of the UTF-8 character starting at `i`.
+size_t next_char(const std::string& s, size_t i) {
+  for (++i; i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;) ++i;
+  return i;
+}
+
+// `word` in pieces no wider than `width` (at least one character each): the longest piece that
+// fits, ended after its last '-', '_', '/' or ',' when it has one, so "gpt2-f32-tied" breaks as
+// "gpt2-f32-" and "tied" rather than run past the room.
+std::vector<std::string> break_word(const std::string& word, float width, const Measure& measure) {
+  std::vector<std::string> pieces;
+  for (size_t start = 0; start < word.size();) {
+    size_t end = next_char(word, start), soft = 0;
+    for (size_t next = end; end < word.size(); end = next) {
+      next = next_char(word, end);
+      if (measure(word.substr(start, next - start)) > width) break;
+      if (std::strchr("-_/,", word[next - 1])) soft = next;
+    }
+    if (end < word.size() && soft > start) end = soft;
+    pieces.push_back(word.substr(start, end - start));
+    start = end;
+  }
+  return pieces;
+}
+
+// `units` joined with spaces into lines no wider than `width` (a unit wider than that is broken
+// into pieces that fit, break_word); with `glue_chains`, a unit starting with '.' (a chain's next
+// call) follows the last with no space. One empty line for no units.
+std::vector<std::string> fill_lines(const std::vector<std::string>& whole_units, float width,
                                     const Measure& measure, bool glue_chains) {
+  std::vector<std::string> units;
+  for (const std::string& unit : whole_units) {
+    if (measure(unit) <= width) {
+      units.push_back(unit);
+      continue;
+    }
+    for (std::string& piece : break_word(unit, width, measure)) units.push_back(std::move(piece));
+  }
   std::vector<std::string> lines;
   std::string line;
   for (const std::string& unit : units) {
@@ -119,14 +153,44 @@ void text_wrapped_format(const char* format, ...) {
   text_wrapped(text);
 }
 
+std::string cut_to_width(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  const std::string ellipsis = "\u2026";
+  std::string cut;
+  for (size_t i = 0; i < text.size();) {
+    const size_t next = next_char(text, i);
+    const std::string longer = cut + text.substr(i, next - i);
+    if (ImGui::CalcTextSize((longer + ellipsis).c_str()).x > width) break;
+    cut = longer;
+    i = next;
+  }
+  return cut + ellipsis;
+}
+
+std::string field_hint(const char* hint) {
+  return cut_to_width(hint, ImGui::CalcItemWidth() - 2 * ImGui::GetStyle().FramePadding.x);
+}
+
+bool wrapped_button(const char* label) {
+  const float room = ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x;
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  std::string shown;
+  for (const std::string& line : wrap_at_spaces(label, room, measure))
+    shown += (shown.empty() ? "" : "\n") + line;
+  return ImGui::Button((shown + "###" + label).c_str());
+}
+
 void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   const float scale = window->FontWindowScale;
   ImGui::SetWindowFontScale(scale * size / ImGui::GetFontSize());
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   const float right = at.x + width;
-  ImGui::RenderTextEllipsis(window->DrawList, at, ImVec2(right, at.y + ImGui::GetFontSize()), right,
-                            right, text, nullptr, nullptr);
+  // The first line only, clipped at the right only: a bottom at the line's height would shave
+  // the pixel a glyph's quad can reach under it ('q', '(').
+  const char* line_end = std::strchr(text, '\n');
+  ImGui::RenderTextEllipsis(window->DrawList, at, ImVec2(right, at.y + 2 * ImGui::GetFontSize()),
+                            right, right, text, line_end, nullptr);
   ImGui::PopStyleColor();
   ImGui::SetWindowFontScale(scale);
 }

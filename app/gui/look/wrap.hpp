@@ -13,7 +13,8 @@
 namespace attnlab::gui {
 
 // The lines `text` wraps into at `width`, breaking at spaces and at '\n' only; a word wider than
-// the width stands on a line of its own. `measure` gives a string's width.
+// the width (a folder's name in a narrow panel) is broken after a '-', '_', '/' or ',', else
+// between two characters, rather than run past the room. `measure` gives a string's width.
 std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
                                         const std::function<float(const std::string&)>& measure);
 
@@ -23,7 +24,8 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width,
 std::vector<std::string> code_units(const std::string& code, float width,
                                     const std::function<float(const std::string&)>& measure);
 
-// `code` wrapped at `width` between its units (never inside a call's brackets while it fits).
+// `code` wrapped at `width` between its units (never inside a call's brackets while it fits; a
+// unit wider than the room is broken as wrap_at_spaces breaks a word).
 std::vector<std::string> wrap_code(const std::string& code, float width,
                                    const std::function<float(const std::string&)>& measure);
 
@@ -31,6 +33,18 @@ std::vector<std::string> wrap_code(const std::string& code, float width,
 void text_wrapped(const std::string& text);
 // The same, printf-style.
 void text_wrapped_format(const char* format, ...) IM_FMTARGS(1);
+
+// ImGui::Button with its label wrapped at spaces to the region's width (a taller button rather
+// than a label cut at its edge); the button's ID is the whole label's.
+bool wrapped_button(const char* label);
+
+// `text` cut with an ellipsis to `width` pixels of the current font (whole when it fits): for
+// what ImGui would clip at a frame's edge, such as a combo's preview.
+std::string cut_to_width(const std::string& text, float width);
+
+// A hint for the next text field, cut with an ellipsis to the field's width: ImGui clips a hint
+// at the field's edge, and a hint does not scroll as typed text does.
+std::string field_hint(const char* hint);
 
 // One line of `text` at `size` pixels from `at`, cut with an ellipsis where it would pass `width`
 // (ImGui's own ellipsis, at that size).

@@ -38,19 +38,20 @@ void model_folder_row(AppState& state, float leave) {
   ModelTab& tab = state.model;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float open_w = ImGui::CalcTextSize("Open").x + 2 * style.FramePadding.x;
-  const float recent_w = ImGui::GetFrameHeight();
-  // The field takes what the row leaves after Open and the recent folders' arrow.
+  const float buttons_w = open_w + ImGui::GetFrameHeight() + 2 * style.ItemInnerSpacing.x;
+  // The field takes what the row leaves after Open and the recent folders' arrow; in a panel too
+  // narrow for a field of 4 em beside them, the buttons go under the field.
   const float room = ImGui::GetContentRegionAvail().x - leave;
-  ImGui::SetNextItemWidth(
-      std::max(ImGui::GetFontSize() * 4, room - open_w - recent_w - 2 * style.ItemInnerSpacing.x));
+  const bool one_row = room - buttons_w >= ImGui::GetFontSize() * 4;
+  ImGui::SetNextItemWidth(one_row ? room - buttons_w : room);
   const bool entered =
-      ImGui::InputTextWithHint("##model_folder", "a Hugging Face model folder", &tab.folder_text,
-                               ImGuiInputTextFlags_EnterReturnsTrue);
+      ImGui::InputTextWithHint("##model_folder", field_hint("a Hugging Face model folder").c_str(),
+                               &tab.folder_text, ImGuiInputTextFlags_EnterReturnsTrue);
   note_text_field();
   tooltip(
       "A model folder as Hugging Face saves it (config.json and .safetensors; GPT-2, Llama, "
       "Mistral, Qwen2, BERT). Enter or Open loads it; a folder dropped on the window too.");
-  ImGui::SameLine(0, style.ItemInnerSpacing.x);
+  if (one_row) ImGui::SameLine(0, style.ItemInnerSpacing.x);
   ImGui::BeginDisabled(tab.folder_text.empty());
   const bool open = ImGui::Button("Open");
   ImGui::EndDisabled();
@@ -99,7 +100,7 @@ void draw_model_section(AppState& state) {
     state.requests.later([layer](AppState& s) { show_model_layer(s, layer); });
   }
   if (!model_is_current(state)) {
-    if (ImGui::Button("Show the model again"))
+    if (wrapped_button("Show the model again"))
       state.requests.later([layer = tab.layer](AppState& s) { show_model_layer(s, layer); });
     tooltip("A preset (or an edited setting) is shown now: back to the model's layer.");
   }

@@ -461,7 +461,7 @@ void draw_model_tab(AppState& state) {
   ImGui::EndChild();
   ImGui::SameLine(0, font);
   ImGui::BeginChild("##model_pages", ImVec2(0, room.y));
-  if (ImGui::BeginTabBar("##model_pages_bar")) {
+  if (begin_tab_bar("##model_pages_bar")) {
     const struct {
       ModelPage page;
       const char* label;

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <limits>
 
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -127,7 +128,12 @@ bool head_count_stepper(AppState& state, Config& config, float width) {
 void preset_picker(AppState& state, const char* label) {
   const char* current =
       state.session.preset_name.empty() ? "(custom)" : state.session.preset_name.c_str();
-  if (ImGui::BeginCombo(field_label(state, label).c_str(), current)) {
+  // ImGui clips a combo's preview at its arrow: a name too long for the field ends in an
+  // ellipsis (the tooltip names it whole).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const std::string preview = cut_to_width(
+      current, ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2 * style.FramePadding.x);
+  if (ImGui::BeginCombo(field_label(state, label).c_str(), preview.c_str())) {
     for (const Preset& preset : state.session.presets) {
       const bool selected = preset.name == state.session.preset_name;
       if (ImGui::Selectable(preset.name.c_str(), selected))

@@ -14,14 +14,20 @@ JobAction job_status(const JobView& job, ImU32 error_colour) {
   JobAction action = JobAction::None;
   ImGui::PushID(job.id);
   if (job.busy) {
-    const float button_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
-    const float bar_w =
-        std::max(ImGui::GetFontSize() * 4,
-                 ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button_w = ImGui::CalcTextSize("Cancel").x + 2 * style.FramePadding.x;
+    // The bar and Cancel on one line where the bar keeps its label whole beside the button,
+    // else the bar across the row and Cancel under it.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float label_w = ImGui::CalcTextSize("measuring 100%").x + 2 * style.ItemSpacing.x;
+    const bool one_line = avail - button_w - style.ItemSpacing.x >= label_w;
+    const float bar_w = one_line ? avail - button_w - style.ItemSpacing.x : avail;
+    // Where even the row is short of the label, the percentage alone.
     char label[32];
-    std::snprintf(label, sizeof label, "measuring %.0f%%", 100 * job.progress);
+    std::snprintf(label, sizeof label, avail >= label_w ? "measuring %.0f%%" : "%.0f%%",
+                  100 * job.progress);
     ImGui::ProgressBar(float(job.progress), ImVec2(bar_w, 0), label);
-    ImGui::SameLine();
+    if (one_line) ImGui::SameLine();
     if (ImGui::Button("Cancel")) action = JobAction::Cancel;
     tooltip("Stop this measurement (it stops within a fraction of a second).");
   } else if (!job.error.empty()) {
@@ -30,7 +36,8 @@ JobAction job_status(const JobView& job, ImU32 error_colour) {
     ImGui::PopStyleColor();
   } else if (job.cancelled) {
     ImGui::TextDisabled("Cancelled.");
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Measure again").x + 2 * ImGui::GetStyle().FramePadding.x,
+                      ImGui::GetStyle().ItemSpacing.x);
     if (ImGui::Button("Measure again")) action = JobAction::Restart;
   }
   ImGui::PopID();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stage_view.hpp"
 
 namespace attnlab::gui {
@@ -29,14 +30,14 @@ float pipeline_strip_height(float wanted, float font, float H) {
 
 }  // namespace
 
-float presenter_bar_height(float font) {
-  return std::round(2.4f * font);  // one row of fields (about 1.4 em) and room around it
+float presenter_bar_height(float font, int rows) {
+  // One row of fields (1.3 em) and room around it; each further row a field's height and the
+  // spacing above it (0.3 em).
+  return std::round(2.4f * font + 1.6f * font * float(std::max(rows, 1) - 1));
 }
 
-namespace {}  // namespace
-
 PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, float pipeline_height,
-                           bool stage_alone, float stage_width) {
+                           bool stage_alone, float stage_width, int bar_rows) {
   const float W = display.x, H = display.y;
   PanelLayout layout;
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
@@ -44,7 +45,7 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   };
   const float pipeline_h = pipeline_strip_height(pipeline_height, font, H);
   if (ui.presenter) {
-    const float bar_h = presenter_bar_height(font);
+    const float bar_h = presenter_bar_height(font, bar_rows);
     const float stage_w = std::max(W * clamp_split(ui.splits.presenter), stage_width);
     stage_alone |= W - stage_w < kMinHeadsFraction * W;
     set(PanelId::Controls, 0, 0, W, bar_h);
@@ -76,12 +77,14 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   const UiSettings& ui = state.ui;
   const bool alone = ui.presenter && stage_alone;
   float stage_width = 0;
+  const int bar_rows = ui.presenter ? presenter_bar_rows(state, display.x) : 1;
   if (ui.presenter && !alone) {
-    const float below = display.y - presenter_bar_height(font) -
+    const float below = display.y - presenter_bar_height(font, bar_rows) -
                         pipeline_strip_height(state.pipeline.content_height, font, display.y);
     stage_width = presenter_stage_width(state, ImVec2(display.x, below));
   }
-  return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width);
+  return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width,
+                        bar_rows);
 }
 
 float most_pipeline_strip_height(float display_h) {

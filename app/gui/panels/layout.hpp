@@ -22,9 +22,10 @@ struct PanelLayout {
 // `stage_width`: the width presenter mode's stage view needs to draw its text whole
 // (presenter_stage_width): the user's split widens to it, and where it would leave the heads
 // less than kMinHeadsFraction of the window, the stage view takes the whole width.
+// `bar_rows`: the rows presenter mode's bar takes (presenter_bar_rows).
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
                            float pipeline_height = 0, bool stage_alone = false,
-                           float stage_width = 0);
+                           float stage_width = 0, int bar_rows = 1);
 
 // The heads' least share of the window beside the stage view: less would shrink a short
 // sentence's cells under 24 px at font scale 2 (1280x720), so the stage view takes it all.
@@ -38,8 +39,8 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
 // The pipeline strip's largest height in a window `display_h` pixels tall: it takes what its rows
 // need up to this.
 float most_pipeline_strip_height(float display_h);
-// Presenter mode's bar across the top: one row of fields.
-float presenter_bar_height(float font);
+// Presenter mode's bar across the top: `rows` rows of fields.
+float presenter_bar_height(float font, int rows = 1);
 
 // The borders between panels a user can drag, and the split each one moves.
 enum class Border { Controls, Tensors, Heads, Presenter };

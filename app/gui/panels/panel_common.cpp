@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string>
 
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -42,9 +45,14 @@ void note_item(const char* label) {
   if (!frame) return;
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   const ImRect& visible = window->InnerClipRect;
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  // A tab of a tab bar that scrolls sideways is scrolled to, as an item of a scrolling window.
+  const std::vector<ImVec4> bars = scrolling_tab_bars();
+  const bool in_scrolling_bar = std::any_of(bars.begin(), bars.end(), [&](const ImVec4& b) {
+    return min.y >= b.y - 1 && max.y <= b.w + 1;
+  });
   frame->items.push_back(
-      {label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), visible.Min, visible.Max,
-       window->ScrollbarX,
+      {label, min, max, visible.Min, visible.Max, window->ScrollbarX || in_scrolling_bar,
        window->ScrollbarY || (window->Flags & ImGuiWindowFlags_NoScrollbar) == 0});
 }
 
@@ -81,6 +89,31 @@ void issue_text(AppState& state, const char* field) {
     if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);
 }
 
+bool begin_tab_bar(const char* id) {
+  return ImGui::BeginTabBar(id, ImGuiTabBarFlags_FittingPolicyScroll);
+}
+
+bool section_header(const char* title, const char* tip, ImGuiTreeNodeFlags flags) {
+  // ImGui draws a header's label clipped at the frame's edge with no ellipsis: the header is
+  // given an empty label and the title is drawn here, where the label would be.
+  const char* id = std::strstr(title, "###");
+  const std::string shown(title, id ? size_t(id - title) : std::strlen(title));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const bool open = ImGui::CollapsingHeader(id ? id : ("###" + shown).c_str(), flags);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float font = ImGui::GetFontSize();
+  const ImVec2 text(at.x + font + 3 * style.FramePadding.x, at.y + style.FramePadding.y);
+  const float room = ImGui::GetItemRectMax().x - style.FramePadding.x - text.x;
+  draw_cut_text(text, room, font, ImGui::GetColorU32(ImGuiCol_Text), shown.c_str());
+  const bool cut = ImGui::CalcTextSize(shown.c_str()).x > room;
+  if (cut) {
+    tooltip((shown + (*tip ? ": " : "") + tip).c_str());
+  } else if (*tip) {
+    tooltip(tip);
+  }
+  return open;
+}
+
 void heading(const AppState& state, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).accent);
   text_wrapped(text);  // a long heading takes two lines rather than run past the room
@@ -95,6 +128,37 @@ bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGui
   return ImGui::BeginTable(id, columns,
                            flags | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
                            ImVec2(0, height));
+}
+
+bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
+  const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));
+  const bool open =
+      ImGui::BeginChild(id, size, false, flags | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleVar();
+  return open;
+}
+
+bool begin_scroll_region(const char* id) {
+  // The window's padding past the content on every side, with that padding: the region's content
+  // is the window's remaining content, and its clip (which ImGui draws half a padding inside the
+  // region's edge) is the window's own.
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() - pad.x, ImGui::GetCursorPosY() - pad.y));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, pad);
+  const bool open =
+      ImGui::BeginChild(id, ImVec2(avail.x + pad.x, avail.y + pad.y), false,
+                        ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground |
+                            ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleVar();
+  return open;
+}
+
+void end_scroll_region() {
+  if (ImGui::GetCurrentWindow()->ScrollbarX)
+    ImGui::Dummy(ImVec2(0, ImGui::GetStyle().ScrollbarSize));
+  ImGui::EndChild();
 }
 
 void empty_tab_note(const std::string& text) {

@@ -28,7 +28,7 @@ constexpr int64_t kMostHeadsOffered = 64;  // the n_heads slider's range; more c
 
 // A collapsible group of controls, open at start.
 bool section(const char* title) {
-  return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
+  return section_header(title, "", ImGuiTreeNodeFlags_DefaultOpen);
 }
 
 // [SECTION] config
@@ -279,10 +279,11 @@ void draw_controls_panel(AppState& state) {
     // Folded until a model is open (or opening, or failed to): the presets' lessons keep the room.
     const ModelTab& model = state.model;
     if (!model.loading.empty() || !model.error.empty()) ImGui::SetNextItemOpen(true);
-    if (ImGui::CollapsingHeader("Pretrained model",
-                                model.session ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    if (section_header(
+            "Pretrained model",
+            "Open a Hugging Face model folder: its real heads at every stage (key 0: Model tab).",
+            model.session ? ImGuiTreeNodeFlags_DefaultOpen : 0))
       draw_model_section(state);
-    tooltip("Open a Hugging Face model folder: its real heads at every stage (key 0: Model tab).");
     Config config = state.session.config;
     bool changed = false;
     if (section("Input")) changed |= input_controls(state, config);
@@ -292,10 +293,9 @@ void draw_controls_panel(AppState& state) {
     // The seeds' "Coming next": word order first (positions other than the default open it).
     const bool variant = config.grouped() || config.cross() || config.decode_steps > 0 ||
                          config.latent() || config.pos != PositionEncoding::Sinusoidal;
-    const bool next_open = ImGui::CollapsingHeader("Next lessons###next",
-                                                   variant ? ImGuiTreeNodeFlags_DefaultOpen : 0);
-    tooltip("Next lessons: positions, GQA, KV cache, MLA, cross-attention.");
-    if (next_open) {
+    if (section_header("Next lessons###next",
+                       "Next lessons: positions, GQA, KV cache, MLA, cross-attention.",
+                       variant ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       changed |= position_control(state, config);
       changed |= variant_controls(state, config);
     }

@@ -149,12 +149,12 @@ void models(const AppState& state) {
 
 void draw_counters_tab(AppState& state) {
   const float half = std::floor(ImGui::GetContentRegionAvail().x * 0.47f);
-  ImGui::BeginChild("this_config", ImVec2(half, 0), false, ImGuiWindowFlags_NoBackground);
+  begin_padded_child("this_config", ImVec2(half, 0), ImGuiWindowFlags_NoBackground);
   parameters(state);
   per_stage(state);
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("model_table", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  begin_padded_child("model_table", ImVec2(0, 0), ImGuiWindowFlags_NoBackground);
   models(state);
   ImGui::EndChild();
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
@@ -92,8 +93,12 @@ void ablation(AppState& state, float width) {
     if (importance && size_t(h) < importance->size()) {
       char value[32];
       std::snprintf(value, sizeof value, "%.3g", (*importance)[size_t(h)]);
+      // The bar takes what the row leaves beside the box for the value (a narrow column, a
+      // large font: a short bar, the value whole).
+      const float value_w = ImGui::CalcTextSize(value).x + ImGui::GetStyle().ItemSpacing.x;
+      const float room = ImGui::GetContentRegionAvail().x - value_w;
       value_bar(largest > 0 ? float((*importance)[size_t(h)] / largest) : 0.0f,
-                std::max(10.0f, bar_w), head_colour(int(h)), value);
+                std::max(std::min(10.0f, room), std::min(bar_w, room)), head_colour(int(h)), value);
       state.frame.importance_bars.push_back((*importance)[size_t(h)]);
       tooltip("Importance: how far the output moves when this head alone is switched off.");
     } else {
@@ -155,24 +160,26 @@ void one_vs_many(AppState& state) {
     });
     ImGui::EndTable();
   }
-  // head_dim for every valid head count at this d_model (d_k linked).
+  // head_dim for every valid head count at this d_model (d_k linked): a row of counts over a row
+  // of widths, scrolling sideways where they are many.
   if (trace.config.d_k != 0) return;
-  std::string counts = "h:   ", dims = "d_k: ";
-  for (int64_t h = 1; h <= trace.config.d_model && h <= 64; ++h) {
-    Config c = trace.config;
-    c.n_heads = h;
-    if (trace.config.d_model % h != 0) continue;
-    char a[16], b[16];
-    std::snprintf(a, sizeof a, "%5lld", (long long)h);
-    std::snprintf(b, sizeof b, "%5lld", (long long)c.head_dim_k());
-    counts += a;
-    dims += b;
+  std::vector<int64_t> counts;
+  for (int64_t h = 1; h <= trace.config.d_model && h <= 64; ++h)
+    if (trace.config.d_model % h == 0) counts.push_back(h);
+  text_wrapped("more heads, narrower heads (d_model fixed):");
+  if (!begin_whole_table("head_dims", int(counts.size()) + 1, 1, true, ImGuiTableFlags_Borders))
+    return;
+  ImGui::TableSetupColumn("h");
+  for (const int64_t h : counts) ImGui::TableSetupColumn(std::to_string(h).c_str());
+  ImGui::TableHeadersRow();
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("d_k");
+  for (const int64_t h : counts) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld", (long long)(trace.config.d_model / h));
   }
-  ImGui::TextUnformatted("more heads, narrower heads (d_model fixed):");
-  if (state.window.mono_font) ImGui::PushFont(state.window.mono_font);
-  ImGui::TextUnformatted(counts.c_str());
-  ImGui::TextUnformatted(dims.c_str());
-  if (state.window.mono_font) ImGui::PopFont();
+  ImGui::EndTable();
 }
 
 }  // namespace
@@ -181,15 +188,15 @@ void draw_head_tools_tab(AppState& state) {
   const float font = ImGui::GetFontSize();
   const float column_w = std::floor((ImGui::GetContentRegionAvail().x - 2 * font) / 3);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoBackground;
-  ImGui::BeginChild("entropy", ImVec2(column_w, 0), false, flags);
+  begin_padded_child("entropy", ImVec2(column_w, 0), flags);
   entropy_chart(state, column_w - font);
   ImGui::EndChild();
   ImGui::SameLine(0, font);
-  ImGui::BeginChild("ablation", ImVec2(column_w, 0), false, flags);
+  begin_padded_child("ablation", ImVec2(column_w, 0), flags);
   ablation(state, column_w - font);
   ImGui::EndChild();
   ImGui::SameLine(0, font);
-  ImGui::BeginChild("one_vs_many", ImVec2(0, 0), false, flags);
+  begin_padded_child("one_vs_many", ImVec2(0, 0), flags);
   one_vs_many(state);
   ImGui::EndChild();
 }

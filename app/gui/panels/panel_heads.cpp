@@ -300,9 +300,12 @@ void cell_values(ImDrawList* list, const HeatmapSet& set, int head, ImVec2 origi
 
 // [SECTION] the maps
 
-// The longest title that fits above a map `width` pixels wide.
-std::string head_title(const Trace& trace, const HeatmapSet& set, int head, float width) {
-  const float font = ImGui::GetFontSize();
+// The longest title that fits in `width` pixels at `size` (above a map, after its swatch).
+std::string head_title(const Trace& trace, const HeatmapSet& set, int head, float width,
+                       float size) {
+  const auto width_of = [&](const char* text) {
+    return ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text).x;
+  };
   char title[96];
   const std::vector<double>& entropy = trace.diagnostics.head_entropy_bits;
   const std::vector<bool>& off = trace.config.ablated_heads;
@@ -314,10 +317,9 @@ std::string head_title(const Trace& trace, const HeatmapSet& set, int head, floa
     char longer[96];
     std::snprintf(longer, sizeof longer, "head %d%s \u00B7 %.2f bits", head,
                   ablated ? " (off)" : "", entropy[size_t(head)]);
-    if (ImGui::CalcTextSize(longer).x + font * 0.7f <= width)
-      std::snprintf(title, sizeof title, "%s", longer);
+    if (width_of(longer) <= width) std::snprintf(title, sizeof title, "%s", longer);
   }
-  if (ImGui::CalcTextSize(title).x + font * 0.7f > width)
+  if (width_of(title) > width)
     std::snprintf(title, sizeof title, set.maps_are_tokens ? "t%d" : "h%d", head);
   return title;
 }
@@ -468,14 +470,19 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
     const HeatmapPlacement& p = placements[k];
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
     if (grid.title_h > 0) {  // else the focus bar names the head
-      const std::string title = head_title(trace, set, p.head, grid.map + grid.gap * 0.5f);
       const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
       const float size = grid.title_h - ImGui::GetStyle().ItemSpacing.y;  // MapsPlan::title_size
+      // After the swatch, up to the next map (the last: its own edge); a map narrower than even
+      // "h7" keeps the swatch alone (its colour, and the name on hover, tell the head).
+      const float after = column + 1 < grid.columns ? grid.gap * 0.5f : 0;
+      const float room = grid.map + after - size * 0.7f;
+      const std::string title = head_title(trace, set, p.head, room, size);
       list->AddRectFilled(ImVec2(p.min.x, title_y + size * 0.25f),
                           ImVec2(p.min.x + size * 0.5f, title_y + size * 0.95f),
                           head_colour(p.head));
-      list->AddText(ImGui::GetFont(), size, ImVec2(p.min.x + size * 0.7f, title_y), colours.text,
-                    title.c_str());
+      if (ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, title.c_str()).x <= room)
+        list->AddText(ImGui::GetFont(), size, ImVec2(p.min.x + size * 0.7f, title_y), colours.text,
+                      title.c_str());
     }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
                      ImVec2(grid.left, grid.top), label_size, colours.text_dim);
@@ -608,6 +615,26 @@ Header choose_header(AppState& state, const HeatmapSet& set, ImVec2 room) {
   return compact.grid.map > full.grid.map ? Header::Compact : best;
 }
 
+// Said where no map fits `room`: wrapped where its lines fit there, else on the one line that
+// does, cut with an ellipsis (its tooltip whole), else not at all (the header above is cut short
+// by the panel already).
+void too_small_note(const HeatmapSet& set, ImVec2 room) {
+  char note[96];
+  std::snprintf(note, sizeof note, "The panel is too small for %lld maps: enlarge the window.",
+                (long long)set.heads);
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const size_t lines = wrap_at_spaces(note, room.x, measure).size();
+  if (float(lines) * line_h <= room.y) {
+    text_wrapped(note);
+  } else if (ImGui::GetTextLineHeight() <= room.y) {
+    draw_cut_text(ImGui::GetCursorScreenPos(), room.x, ImGui::GetFontSize(),
+                  ImGui::GetColorU32(ImGuiCol_Text), note);
+    ImGui::Dummy(ImVec2(room.x, ImGui::GetTextLineHeight()));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+  }
+}
+
 // The grid of all heads, or in focus mode one head (or two) as large as `room` allows.
 void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, Header header,
                ImVec2 room) {
@@ -616,8 +643,7 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, He
   const Grid grid = place_maps(state, set, plan, room);
   if (grid.map < 4) {
     state.frame.heatmap_placements.clear();
-    ImGui::TextWrapped("The panel is too small for %lld maps: enlarge the window.",
-                       (long long)set.heads);
+    too_small_note(set, room);
     return;
   }
   const Window window{plan.view, grid.map};
@@ -643,8 +669,9 @@ void focus_bar(AppState& state, const HeatmapSet& set, Header header) {
     if (ImGui::GetContentRegionAvail().x < font * 16) ImGui::NewLine();
   }
   // The head's colour and name (its title, as the grid draws it above its map).
-  const std::string name = head_title(*state.session.trace, set, focus.head,
-                                      column ? ImGui::GetContentRegionAvail().x : font * 12);
+  const std::string name =
+      head_title(*state.session.trace, set, focus.head,
+                 column ? ImGui::GetContentRegionAvail().x - font * 0.7f : font * 12, font);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + font * 0.25f),
                                             ImVec2(at.x + font * 0.5f, at.y + font * 0.95f),
@@ -755,8 +782,9 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
         const float column_w = header_column_width();
         room.x -= column_w;
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x, start.y));
+        // With the window's padding, as any panel: its texts keep clear of its edges.
         ImGui::BeginChild("##heads_header", ImVec2(column_w, room.y), false,
-                          ImGuiWindowFlags_NoBackground);
+                          ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
         draw_header(state, set, header, batch_in_title);
         ImGui::EndChild();
         ImGui::SetCursorScreenPos(start);

@@ -83,7 +83,7 @@ void draw_checks_tab(AppState& state) {
 void draw_info_panel(AppState& state) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoNavInputs;
   if (begin_panel(state, PanelId::Info, "Code and checks", flags) && state.session.trace &&
-      ImGui::BeginTabBar("info_tabs")) {
+      begin_tab_bar("info_tabs")) {
     static constexpr const char* kTips[kInfoTabCount] = {
         "The PyTorch forward() of this config: the running line follows the pipeline (C).",
         "The current step's formula and cost, and the run's checks: row sums, masks, NaN (C)."};

@@ -240,26 +240,28 @@ void substep_row(AppState& state) {
       go_to_step(state, int(i));
     tooltip("A sub-step of this stage: each one is one line of the PyTorch code.");
   }
-  if (first) ImGui::Dummy(ImVec2(1, ImGui::GetFrameHeight()));  // keeps the row for what follows
+  // Keeps the row for the step counter, unless presenter mode's bar has it.
+  if (first && !state.frame.playback_in_bar) ImGui::Dummy(ImVec2(1, ImGui::GetFrameHeight()));
 }
 
 void playback_controls(AppState& state) {
-  const float play_w =
-      ImGui::CalcTextSize("\u25B6 play (Space)").x + ImGui::GetStyle().FramePadding.x * 2;
+  if (state.frame.playback_in_bar) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float status_w = ImGui::CalcTextSize("step 00 / 00").x;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // Right-aligned on the sub-steps' line when it fits beside them, else on a line of its own.
-  const float right = ImGui::GetWindowContentRegionMax().x - play_w - status_w - spacing * 2;
+  const float spacing = style.ItemSpacing.x;
+  // Right-aligned on the sub-steps' line when it fits beside them, else on a line of its own;
+  // where only the button's symbol fits beside them, the symbol alone (its tooltip names it): a
+  // row of the strip's height left to the maps under it.
+  const float max_x = ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine();
-  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  const float x = ImGui::GetCursorPosX();
+  bool symbol = false;
+  if (x > max_x - step_and_play_width(false) - spacing)
+    symbol = x <= max_x - step_and_play_width(true) - spacing;
+  const float right = max_x - step_and_play_width(symbol);
+  if (x > right) ImGui::NewLine();
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), right));
-  ImGui::Text("step %d / %d", state.walk.step_index + 1, int(state.walk.steps.size()));
-  note_item("step counter");
-  ImGui::SameLine();
-  if (ImGui::Button(state.walk.playing ? "\u25A0 pause (Space)" : "\u25B6 play (Space)",
-                    ImVec2(play_w, 0)))
-    toggle_play(state);
-  tooltip("Walk through the stages automatically; the speed is under Display.");
+  draw_step_and_play(state, symbol);
 }
 
 void progress_row(AppState& state) {
@@ -275,6 +277,26 @@ void progress_row(AppState& state) {
 }
 
 }  // namespace
+
+float step_and_play_width(bool symbol) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const char* widest = symbol ? "\u25A0" : "\u25A0 pause (Space)";
+  return ImGui::CalcTextSize("step 00 / 00").x + style.ItemSpacing.x +
+         ImGui::CalcTextSize(widest).x + 2 * style.FramePadding.x;
+}
+
+void draw_step_and_play(AppState& state, bool symbol) {
+  const bool playing = state.walk.playing;
+  const char* label = symbol ? (playing ? "\u25A0###play" : "\u25B6###play")
+                             : (playing ? "\u25A0 pause (Space)" : "\u25B6 play (Space)");
+  const char* widest = symbol ? "\u25A0" : "\u25A0 pause (Space)";
+  const float play_w = ImGui::CalcTextSize(widest).x + 2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::Text("step %d / %d", state.walk.step_index + 1, int(state.walk.steps.size()));
+  note_item("step counter");
+  ImGui::SameLine();
+  if (ImGui::Button(label, ImVec2(play_w, 0))) toggle_play(state);
+  tooltip("Play: walk through the stages automatically (Space); the speed is under Display.");
+}
 
 void draw_pipeline_panel(AppState& state) {
   const ImGuiWindowFlags flags =

@@ -460,8 +460,8 @@ void draw_scene(AppState& state, const StagePlan& plan) {
   context.value_min_cell_width = plan.fit.value_min_cell_width;
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 top_left = ImGui::GetCursorScreenPos();
-  float row_y = top_left.y;
+  const ImVec2 top_left = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+  float row_y = top_left.y, right = top_left.x;
   const size_t columns = m.arrangement.columns;
   for (size_t row = 0; row * columns < scene.size(); ++row) {
     float x = top_left.x, row_h = 0;
@@ -508,8 +508,14 @@ void draw_scene(AppState& state, const StagePlan& plan) {
       x += slot.x;
       row_h = std::max(row_h, slot.y);
     }
+    right = std::max(right, x);
     row_y += row_h + m.row_gap;
   }
+  // The scene's extent, so its region scrolls where the scene is larger: only where no
+  // arrangement fitted (a fitted scene's captions are cut to their columns, its sums rounded).
+  ImVec2 extent(right - top_left.x, row_y - m.row_gap - top_left.y);
+  if (cell.h > 0) extent = ImVec2(std::min(extent.x, room.x), std::min(extent.y, room.y));
+  ImGui::Dummy(extent);
 }
 
 // [SECTION] the text above the scene
@@ -760,13 +766,22 @@ void draw_tensors_tab(AppState& state) {
   std::optional<ScaledFont> text;
   if (state.ui.presenter) text.emplace(sizes.text);
   where_line(state, *step, named);
+  text.reset();
+  // The listed tensors and the scene in a region of their own, which scrolls where no
+  // arrangement fits the panel (font scale 2 on 768 rows): they are scrolled to rather than cut.
+  begin_scroll_region("##scene");
+  if (state.ui.presenter) text.emplace(sizes.text);
   auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData);
   const std::vector<std::string> listed = listed_lines(plan, width);
   if (!listed.empty())
     tight_lines([&] {
       for (const std::string& line : listed) {
+        // A line wider than the column ends in an ellipsis, whole in its tooltip.
         const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(line.c_str());
-        ImGui::TextDisabled("%s", line.c_str());
+        draw_cut_text(at, width, ImGui::GetFontSize(), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      line.c_str());
+        ImGui::Dummy(ImVec2(std::min(size.x, width), size.y));
+        if (size.x > width && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
         if (frame)
           frame->listed.push_back({line, at, ImVec2(at.x + size.x, at.y + size.y), size.x > width});
       }
@@ -778,6 +793,7 @@ void draw_tensors_tab(AppState& state) {
   }
   if (!state.ui.presenter) plan = plan_scene(trace, *step, a, gap, ImGui::GetContentRegionAvail());
   draw_scene(state, plan);
+  end_scroll_region();
 }
 
 float presenter_stage_width(const AppState& state, ImVec2 panel) {

@@ -32,7 +32,7 @@ constexpr const char* kTabTips[kToolTabCount] = {
     "Check my implementation: a student's own tensors graded stage by stage (key K).",
 };
 
-void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
+void draw_tab_body(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
   switch (tab) {
     case ToolTab::Tensors:
       draw_tensors_tab(state);
@@ -76,6 +76,19 @@ void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
   }
 }
 
+// A tab's content scrolls where it is taller or wider than the panel (a large font on a small
+// screen) rather than run past its edge; the stage view's scene scrolls on its own, under the
+// text above it.
+void draw_tab(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
+  if (tab == ToolTab::Tensors) {
+    draw_tab_body(state, tab, drawer);
+    return;
+  }
+  begin_scroll_region("##tab_body");
+  draw_tab_body(state, tab, drawer);
+  end_scroll_region();
+}
+
 }  // namespace
 
 // Every tab but the stage view's own: the heads' maps beside it are the Tensors tab's lesson.
@@ -97,13 +110,13 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
       draw_tab(state, state.tabs.tool, drawer);
     else
       draw_tensors_tab(state);
-  } else if (open_panel && state.session.trace && ImGui::BeginTabBar("toolkit_tabs")) {
+  } else if (open_panel && state.session.trace && begin_tab_bar("toolkit_tabs")) {
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
       const bool requested = state.tabs.requested_tool == tab;
       const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
                                             requested ? ImGuiTabItemFlags_SetSelected : 0);
-      // Tabs shrink with an ellipsis when the panel is narrow: the tooltip names them whole.
+      // The tooltip says what the tab teaches and its key.
       const std::string tip = std::string(tool_tab_label(tab)) + ": " + kTabTips[i];
       tooltip(tip.c_str());
       if (!open) continue;

@@ -14,7 +14,15 @@ namespace attnlab::gui {
 void draw_controls_panel(AppState& state);
 // Presenter mode's bar in place of the controls: preset, n_heads, d_model, T and causal.
 void draw_presenter_bar(AppState& state);
+// The rows the presenter bar's fields take in a window `width` pixels wide: one, or two where
+// one row is short of room for their whole texts (the layout gives the bar their height).
+int presenter_bar_rows(const AppState& state, float width);
 void draw_pipeline_panel(AppState& state);
+// The step counter and the play button ("step 5 / 13", "▶ play (Space)"; `symbol`: "▶" alone),
+// from the cursor: at the strip's end, or in presenter mode's bar where it wraps onto a second
+// row with room for them (FrameOutput::playback_in_bar). Their width, for the widest texts.
+float step_and_play_width(bool symbol);
+void draw_step_and_play(AppState& state, bool symbol);
 // The middle panel: a tab bar over the tensors and the teaching toolkit.
 void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
 // The tabs presenter mode draws across the whole width in the stage view's place: every tab but
@@ -52,12 +60,30 @@ void note_text_field();
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.frame.explained.
 void issue_text(AppState& state, const char* field);
+// BeginTabBar whose tabs keep their whole labels: where they do not all fit, the bar scrolls
+// (arrows at its end, the selected tab scrolled into sight) rather than cut every label to "T…".
+bool begin_tab_bar(const char* id);
+// A collapsing section's header whose title (the part before any "###") is cut with an ellipsis
+// where the panel is too narrow for it; its tooltip is `tip`, named by the whole title when cut.
+bool section_header(const char* title, const char* tip = "", ImGuiTreeNodeFlags flags = 0);
 // A section's title, in the accent colour.
 void heading(const AppState& state, const char* text);
 // A tab with nothing to show says what to do, in large type (1.5 em, wrapped to the room).
 void empty_tab_note(const std::string& text);
 // A horizontal bar of `fraction` (0..1) of `width`, with `text` after it, on the current line.
 void value_bar(float fraction, float width, ImU32 colour, const char* text);
+// BeginChild (no border) whose content keeps half the window's padding from its sides, as a
+// panel's does from its clip: text laid out to the content's edge is not drawn at the clip's.
+bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
+// BeginChild filling the rest of the window, which scrolls (either way) where its content is
+// larger than the room: its content is the window's remaining content, the region reaching the
+// window's padding past it on every side, so its clip is the window's. End with
+// end_scroll_region().
+bool begin_scroll_region(const char* id);
+// Ends it. Where the region scrolls sideways, its content ends with the horizontal scrollbar's
+// height of room: ImGui 1.86 decides the vertical scrollbar without the horizontal one's height,
+// so a last line under that bar could be neither seen nor scrolled to.
+void end_scroll_region();
 // BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
 // cell's width: a table wider than its room scrolls sideways instead of squeezing its columns.
 bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);

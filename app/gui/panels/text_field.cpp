@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app/gui/look/token_text.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace attnlab::gui {
@@ -83,8 +84,9 @@ bool text_field(AppState& state, const char* label, const char* hint, std::strin
   std::string shown = to_field_text(state.typed, text);
   // New stand-ins need their glyphs (an emoji's, from an installed font) in the atlas.
   if (state.typed.stand_ins.size() > state.window.font_stand_ins) state.window.fonts_dirty = true;
-  if (!ImGui::InputTextWithHint(label, hint, &shown, ImGuiInputTextFlags_CallbackCharFilter,
-                                restore_typed_char, &state.typed)) {
+  if (!ImGui::InputTextWithHint(label, field_hint(hint).c_str(), &shown,
+                                ImGuiInputTextFlags_CallbackCharFilter, restore_typed_char,
+                                &state.typed)) {
     note_text_field();
     return false;
   }

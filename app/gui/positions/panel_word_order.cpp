@@ -62,7 +62,7 @@ void draw_word_order_tab(AppState& state) {
   }
   ImGui::Separator();
   // The view scrolls on its own when the panel is short (1280 x 720 with a large font).
-  ImGui::BeginChild("word_order_view", ImVec2(0, 0), false);
+  begin_padded_child("word_order_view", ImVec2(0, 0));
   switch (shown) {
     case WordOrderView::Shuffle:
       draw_shuffle_view(state);

@@ -62,6 +62,7 @@ struct FrameOutput {
   // it (adopt_trace counts it in Session::adopted_while_drawing; the tests expect none).
   bool drawing = false;
   std::vector<PlacedItem> items;
+  bool playback_in_bar = false;     // presenter mode's bar drew the step counter, not the strip
   std::vector<ImVec4> text_fields;  // x0, y0, x1, y1: a field's text scrolls, it is never cut
   std::vector<CaptionPlacement> captions;
   float scene_cell_px = 0;                    // the height of a cell of the stage view's tensors

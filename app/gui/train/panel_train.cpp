@@ -456,15 +456,14 @@ void draw_train_tab(AppState& state) {
     state.frame.explained.push_back("train");
   }
   ImGui::SetNextItemOpen(shown < 0, ImGuiCond_Appearing);
-  if (ImGui::CollapsingHeader("settings")) {
+  if (section_header("settings")) {
     ImGui::BeginDisabled(running);
     settings_fields(tab.settings);
     ImGui::EndDisabled();
     if (running) tooltip("Pause to change the settings.");
   }
   ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
-  if (ImGui::CollapsingHeader("longer than training"))
-    longer_than_training_section(state, !longer_on_right);
+  if (section_header("longer than training")) longer_than_training_section(state, !longer_on_right);
   model_files(tab, running);
   if (shown < 0) {
     text_wrapped(

@@ -30,11 +30,13 @@ int64_t gqa_example(const Config& c) {
 }
 
 // One row per way of sharing: numbers cached per token per layer (a bar against multi-head
-// attention's), their bytes in fp16 over `layers` layers, and the share of MHA's.
-void comparison_rows(const std::vector<CacheRow>& rows, int64_t layers) {
+// attention's), their bytes in fp16 over `layers` layers, and the share of MHA's. `id`: each
+// table its own (two tables of one ID in a window share their columns' widths, each cutting the
+// other's wider cells).
+void comparison_rows(const char* id, const std::vector<CacheRow>& rows, int64_t layers) {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!begin_whole_table("sharing", 6, int(rows.size()), true, flags)) return;
+  if (!begin_whole_table(id, 6, int(rows.size()), true, flags)) return;
   const std::string bytes_title =
       layers > 1 ? "fp16, " + std::to_string(layers) + " layers" : "fp16";
   ImGui::TableSetupColumn("variant");
@@ -100,14 +102,14 @@ void this_config(AppState& state) {
           return std::vector<CacheRow>{};  // a sharing this config cannot take
         }
       });
-  if (!rows.empty()) comparison_rows(rows, 1);
+  if (!rows.empty()) comparison_rows("sharing", rows, 1);
 }
 
 void latent_section(AppState& state) {
   const Trace& trace = *state.session.trace;
   heading(state, "DeepSeek-V2's layer: 128 heads of 128, d_c 512, d_rope 64");
   static const std::vector<CacheRow> deepseek = deepseek_v2_cache_rows();  // never changes
-  comparison_rows(deepseek, kDeepSeekV2Layers);
+  comparison_rows("deepseek_sharing", deepseek, kDeepSeekV2Layers);
   if (!trace.pass_records(Pass::Absorbed).empty()) {
     text_wrapped_format(
         "Absorbed form (W_UK folded into the queries, W_UV after the weights): out_absorbed "
@@ -126,7 +128,7 @@ void latent_section(AppState& state) {
 }  // namespace
 
 void draw_kv_cache_tab(AppState& state) {
-  ImGui::BeginChild("kv_cache", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  begin_padded_child("kv_cache", ImVec2(0, 0), ImGuiWindowFlags_NoBackground);
   this_config(state);
   latent_section(state);
   heading(state, "Cache memory against T");
