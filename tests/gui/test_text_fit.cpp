@@ -2,33 +2,15 @@
 // apart from the others. Every tab, and on the Tensors tab every stage and sub-step, normal and
 // presenter, at 1024x768, 1280x720 and 1920x1080, font 1, 1.5 and 2, on seed003, base and a tiny
 // real model; a failure names the view, the text and its rectangle.
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
 
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
 #include "headless_imgui.hpp"
+#include "tiny_checkpoints.hpp"
 
 namespace attnlab::gui {
 namespace {
-
-namespace fs = std::filesystem;
-
-// A tiny random GPT-2 checkpoint (tests/numpy/hf_checkpoints.py), written once per test binary.
-std::string tiny_model() {
-  static const std::string dir = [] {
-    const fs::path out =
-        fs::temp_directory_path() / ("attnlab-text-fit-" + std::to_string(::getpid()));
-    const std::string command = std::string("/usr/bin/python3 ") + ATTNLAB_SOURCE_DIR +
-                                "/tests/numpy/hf_checkpoints.py " + out.string() + " > /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    return (out / "gpt2-f32-tied").string();
-  }();
-  return dir;
-}
 
 struct Size {
   float w, h;
@@ -98,7 +80,7 @@ TEST_F(TextFit, NoTextIsCutOrOverlapsAnotherInAnyView) {
       check_views(preset);
     }
     start_on("seed003");
-    start_model_load(state, tiny_model());
+    start_model_load(state, attnlab::fixtures::tiny_checkpoint("gpt2-f32-tied"));
     wait_for_model(state);
     state.session.worker->wait_idle();
     poll_trace(state);
