@@ -13,6 +13,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/panels/three_maps.hpp"
 
 namespace attnlab::gui {
 
@@ -255,29 +256,23 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   static constexpr const char* kTitles[3] = {"yours", "right", "|yours \u2212 right|"};
-  const ImVec2 room = ImGui::GetContentRegionAvail();
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float gap = font;
-  const float side = std::floor(std::min((room.x - 2 * gap) / 3, room.y - 2 * title_h));
-  if (side < 8) return;
+  const std::optional<ThreeMaps> row = three_maps_row();
+  if (!row) return;
   ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
   for (int i = 0; i < 3; ++i) {
     const HeatmapSet& set = maps[size_t(i)];
-    const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
-    const ImVec4 clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
-    const char* title = kTitles[i];
-    for (const char* shorter : {"|difference|", "|diff|"})
-      if (i == 2 && ImGui::CalcTextSize(title).x > side + gap * 0.7f) title = shorter;
-    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, title, nullptr, 0, &clip);
+    const ImVec2 at = row->map_min(i);
+    if (i == 2)
+      row->title(list, i, {kTitles[i], "|difference|", "|diff|"}, colours.text);
+    else
+      row->title(list, i, {kTitles[i]}, colours.text);
     if (set.empty()) {
       const char* why = i == 0 && !stage.given ? "not given" : i == 2 ? "shapes differ" : "no map";
       list->AddText(ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why);
       continue;
     }
-    const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
-    const float h = set.rows >= set.cols ? side : side * float(set.rows) / float(set.cols);
-    const ImVec2 end(at.x + w, at.y + h);
+    const ImVec2 end = row->map_max(i, set);
+    const float w = end.x - at.x, h = end.y - at.y;
     const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
     if (drawer && drawer->error().empty()) {
       // The Mistakes tab's slots (never drawn in the same frame), in versions of their own.
@@ -287,7 +282,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
     list->AddRect(at, end, colours.block_border);
     char axes[64];
     std::snprintf(axes, sizeof axes, "%s \u00D7 %s", set.row_axis.c_str(), set.col_axis.c_str());
-    if (ImGui::CalcTextSize(axes).x <= side + gap * 0.7f)  // else it runs into the next map's
+    if (ImGui::CalcTextSize(axes).x <= row->text_room())  // else it runs into the next map's
       list->AddText(ImVec2(at.x, end.y + font * 0.2f), colours.text_dim, axes);
     if (i == 1) continue;  // the wrong entries, outlined on yours and on the difference
     const float cell_w = w / float(set.cols), cell_h = h / float(set.rows);
@@ -298,7 +293,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
                         ImVec2(at.x + float(c + 1) * cell_w, at.y + float(r + 1) * cell_h),
                         kOutline, 0, 0, 1.5f);
   }
-  ImGui::Dummy(ImVec2(room.x, side + 2 * title_h));
+  row->end();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/panels/three_maps.hpp"
 #include "app/gui/state/mistake_maps.hpp"
 
 namespace attnlab::gui {
@@ -164,34 +165,27 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
                        double(scaled->value_max));
   }
 
-  const ImVec2 room = ImGui::GetContentRegionAvail();
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float gap = font;
-  const float side = std::floor(std::min((room.x - 2 * gap) / 3, room.y - 2 * title_h));
-  if (side < 8) return;
+  const std::optional<ThreeMaps> row = three_maps_row();
+  if (!row) return;
   ImDrawList* list = ImGui::GetWindowDrawList();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
   for (int i = 0; i < 3; ++i) {
     const HeatmapSet& set = maps[size_t(i)];
-    const ImVec2 at(start.x + float(i) * (side + gap), start.y + title_h);
-    const ImVec4 title_clip(at.x, start.y, at.x + side + gap * 0.7f, at.y);
+    const ImVec2 at = row->map_min(i);
     // "|buggy − correct|" where it fits above its map, else "|difference|".
-    const char* title = i == 2 && ImGui::CalcTextSize(kTitles[i]).x > side + gap * 0.7f
-                            ? "|difference|"
-                            : kTitles[i];
-    list->AddText(nullptr, 0, ImVec2(at.x, start.y), colours.text, title, nullptr, 0, &title_clip);
+    if (i == 2)
+      row->title(list, i, {kTitles[i], "|difference|"}, colours.text);
+    else
+      row->title(list, i, {kTitles[i]}, colours.text);
     if (set.empty()) {
       const std::string why = i == 1 ? empty_buggy_note(*state.session.trace)
                               : i == 2 && !state.session.trace->failure.failed
                                   ? "shapes differ"
                                   : "nothing to subtract";
       list->AddText(nullptr, 0, ImVec2(at.x, at.y + font * 0.5f), colours.text_dim, why.c_str(),
-                    nullptr, side);
+                    nullptr, row->side);
       continue;
     }
-    const float w = set.cols >= set.rows ? side : side * float(set.cols) / float(set.rows);
-    const float h = set.rows >= set.cols ? side : side * float(set.rows) / float(set.cols);
-    const HeatmapPlacement placement{i, at, ImVec2(at.x + w, at.y + h)};
+    const HeatmapPlacement placement{i, at, row->map_max(i, set)};
     state.frame.mistake_placements.push_back(placement);
     const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
     if (drawer && drawer->error().empty()) {
@@ -203,7 +197,7 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer) {
     std::snprintf(axes, sizeof axes, "%s \u00D7 %s", set.row_axis.c_str(), set.col_axis.c_str());
     list->AddText(ImVec2(at.x, placement.max.y + font * 0.2f), colours.text_dim, axes);
   }
-  ImGui::Dummy(ImVec2(room.x, side + 2 * title_h));
+  row->end();
 
   // Hover: the same cell in all three maps, with the values.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
