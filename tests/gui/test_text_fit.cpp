@@ -46,6 +46,9 @@ class TextFit : public HeadlessImGui {
   }
   void look(const std::string& where) {
     frame();
+    // The view's measurements (head importance, timings) done: every view is checked with its
+    // results in, whatever the machine's speed.
+    wait_for_measurements(state);
     frame();
     frame();  // a table first shown in a new child window is fitted on its third frame
     // A region whose content outgrows it shows its scrollbar a frame after it learns its content's

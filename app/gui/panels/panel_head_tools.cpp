@@ -90,15 +90,20 @@ void ablation(AppState& state, float width) {
     tooltip(
         "Head on or off (Shift+0..9 toggles heads h0..h9): off zeroes its context before concat.");
     ImGui::SameLine();
+    // A column with no room beside the box for a bar and its value (a large font at 1024 px): both
+    // go under the box, measured or not, so the rows stay put when the measurement comes and goes.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("0.000").x - spacing < 10.0f)
+      ImGui::NewLine();
     if (importance && size_t(h) < importance->size()) {
       char value[32];
       std::snprintf(value, sizeof value, "%.3g", (*importance)[size_t(h)]);
-      // The bar takes what the row leaves beside the box for the value (a narrow column, a
-      // large font: a short bar, the value whole).
-      const float value_w = ImGui::CalcTextSize(value).x + ImGui::GetStyle().ItemSpacing.x;
-      const float room = ImGui::GetContentRegionAvail().x - value_w;
+      // The bar takes what the row leaves for the value (a narrow column, a large font: a short
+      // bar, the value whole).
+      const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(value).x - spacing;
       value_bar(largest > 0 ? float((*importance)[size_t(h)] / largest) : 0.0f,
-                std::max(std::min(10.0f, room), std::min(bar_w, room)), head_colour(int(h)), value);
+                std::max(0.0f, std::max(std::min(10.0f, room), std::min(bar_w, room))),
+                head_colour(int(h)), value);
       state.frame.importance_bars.push_back((*importance)[size_t(h)]);
       tooltip("Importance: how far the output moves when this head alone is switched off.");
     } else {
