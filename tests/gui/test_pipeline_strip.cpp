@@ -1,8 +1,8 @@
-// The pipeline strip's shapes (issue 29): in presenter mode at font scales up to 1.5, at 1024x768,
-// 1280x720 and 1920x1080, each stage box's shape is drawn at the body text's size (not shrunk to
-// a dozen pixels as before); at every size and scale, normal and presenter, its lines fit its box
-// and the box fits the strip (a shape that needs more room than the strip's largest height is
-// drawn smaller, never cut).
+// The pipeline strip's shapes (issue 29): normal and presenter, at font scales up to 1.5, at
+// 1024x768, 1280x720 and 1920x1080, each stage box's shape is drawn at the body text's size (not
+// shrunk to a dozen pixels as before); at every size and scale, normal and presenter, its lines fit
+// its box and the box fits the strip (a shape that needs more room than the strip's largest height
+// is drawn smaller, never cut).
 #include <algorithm>
 
 #include "headless_imgui.hpp"
@@ -31,7 +31,9 @@ TEST_F(PipelineStrip, ShapesStayAtLeastTheBodyTextsHeightAndInsideTheirBoxes) {
           ASSERT_GE(lines.size(), size_t(kStageCount));
           const ImVec4 strip = state.frame.panel_rects[int(PanelId::Pipeline)];
           for (const StageBoxLine& line : lines) {
-            if (presenter && scale <= 1.5f) EXPECT_GE(line.size, body) << line.text;
+            if (scale <= 1.5f) {
+              EXPECT_GE(line.size, body) << line.text;
+            }
             EXPECT_LE(line.max.x, line.box_max.x + 0.5f) << line.text << " sticks out of its box";
             EXPECT_LE(line.max.y, line.box_max.y + 0.5f) << line.text << " below its box";
             EXPECT_LE(line.box_max.y, strip.w + 0.5f) << "the box is cut by the strip's bottom";

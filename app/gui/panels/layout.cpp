@@ -23,9 +23,9 @@ float clamp_split(float fraction) {
 // need; two rows of boxes in a narrow strip), a row of sub-steps and the step counter. The strip
 // takes what its rows need (the step counter wraps under the sub-steps when the window is
 // narrow), up to most_pipeline_strip_height; before it was first drawn, an estimate.
-float pipeline_strip_height(float wanted, float font, float H) {
+float pipeline_strip_height(float wanted, float font, float H, bool presenter) {
   return std::round(std::clamp(wanted > 0 ? wanted : 5.6f * font, 80.0f,
-                               std::max(80.0f, most_pipeline_strip_height(H))));
+                               std::max(80.0f, most_pipeline_strip_height(H, presenter))));
 }
 
 }  // namespace
@@ -43,7 +43,7 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   auto set = [&](PanelId id, float x0, float y0, float x1, float y1) {
     layout.rects[int(id)] = ImVec4(std::round(x0), std::round(y0), std::round(x1), std::round(y1));
   };
-  const float pipeline_h = pipeline_strip_height(pipeline_height, font, H);
+  const float pipeline_h = pipeline_strip_height(pipeline_height, font, H, ui.presenter);
   if (ui.presenter) {
     const float bar_h = presenter_bar_height(font, bar_rows);
     const float stage_w = std::max(W * clamp_split(ui.splits.presenter), stage_width);
@@ -80,15 +80,15 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   const int bar_rows = ui.presenter ? presenter_bar_rows(state, display.x) : 1;
   if (ui.presenter && !alone) {
     const float below = display.y - presenter_bar_height(font, bar_rows) -
-                        pipeline_strip_height(state.pipeline.content_height, font, display.y);
+                        pipeline_strip_height(state.pipeline.content_height, font, display.y, true);
     stage_width = presenter_stage_width(state, ImVec2(display.x, below));
   }
   return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width,
                         bar_rows);
 }
 
-float most_pipeline_strip_height(float display_h) {
-  return std::round(0.36f * display_h);
+float most_pipeline_strip_height(float display_h, bool presenter) {
+  return std::round((presenter ? 0.36f : 0.4f) * display_h);
 }
 
 void drag_borders(const PanelLayout& layout, UiSettings& ui) {

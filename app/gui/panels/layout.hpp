@@ -37,8 +37,9 @@ constexpr float kMinHeadsFraction = 0.5f;
 PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone);
 
 // The pipeline strip's largest height in a window `display_h` pixels tall: it takes what its rows
-// need up to this.
-float most_pipeline_strip_height(float display_h);
+// need up to this. The normal layout's panels under it scroll; presenter mode's maps do not, and
+// get a little more (so a font scale of 2 on 768 rows draws the shapes smaller there).
+float most_pipeline_strip_height(float display_h, bool presenter);
 // Presenter mode's bar across the top: `rows` rows of fields.
 float presenter_bar_height(float font, int rows = 1);
 

@@ -115,14 +115,15 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
   if (note_hidden && !text.note.empty() && ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", text.note.c_str());
   if (!text.note.empty() && !note_hidden && text.warning.empty()) {  // the scale in use
-    if (header == Header::Column) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    // Beside the bar where it fits, else wrapped on the lines under it.
+    const bool beside = header != Header::Column &&
+                        same_line_if_fits(ImGui::CalcTextSize(text.note.c_str()).x, font * 0.8f);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (beside)
+      ImGui::TextUnformatted(text.note.c_str());
+    else
       text_wrapped(text.note);
-      ImGui::PopStyleColor();
-    } else {
-      same_line_if_fits(ImGui::CalcTextSize(text.note.c_str()).x, font * 0.8f);
-      ImGui::TextDisabled("%s", text.note.c_str());
-    }
+    ImGui::PopStyleColor();
   }
   if (set.masked_cells > 0) {
     const float swatch_w = bar_h * 1.6f;
@@ -356,6 +357,13 @@ float map_label_size(const AppState& state) {
   return std::round(ImGui::GetFontSize() * (state.ui.presenter ? 0.6f : 0.75f));
 }
 
+// Between a head's name and its map: presenter mode's maps take all but a fifth of the name's
+// size (the name's own line separates the rows).
+float title_gap(const AppState& state) {
+  return state.ui.presenter ? std::round(map_label_size(state) * 0.2f)
+                            : ImGui::GetStyle().ItemSpacing.y;
+}
+
 // How the maps of one frame are laid out: which heads, the visible window, the labels' size,
 // whether key labels go on top and whether each map has a title line.
 struct MapsPlan {
@@ -363,6 +371,7 @@ struct MapsPlan {
   MapView view;
   float label_size = 0;
   float title_size = 0;  // the heads' names over the maps
+  float title_gap = 0;   // between a name and its map
   bool focused = false;
   bool top_labels = true;
   bool titles = true;
@@ -382,6 +391,7 @@ MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
   plan.label_size = map_label_size(state);
   // Presenter mode's names take the labels' size: a line worth more to the maps.
   plan.title_size = state.ui.presenter ? plan.label_size : ImGui::GetFontSize();
+  plan.title_gap = title_gap(state);
   plan.top_labels = header != Header::Compact || !state.session.trace->tokens_kv.empty();
   plan.titles = !(plan.focused && plan.heads.size() == 1);
   return plan;
@@ -420,7 +430,7 @@ ImVec2 widest_label_room(const AppState& state, const HeatmapSet& set, const Map
 }
 
 float title_height(const MapsPlan& plan) {
-  return plan.titles ? plan.title_size + ImGui::GetStyle().ItemSpacing.y : 0;
+  return plan.titles ? plan.title_size + plan.title_gap : 0;
 }
 
 // Presenter mode: the title line above each map separates the rows already.
@@ -471,7 +481,7 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
     if (grid.title_h > 0) {  // else the focus bar names the head
       const float title_y = p.min.y - grid.title_h - (row == 0 ? grid.top : 0);
-      const float size = grid.title_h - ImGui::GetStyle().ItemSpacing.y;  // MapsPlan::title_size
+      const float size = grid.title_h - title_gap(state);  // MapsPlan::title_size
       // After the swatch, up to the next map (the last: its own edge); a map narrower than even
       // "h7" keeps the swatch alone (its colour, and the name on hover, tell the head).
       const float after = column + 1 < grid.columns ? grid.gap * 0.5f : 0;

@@ -146,51 +146,62 @@ void stage_row(AppState& state) {
                             : stage_output_shape(trace, stage));
     widest = std::max(widest, widest_part(shapes.back()));
   }
-  // All boxes in one row, or in rows of 4, 3, ... when a shape's widest number would not fit a
-  // box at the body text's size (a narrow strip, a large font). A row after the first starts
-  // with its arrow.
+  // The shapes at the body text's size, broken after their commas: all boxes in one row, or in
+  // rows of 4, 3, ..., whichever gives the lowest strip of those where a shape's widest number
+  // fits a box. A row after the first starts with its arrow.
   const float avail = ImGui::GetContentRegionAvail().x;
-  int per_row = kStageCount;
+  const float body = ImGui::GetFontSize();
+  const float row_pad = 2 * style.FramePadding.y + style.ItemSpacing.y;
   const auto box_width = [&](int n) {
     return std::floor((avail - arrow_w * float(n == kStageCount ? n - 1 : n)) / float(n));
   };
-  // (The normal layout keeps one row: the panels under the strip need the height.)
-  while (state.ui.presenter && per_row > 1 &&
-         box_width(per_row) - 2 * style.FramePadding.x < widest)
-    per_row = per_row == kStageCount ? (kStageCount + 1) / 2 : per_row - 1;
-  const float box_w = box_width(per_row);
-  std::vector<std::vector<std::string>> lines;
-  size_t most_lines = 1;
-  for (const std::string& shape : shapes) {
-    lines.push_back(shape_lines(shape, box_w - 2 * style.FramePadding.x));
-    most_lines = std::max(most_lines, lines.back().size());
+  // Rows of `n` boxes: each shape's lines, the most lines of a box and the rows' height.
+  const auto wrap_in_rows = [&](int n, std::vector<std::vector<std::string>>& wrapped) {
+    wrapped.clear();
+    size_t most = 1;
+    for (const std::string& shape : shapes) {
+      wrapped.push_back(shape_lines(shape, box_width(n) - 2 * style.FramePadding.x));
+      most = std::max(most, wrapped.back().size());
+    }
+    const float rows = float((kStageCount + n - 1) / n);
+    return std::pair(most, rows * (body * float(1 + most) + row_pad));
+  };
+  int per_row = kStageCount;
+  std::vector<std::vector<std::string>> lines, wrapped;
+  auto [most_lines, rows_h] = wrap_in_rows(per_row, lines);
+  for (int n = (kStageCount + 1) / 2; n >= 1; --n) {
+    const bool numbers_fit = box_width(per_row) - 2 * style.FramePadding.x >= widest;
+    const auto [most, height] = wrap_in_rows(n, wrapped);
+    if (!numbers_fit || height < rows_h) {
+      per_row = n, most_lines = most, rows_h = height;
+      lines.swap(wrapped);
+    }
   }
-  // The body text's size, unless the strip's rows would not fit its largest height (a large
-  // font on a small screen; in the normal layout, whose panels under the strip need the room, the
-  // two body lines of one row of boxes): then as large as fits. Two rows of buttons below: the
-  // sub-steps, and the step counter when it wraps under them.
+  // Smaller only where those rows would not fit the strip's largest height (a font scale of 2
+  // on 768 rows or fewer): as large as fits, or each shape on one line shrunk to its box's width
+  // where that is larger. Two rows of buttons below: the sub-steps, and the step counter when it
+  // wraps under them.
   const int rows = (kStageCount + per_row - 1) / per_row;
-  const float body = ImGui::GetFontSize();
-  const float strip_most = most_pipeline_strip_height(ImGui::GetIO().DisplaySize.y);
   const float for_boxes =
-      std::min(strip_most - 2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() -
-                   float(rows) * (2 * style.FramePadding.y + style.ItemSpacing.y),
-               state.ui.presenter ? FLT_MAX : 2 * body);
+      most_pipeline_strip_height(ImGui::GetIO().DisplaySize.y, state.ui.presenter) -
+      2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() - float(rows) * row_pad;
   float text_size =
       std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);
-  // Where that is small, each shape on one line may be larger: shrunk to the box's width.
-  float widest_shape = 0;
-  for (const std::string& shape : shapes)
-    widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
-  const float one_line = std::floor(
-      std::min({body, body * (box_w - 2 * style.FramePadding.x) / std::max(widest_shape, 1.0f),
-                for_boxes / (2 * float(rows))}));
-  if (one_line > text_size) {
-    text_size = std::max(8.0f, one_line);
-    most_lines = 1;
-    for (size_t i = 0; i < shapes.size(); ++i) lines[i] = {shapes[i]};
+  if (text_size < body) {
+    float widest_shape = 0;
+    for (const std::string& shape : shapes)
+      widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
+    const float inner = box_width(per_row) - 2 * style.FramePadding.x;
+    const float one_line = std::floor(std::min(
+        {body, body * inner / std::max(widest_shape, 1.0f), for_boxes / (2 * float(rows))}));
+    if (one_line > text_size) {
+      text_size = one_line;
+      most_lines = 1;
+      for (size_t i = 0; i < shapes.size(); ++i) lines[i] = {shapes[i]};
+    }
   }
-  const ImVec2 box(box_w, text_size * float(1 + most_lines) + style.FramePadding.y * 2);
+  const ImVec2 box(box_width(per_row),
+                   text_size * float(1 + most_lines) + style.FramePadding.y * 2);
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
     const int row = i / per_row;
@@ -247,7 +258,6 @@ void substep_row(AppState& state) {
 void playback_controls(AppState& state) {
   if (state.frame.playback_in_bar) return;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float status_w = ImGui::CalcTextSize("step 00 / 00").x;
   const float spacing = style.ItemSpacing.x;
   // Right-aligned on the sub-steps' line when it fits beside them, else on a line of its own;
   // where only the button's symbol fits beside them, the symbol alone (its tooltip names it): a
