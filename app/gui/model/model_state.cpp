@@ -45,22 +45,6 @@ bool take_sentence_run(AppState& state, const SentenceRun& done) {
   return show_model_layer(state, tab.layer);
 }
 
-// --ablate's heads, checked against the model's: switched off in the layer shown, or the reason
-// beside the folder field.
-void switch_requested_heads_off(AppState& state) {
-  ModelTab& tab = state.model;
-  const std::vector<int64_t> heads = std::exchange(tab.requested_off_heads, {});
-  if (heads.empty() || !model_is_current(state)) return;
-  Config config = state.session.config;
-  try {
-    config.ablated_heads = ablated_heads_for(heads, tab.session->model.spec.n_heads);
-  } catch (const UserError& error) {
-    tab.error = in_gui_words(error);
-    return;
-  }
-  set_config(state, config);
-}
-
 // Takes a loaded model and its first sentence's run, and shows its layer.
 void adopt_model(AppState& state, const LoadedModel& loaded) {
   ModelTab& tab = state.model;
@@ -92,6 +76,20 @@ void adopt_model(AppState& state, const LoadedModel& loaded) {
 }
 
 }  // namespace
+
+void switch_requested_heads_off(AppState& state) {
+  ModelTab& tab = state.model;
+  const std::vector<int64_t> heads = std::exchange(tab.requested_off_heads, {});
+  if (heads.empty() || !model_is_current(state)) return;
+  Config config = state.session.config;
+  try {
+    config.ablated_heads = ablated_heads_for(heads, tab.session->model.spec.n_heads);
+  } catch (const UserError& error) {
+    tab.error = in_gui_words(error);
+    return;
+  }
+  set_config(state, config);
+}
 
 // [SECTION] opening
 

@@ -117,6 +117,9 @@ void remember_model_folder(std::vector<std::string>& recent, const std::string& 
 // Makes layer `layer` of the open model on its sentence the current trace. False (and the error
 // beside the layer slider) when it cannot.
 bool show_model_layer(AppState& state, int64_t layer);
+// --ablate's heads (tab.requested_off_heads), checked against the model's: switched off in the
+// layer shown, or the reason beside the folder field.
+void switch_requested_heads_off(AppState& state);
 // Runs the model on `sentence` (ids "5, 17, 42" when the folder has no tokenizer) and shows the
 // current layer on it; the error goes beside the sentence, the previous run stays.
 bool set_model_sentence(AppState& state, const std::string& sentence);

@@ -1,5 +1,7 @@
 #include "app/gui/panels/frame.hpp"
 
+#include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/first_start_card.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "app/gui/panels/layout.hpp"
@@ -31,11 +33,16 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   state.frame.drawing = true;
   if (!first_start_card_takes_input(state)) handle_shortcuts(state);
 
+  poll_lesson_file(state, state.walk.clock);
+  // A lesson's band (its caption and question) under the picture; the audience's view and a
+  // slide have no controls.
+  const float band = lesson_band_height(state, io.DisplaySize.y);
   const PanelLayout layout =
-      frame_layout(state, io.DisplaySize, state.ui.presenter && stage_view_alone(state));
+      frame_layout(state, ImVec2(io.DisplaySize.x, io.DisplaySize.y - band),
+                   state.ui.presenter && stage_view_alone(state));
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
-    draw_presenter_bar(state);
+    if (!audience_picture(state)) draw_presenter_bar(state);
   } else {
     draw_controls_panel(state);
   }
@@ -43,7 +50,11 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   draw_toolkit_panel(state, drawer);
   if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
   if (shown(layout, PanelId::Info)) draw_info_panel(state);
+  if (band > 0)
+    draw_lesson_band(state, ImVec4(0, io.DisplaySize.y - band, io.DisplaySize.x, io.DisplaySize.y));
   drag_borders(layout, state.ui);
+  if (!audience_picture(state)) track_pointer(state);
+  draw_pointer(state);
   draw_pending_head(state);
   draw_first_start_card(state);
 

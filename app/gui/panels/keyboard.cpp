@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gui/flash/flash_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/variants/variant_panels.hpp"
 
@@ -42,7 +43,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyV, false},
                                    {kKeyW, false},
                                    {kKeyF, false},
-                                   {kKeyK, false}};
+                                   {kKeyK, false},
+                                   {kKeyL, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -181,6 +183,29 @@ void letter_key(AppState& state, const KeyPress& press) {
   head_focus_key(state, key);
 }
 
+// A lesson playing takes the clicker's keys (PageDown / PageUp, → / ←) through its scenes and Esc
+// to free play; L returns to the scene. True when the press was the lesson's.
+bool lesson_key(AppState& state, const KeyPress& press) {
+  if (!lesson_open(state) || press.ctrl || press.alt) return false;
+  if (!lesson_playing(state)) {
+    if (press.key != kKeyL) return false;
+    state.requests.later(return_to_lesson);
+    return true;
+  }
+  const int key = press.key;
+  const bool forward = key == code(ImGuiKey_RightArrow) || key == code(ImGuiKey_PageDown);
+  const bool back = key == code(ImGuiKey_LeftArrow) || key == code(ImGuiKey_PageUp);
+  if (forward || back) {
+    state.requests.later([delta = forward ? 1 : -1](AppState& s) { lesson_click(s, delta); });
+    return true;
+  }
+  if (key == code(ImGuiKey_Escape) && state.heads.focus.head < 0 && !state.session.computing) {
+    leave_lesson(state);
+    return true;
+  }
+  return false;
+}
+
 void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (press.key == kKeyF11) state.window.toggle_fullscreen = true;
   if (press.ctrl && press.key == kKeyS)
@@ -188,6 +213,7 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (press.ctrl && press.key == kKeyE)
     state.window.export_request = ExportRequest{std::nullopt, "", true};
   if (typing) return;  // the other keys are the text field's
+  if (lesson_key(state, press)) return;
   if (press.key == code(ImGuiKey_Escape)) {
     if (state.session.computing)
       state.requests.later(cancel_computation);

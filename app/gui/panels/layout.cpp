@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stage_view.hpp"
 
@@ -45,7 +46,7 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   };
   const float pipeline_h = pipeline_strip_height(pipeline_height, font, H, ui.presenter);
   if (ui.presenter) {
-    const float bar_h = presenter_bar_height(font, bar_rows);
+    const float bar_h = bar_rows > 0 ? presenter_bar_height(font, bar_rows) : 0;
     const float stage_w = std::max(W * clamp_split(ui.splits.presenter), stage_width);
     stage_alone |= W - stage_w < kMinHeadsFraction * W;
     set(PanelId::Controls, 0, 0, W, bar_h);
@@ -77,9 +78,12 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   const UiSettings& ui = state.ui;
   const bool alone = ui.presenter && stage_alone;
   float stage_width = 0;
-  const int bar_rows = ui.presenter ? presenter_bar_rows(state, display.x) : 1;
+  // The audience's picture has no bar.
+  const int bar_rows = !ui.presenter            ? 1
+                       : audience_picture(state) ? 0
+                                                 : presenter_bar_rows(state, display.x);
   if (ui.presenter && !alone) {
-    const float below = display.y - presenter_bar_height(font, bar_rows) -
+    const float below = display.y - (bar_rows > 0 ? presenter_bar_height(font, bar_rows) : 0) -
                         pipeline_strip_height(state.pipeline.content_height, font, display.y, true);
     stage_width = presenter_stage_width(state, ImVec2(display.x, below));
   }

@@ -22,7 +22,7 @@ struct PanelLayout {
 // `stage_width`: the width presenter mode's stage view needs to draw its text whole
 // (presenter_stage_width): the user's split widens to it, and where it would leave the heads
 // less than kMinHeadsFraction of the window, the stage view takes the whole width.
-// `bar_rows`: the rows presenter mode's bar takes (presenter_bar_rows).
+// `bar_rows`: the rows presenter mode's bar takes (presenter_bar_rows; 0: no bar, the audience's picture).
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
                            float pipeline_height = 0, bool stage_alone = false,
                            float stage_width = 0, int bar_rows = 1);

@@ -10,6 +10,7 @@
 
 #include "app/gui/check/check_state.hpp"
 #include "app/gui/flash/flash_state.hpp"
+#include "app/gui/lessons/lesson_state.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/positions/word_order_state.hpp"
 #include "app/gui/state/frame_output.hpp"
@@ -58,6 +59,7 @@ struct AppState {
   WordOrderTab word_order;  // app/gui/positions/
   FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
   CheckTab check;           // a student's own implementation graded (app/gui/check/)
+  LessonPlayer lesson;      // a lecture's scenes (app/gui/lessons/)
 
   Requests requests;      // the panels' changes to the session, applied after the frame
   WindowRequests window;  // handled between frames

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/gui/state/app_state.hpp"
+#include "app/lessons/lesson_files.hpp"
 #include "core/flash/tile_plan.hpp"
 #include "core/model/errors.hpp"
 
@@ -111,6 +112,17 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       ->check(CLI::Range(kMinWindowHeight, kMaxWindowSide));
   app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
   app.add_flag("--present", o.present, "start in presenter mode (P toggles)");
+  app.add_option("--lesson", o.lesson,
+                 "play a lesson: a Markdown file of scenes (docs/lessons.md) or a built-in one's "
+                 "name; PageDown / PageUp go through its scenes");
+  bool list = false;
+  app.add_flag("--list-lessons", list, "list the built-in lessons and exit");
+  app.add_option("--export-slides", o.export_slides,
+                 "with --lesson: render every slide off screen as DIR/NN-scene.png and a handout "
+                 "DIR/lesson.pdf, then exit");
+  app.add_flag("--audience", o.audience,
+               "with --lesson: a second window for the projector (the picture, caption and "
+               "question only)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -118,6 +130,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   } catch (const CLI::ParseError& error) {
     return {2, std::string("attnlab: ") + error.what() + " (see attnlab --help)"};
   }
+  if (list) return {0, lessons::list_lessons()};
+  if ((!o.export_slides.empty() || o.audience) && o.lesson.empty())
+    return {2, "attnlab: --export-slides and --audience need --lesson FILE"};
   o.config_flags_given = o.config.any_given();
   o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
   if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())

@@ -51,10 +51,18 @@ struct StartOptions {
   bool size_remembered = false;  // width and height are the last session's
   bool fullscreen = false;
   bool present = false;  // presenter mode
+  // --lesson FILE|NAME: play a lesson (app/lessons/); with --export-slides DIR, render every slide
+  // to DIR (PNGs and a PDF handout) off screen and exit. --audience: a second window for the
+  // projector.
+  std::string lesson;
+  std::string export_slides;
+  bool audience = false;
 
   // Screenshot and bench runs neither read nor write the user's settings: they must be
   // reproducible.
-  bool scripted() const { return !screenshot.empty() || bench_frames > 0; }
+  bool scripted() const {
+    return !screenshot.empty() || bench_frames > 0 || !export_slides.empty();
+  }
 };
 
 struct ParseOutcome {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "app/gui/lessons/lesson_player.hpp"
+
 namespace attnlab::gui {
 
 namespace {
@@ -25,13 +27,16 @@ bool wants_frames(const AppState& state) {
   // moves and it is taken as soon as it is loaded (a page draws only the frames that are due).
   const bool opening_model = !state.model.loading.empty() || !state.window.dropped_paths.empty();
   return transition_animating(state) || state.walk.playing || state.session.computing ||
-         any_job_pending(state) || window_request_pending(state) || training || opening_model;
+         any_job_pending(state) || window_request_pending(state) || training || opening_model ||
+         !state.lesson.trail.empty() || state.lesson.drawing;  // the pointer fades, the pen draws
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {
   if (wants_frames(state) || input.frames_since_change < kSettleFrames || input.held)
     return {0, true};
   if (input.text_input) return {kCursorBlinkSeconds, true};
+  // A lesson file is looked at about once a second: edited, it is read again.
+  if (lesson_open(state) && !state.lesson.file.empty()) return {kLessonFileSeconds, true};
   return {kIdleWaitSeconds, false};
 }
 

@@ -19,6 +19,8 @@ constexpr int kSettleFrames = 3;
 constexpr double kIdleWaitSeconds = 0.25;
 // With a text field active, a frame this often so its cursor blinks (ImGui: 0.8 s on, 0.4 s off).
 constexpr double kCursorBlinkSeconds = 0.4;
+// With a lesson file open, a frame about this often sees it edited (and reads it again).
+constexpr double kLessonFileSeconds = 1.0;
 // A frame after a long sleep advances the clocks by at most this: animations resume, never jump.
 constexpr double kMaxFrameSeconds = 0.1;
 

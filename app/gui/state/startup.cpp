@@ -1,10 +1,12 @@
 #include "app/gui/state/startup.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "app/gui/check/check_panels.hpp"
 #include "app/gui/flash/flash_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/map_view.hpp"
 #include "core/model/config.hpp"
@@ -99,29 +101,8 @@ std::string start_state(AppState& state, const StartOptions& options,
     }
   }
 
-  Config config = state.session.config;
-  Inputs preset_inputs = state.session.preset_inputs;
-  try {
-    // --ablate with --model: the model's heads, checked when it is read (adopt_model).
-    apply_config_flags(
-        options.model.empty() ? options.config : options.config.without("ablated_heads"), config,
-        preset_inputs);
-    state.session.preset_inputs = preset_inputs;
-    // Flags that change the preset make the user's own config: the bar says "(custom)".
-    if (config != state.session.config) state.session.preset_name.clear();
-  } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
-    if (error.empty()) error = std::string("attnlab: ") + bad_flag.what();
-    config = state.session.config;
-  }
-  if (!options.tab.empty()) open_tab(state, options.tab);
-  if (options.flash) {  // checked by parse_options
-    state.flash.tiles = parse_tile_sizes(*options.flash);
-    state.flash.step = options.flash_step - 1;
-    state.tabs.requested_tool = ToolTab::Flash;
-  }
-  set_config(state, config);
-  sync_edit_buffers(state);
-  if (!options.check.empty()) open_check(state, options.check);
+  const std::string flags_error = apply_options_over_config(state, options);
+  if (error.empty()) error = flags_error;
   if (error.empty() && !state.session.issues.empty())
     error = "attnlab: " + describe(state.session.issues);
 
@@ -132,7 +113,7 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (options.config.given("sentence"))
     state.model.requested_sentence = options.config.value("sentence").text.value_or("");
   if (options.model.empty() && restore_config) reopen_last_model(state, restored->settings.model);
-  if (!options.model.empty()) {  // loads in the background; its layer replaces the preset's trace
+  if (!options.model.empty() && options.lesson.empty()) {  // a lesson's scenes open it themselves
     ModelTab& model = state.model;
     model.requested_layer = options.layer;
     model.requested_off_heads = options.config.value("ablated_heads").heads;
@@ -169,6 +150,41 @@ std::string start_state(AppState& state, const StartOptions& options,
     if (!options.stage.empty()) error = "attnlab: this trace has no step \"" + options.stage + "\"";
     state.walk.pending_stage.clear();  // a restored step the trace lacks: the first step
   }
+  if (!options.lesson.empty()) {  // its first scene replaces what the options set
+    const std::string unread = open_lesson(state, options.lesson, options.model);
+    if (!unread.empty()) return "attnlab: " + unread;
+    for (const std::string& problem : state.lesson.errors)
+      std::fprintf(stderr, "attnlab: %s\n", problem.c_str());
+    state.lesson.errors_reported = state.lesson.errors.size();
+  }
+  return error;
+}
+
+std::string apply_options_over_config(AppState& state, const StartOptions& options) {
+  std::string error;
+  Config config = state.session.config;
+  Inputs preset_inputs = state.session.preset_inputs;
+  try {
+    // --ablate with --model: the model's heads, checked when it is read (adopt_model).
+    apply_config_flags(
+        options.model.empty() ? options.config : options.config.without("ablated_heads"), config,
+        preset_inputs);
+    state.session.preset_inputs = preset_inputs;
+    // Flags that change the preset make the user's own config: the bar says "(custom)".
+    if (config != state.session.config) state.session.preset_name.clear();
+  } catch (const UserError& bad_flag) {  // the flags are dropped whole: the preset as it is
+    error = std::string("attnlab: ") + bad_flag.what();
+    config = state.session.config;
+  }
+  if (!options.tab.empty()) open_tab(state, options.tab);
+  if (options.flash) {  // checked by parse_options
+    state.flash.tiles = parse_tile_sizes(*options.flash);
+    state.flash.step = options.flash_step - 1;
+    state.tabs.requested_tool = ToolTab::Flash;
+  }
+  set_config(state, config);
+  sync_edit_buffers(state);
+  if (!options.check.empty()) open_check(state, options.check);
   return error;
 }
 

@@ -15,6 +15,10 @@ namespace attnlab::gui {
 std::string start_state(AppState& state, const StartOptions& options,
                         const LoadedSettings* restored);
 
+// The config flags of `options` over the session's config (dropped whole, with the returned
+// message, when one is bad), then its tab, Flash tiles and Check folder; starts the run.
+std::string apply_options_over_config(AppState& state, const StartOptions& options);
+
 // True when the last session comes back: no --preset and no config flag (a config flag starts a
 // new lesson from the preset or seed003, not from the last session's leftovers). Its step and tab
 // come back with it, unless --stage or --tab say otherwise.

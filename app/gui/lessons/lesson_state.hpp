@@ -1,0 +1,47 @@
+// A lesson being played (app/lessons/ reads the file): which scene is shown, whether its question
+// is revealed, whether the lecturer left it for free play, and the file watched for edits.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/lessons/lesson.hpp"
+
+namespace attnlab::gui {
+
+// A point of the pointer's trail or the pen's strokes: a fraction of the window's width and
+// height (so the audience window, of another size, draws it at the same place), and when.
+struct PointerPoint {
+  float x = 0, y = 0;
+  double time = 0;
+};
+
+struct LessonPlayer {
+  lessons::Lesson lesson;
+  std::string file;          // as given: a path or a built-in lesson's name; "" = no lesson
+  std::string model_folder;  // --model of the run: the model of every scene that names none
+  int scene = -1;            // the scene shown
+  bool revealed = false;     // its question's answer is shown
+  bool playing = false;      // false: free play (Esc); L returns to the scene
+  int first_step = 0;        // the walk's step the scene starts on (--animate walks on from it)
+  // The lesson's problems and the scenes that could not be built: "FILE:LINE: reason".
+  std::vector<std::string> errors;
+  size_t errors_reported = 0;  // those already printed on stderr
+  std::string scene_error;  // the shown scene's, when it could not be built
+  int chosen = -1;          // the choice the class picked (its index), before the reveal
+  std::filesystem::file_time_type modified{};
+  double next_file_check = 0;
+  std::string notice;           // "Reloaded ...", "Captured ..."
+  bool audience_view = false;   // this window draws the picture, caption and question only
+  bool audience_window = false; // a second window shows the audience view
+  bool slide = false;           // an exported slide: the audience view, no strip
+  float band_height = 0;        // the lesson band's height, as drawn last frame
+  double started_at = -1;       // the walk's clock at the first scene: the presenter's clock
+  std::vector<PointerPoint> trail;                // the pointer's last second
+  std::vector<std::vector<PointerPoint>> strokes;  // the pen's, until the scene changes
+  bool drawing = false;                            // a pen stroke in progress
+  std::string capture_title;                       // the field of "capture as a scene"
+};
+
+}  // namespace attnlab::gui

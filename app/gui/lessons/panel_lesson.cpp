@@ -1,0 +1,232 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/panels.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+using lessons::Scene;
+
+constexpr double kTrailSeconds = 1.0;
+constexpr int kKeyX = 88;  // held: the pointer, as the right button
+const ImU32 kRight = IM_COL32(20, 140, 60, 255);
+const ImU32 kPointer = IM_COL32(255, 40, 40, 255);
+
+// The scenes as numbered buttons ("4?" asks a question), the shown one lit; a click shows it.
+void scene_strip(AppState& state, bool audience) {
+  const LessonPlayer& player = state.lesson;
+  const Palette& colours = palette(state.ui.theme);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float small = ImGui::GetFontSize() * 0.7f;
+  ImGui::SetWindowFontScale(0.7f);
+  for (int i = 0; i < int(player.lesson.scenes.size()); ++i) {
+    const Scene& scene = player.lesson.scenes[size_t(i)];
+    const std::string label = std::to_string(i + 1) + (scene.question ? "?" : "");
+    const float width = ImGui::CalcTextSize(label.c_str()).x + 2 * style.FramePadding.x;
+    if (i > 0) same_line_if_fits(width, small * 0.2f);
+    const bool current = i == player.scene;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours.accent));
+    if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(text_colour_on(colours.accent)));
+    ImGui::PushID(i);
+    if (ImGui::Button(label.c_str()) && !audience)
+      state.requests.later([i](AppState& s) { show_scene(s, i); });
+    ImGui::PopID();
+    if (current) ImGui::PopStyleColor(2);
+    if (!audience && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scene.title.c_str());
+  }
+  ImGui::SetWindowFontScale(1.0f);
+}
+
+void paragraphs(const std::string& text) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find("\n\n", start);
+    if (end == std::string::npos) end = text.size();
+    text_wrapped(text.substr(start, end - start));
+    start = end + 2;
+  }
+}
+
+// The question, its choices (a click marks the class's answer), and after the reveal the answer.
+void question_block(AppState& state, const Scene& scene, bool audience) {
+  LessonPlayer& player = state.lesson;
+  const lessons::Question& question = *scene.question;
+  const Palette& colours = palette(state.ui.theme);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
+  text_wrapped("Question: " + question.text);
+  ImGui::PopStyleColor();
+  std::string answer_text = question.answer;
+  for (int i = 0; i < int(question.choices.size()); ++i) {
+    const lessons::Choice& choice = question.choices[size_t(i)];
+    const std::string label = std::string(1, choice.letter) + ") " + choice.text;
+    const bool right = std::string(1, choice.letter) == question.answer;
+    if (right) answer_text = label;
+    int colours_pushed = 0;
+    const auto fill = [&](ImU32 colour) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colour));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(text_colour_on(colour)));
+      colours_pushed = 2;
+    };
+    if (player.revealed && right) fill(kRight);
+    else if (player.revealed && i == player.chosen) fill(colours.error);
+    else if (i == player.chosen) fill(colours.accent);
+    const float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (i > 0) same_line_if_fits(width, ImGui::GetFontSize() * 0.6f);
+    ImGui::PushID(i);
+    if (wrapped_button(label.c_str()) && !audience && !player.revealed) player.chosen = i;
+    ImGui::PopID();
+    if (colours_pushed) ImGui::PopStyleColor(colours_pushed);
+  }
+  if (player.revealed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kRight));
+    text_wrapped("Answer: " + answer_text);
+    ImGui::PopStyleColor();
+  } else if (!audience) {
+    ImGui::TextDisabled("The class answers first; the next click (PageDown) reveals the answer.");
+  }
+}
+
+// The presenter's side: notes, the next scene, the clock, capture and the lesson's problems.
+void presenter_part(AppState& state) {
+  LessonPlayer& player = state.lesson;
+  const Scene& scene = player.lesson.scenes[size_t(player.scene)];
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  for (const std::string& note : scene.notes) text_wrapped("Note: " + note);
+  const int elapsed = int(std::max(0.0, state.walk.clock - player.started_at));
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%d:%02d", elapsed / 60, elapsed % 60);
+  const bool last = player.scene + 1 >= int(player.lesson.scenes.size());
+  text_wrapped(std::string(clock) + "  \u00B7  next: " +
+               (last ? "the end of the lesson"
+                     : player.lesson.scenes[size_t(player.scene + 1)].title) +
+               "  \u00B7  Esc: free play");
+  ImGui::PopStyleColor();
+  const float field_w = ImGui::GetFontSize() * 10;
+  ImGui::SetNextItemWidth(std::min(field_w, ImGui::GetContentRegionAvail().x));
+  char title[96];
+  std::snprintf(title, sizeof title, "%s", player.capture_title.c_str());
+  if (ImGui::InputTextWithHint("##capture_title", field_hint("the new scene's title").c_str(),
+                               title, sizeof title))
+    player.capture_title = title;
+  same_line_if_fits(ImGui::CalcTextSize("capture as a scene").x +
+                        2 * ImGui::GetStyle().FramePadding.x,
+                    ImGui::GetStyle().ItemSpacing.x);
+  if (ImGui::Button("capture as a scene"))
+    state.requests.later([](AppState& s) {
+      s.status = capture_scene(s, s.lesson.capture_title);
+      s.lesson.capture_title.clear();
+    });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Writes what is shown now (config, stage, tab, head) into the lesson file as "
+                      "a new scene after this one.");
+  if (!player.notice.empty()) text_wrapped(player.notice);
+  if (!player.errors.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette(state.ui.theme).error));
+    for (const std::string& error : player.errors) text_wrapped(error);
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+bool audience_picture(const AppState& state) {
+  return state.lesson.audience_view || state.lesson.slide;
+}
+
+bool notes_shown(const AppState& state) {
+  const LessonPlayer& player = state.lesson;
+  if (player.slide || player.audience_view) return false;
+  return !state.ui.presenter || player.audience_window;
+}
+
+float lesson_band_height(const AppState& state, float display_h) {
+  if (!lesson_open(state)) return 0;
+  const float wanted =
+      state.lesson.band_height > 0 ? state.lesson.band_height : ImGui::GetFontSize() * 5;
+  return std::round(std::min(wanted, display_h * 0.45f));
+}
+
+void draw_lesson_band(AppState& state, ImVec4 rect) {
+  LessonPlayer& player = state.lesson;
+  if (!lesson_open(state) || rect.w <= rect.y) return;
+  const bool audience = player.audience_view || player.slide;
+  ImGui::SetNextWindowPos(ImVec2(rect.x, rect.y));
+  ImGui::SetNextWindowSize(ImVec2(rect.z - rect.x, rect.w - rect.y));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("Lesson###lesson", nullptr, flags)) {
+    if (!player.slide) scene_strip(state, audience);
+    const Palette& colours = palette(state.ui.theme);
+    if (!player.playing && !audience)
+      text_wrapped("Free play: L returns to scene " + std::to_string(player.scene + 1) + ".");
+    if (!player.scene_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.error));
+      text_wrapped(player.scene_error);
+      ImGui::PopStyleColor();
+    }
+    const Scene& scene = player.lesson.scenes[size_t(std::max(player.scene, 0))];
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
+    text_wrapped(scene.title);
+    ImGui::PopStyleColor();
+    paragraphs(scene.caption);
+    if (scene.question) question_block(state, scene, audience);
+    if (notes_shown(state)) presenter_part(state);
+    player.band_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
+                         ImGui::GetStyle().ItemSpacing.y;
+  }
+  ImGui::End();
+}
+
+void track_pointer(AppState& state) {
+  LessonPlayer& player = state.lesson;
+  const ImGuiIO& io = ImGui::GetIO();
+  const double now = state.walk.clock;
+  std::erase_if(player.trail,
+                [now](const PointerPoint& p) { return now - p.time > kTrailSeconds; });
+  const bool held = io.MouseDown[1] || (kKeyX < int(IM_ARRAYSIZE(io.KeysDown)) &&
+                                        io.KeysDown[kKeyX] && !io.WantTextInput);
+  const bool inside = io.MousePos.x >= 0 && io.DisplaySize.x > 0 && io.DisplaySize.y > 0;
+  if (!held || !inside) {
+    player.drawing = false;
+    return;
+  }
+  const PointerPoint point{io.MousePos.x / io.DisplaySize.x, io.MousePos.y / io.DisplaySize.y, now};
+  if (io.KeyShift) {  // the pen
+    if (!player.drawing) player.strokes.emplace_back();
+    player.drawing = true;
+    player.strokes.back().push_back(point);
+    return;
+  }
+  player.drawing = false;
+  player.trail.push_back(point);
+}
+
+void draw_pointer(const AppState& state) {
+  const LessonPlayer& player = state.lesson;
+  if (player.trail.empty() && player.strokes.empty()) return;
+  ImDrawList* list = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  const float font = ImGui::GetFontSize();
+  const auto at = [&](const PointerPoint& p) { return ImVec2(p.x * size.x, p.y * size.y); };
+  for (const std::vector<PointerPoint>& stroke : player.strokes)
+    for (size_t i = 1; i < stroke.size(); ++i)
+      list->AddLine(at(stroke[i - 1]), at(stroke[i]), kPointer, font * 0.15f);
+  const double now = state.walk.clock;
+  for (size_t i = 0; i < player.trail.size(); ++i) {
+    const float left = float(1.0 - (now - player.trail[i].time) / kTrailSeconds);
+    if (left <= 0) continue;
+    const ImU32 colour = (kPointer & 0x00FFFFFF) | (ImU32(255 * left) << 24);
+    if (i > 0) list->AddLine(at(player.trail[i - 1]), at(player.trail[i]), colour, font * 0.4f * left);
+    if (i + 1 == player.trail.size()) list->AddCircleFilled(at(player.trail[i]), font * 0.35f, colour);
+  }
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,187 @@
+// Lessons as Markdown (issue 31): the format's parts, each problem named by its line, the rest of
+// a lesson kept around a problem, and the built-in lessons parsed whole.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/lesson_files.hpp"
+
+namespace attnlab::lessons {
+namespace {
+
+constexpr const char* kComplete = R"md(# Shapes in a minute
+
+Two scenes on seed 003.
+
+## The input
+```attnlab
+--preset seed003 --stage input
+--sentence "the cat sat"
+```
+Eleven tokens of width **eight**: `x` is (1, 11, 8).
+
+Caption: A second paragraph.
+
+Note: Say where the numbers come from,
+and that they are random.
+
+Note: a second note.
+
+## After split
+```attnlab
+--preset seed003 --stage split --animate
+```
+Question: Which axis does split add?
+A) batch
+B) heads
+C) tokens
+Answer: b
+
+## A typed answer
+Question: What is d_k?
+Answer: 2
+)md";
+
+TEST(Lessons, ReadsTitleScenesOptionsCaptionsNotesAndQuestions) {
+  const Lesson lesson = parse_lesson(kComplete, "shapes.md");
+  EXPECT_TRUE(lesson.problems.empty()) << describe(lesson, lesson.problems.front());
+  EXPECT_EQ(lesson.title, "Shapes in a minute");
+  EXPECT_EQ(lesson.description, "Two scenes on seed 003.");
+  ASSERT_EQ(lesson.scenes.size(), 3u);
+  const Scene& input = lesson.scenes[0];
+  EXPECT_EQ(input.title, "The input");
+  EXPECT_EQ(input.line, 5);
+  ASSERT_TRUE(input.options);
+  EXPECT_EQ(*input.options, (std::vector<std::string>{"--preset", "seed003", "--stage", "input",
+                                                      "--sentence", "the cat sat"}));
+  EXPECT_EQ(input.options_line, 6);
+  EXPECT_FALSE(input.animate);
+  EXPECT_EQ(input.caption, "Eleven tokens of width eight: x is (1, 11, 8).\n\nA second paragraph.");
+  EXPECT_EQ(input.notes, (std::vector<std::string>{
+                             "Say where the numbers come from, and that they are random.",
+                             "a second note."}));
+  EXPECT_FALSE(input.question);
+
+  const Scene& split = lesson.scenes[1];
+  EXPECT_TRUE(split.animate);
+  EXPECT_EQ(*split.options, (std::vector<std::string>{"--preset", "seed003", "--stage", "split"}));
+  ASSERT_TRUE(split.question);
+  EXPECT_EQ(split.question->text, "Which axis does split add?");
+  ASSERT_EQ(split.question->choices.size(), 3u);
+  EXPECT_EQ(split.question->choices[1].letter, 'B');
+  EXPECT_EQ(split.question->choices[1].text, "heads");
+  EXPECT_EQ(split.question->answer, "B");  // the letter, in capitals
+  EXPECT_TRUE(split.caption.empty());
+
+  const Scene& typed = lesson.scenes[2];
+  EXPECT_FALSE(typed.options);  // keeps the previous scene's state
+  ASSERT_TRUE(typed.question);
+  EXPECT_TRUE(typed.question->choices.empty());
+  EXPECT_EQ(typed.question->answer, "2");
+}
+
+TEST(Lessons, EachProblemNamesItsLineAndTheRestOfTheLessonStays) {
+  const Lesson lesson = parse_lesson(R"md(# Broken on purpose
+## First
+```attnlab
+--preset "seed003
+```
+Question: no answer follows
+## Second
+Answer: without a question
+Question: choose
+A) one
+B) two
+Answer: C
+## Third
+```python
+print("shown as it is")
+```
+```attnlab
+--stage split
+)md",
+                                     "broken.md");
+  std::vector<std::string> said;
+  for (const Problem& problem : lesson.problems) said.push_back(describe(lesson, problem));
+  const auto has = [&](const std::string& start) {
+    return std::any_of(said.begin(), said.end(),
+                       [&](const std::string& s) { return s.rfind(start, 0) == 0; });
+  };
+  EXPECT_TRUE(has("broken.md:3: a \" quote that is not closed"));
+  EXPECT_TRUE(has("broken.md:6: a Question: without its Answer: line"));
+  EXPECT_TRUE(has("broken.md:8: an Answer: without a Question:"));
+  EXPECT_TRUE(has("broken.md:12: the Answer: of a question with choices is one of their letters"));
+  EXPECT_TRUE(has("broken.md:17: the ```attnlab block opened here is not closed"));
+  EXPECT_EQ(said.size(), 5u) << testing::PrintToString(said);
+  ASSERT_EQ(lesson.scenes.size(), 3u);  // every scene still plays
+  EXPECT_EQ(lesson.scenes[2].caption, "print(\"shown as it is\")");
+}
+
+TEST(Lessons, AFileWithoutTitleOrScenesSaysSo) {
+  const Lesson empty = parse_lesson("just words\n", "notes.md");
+  ASSERT_EQ(empty.problems.size(), 2u);
+  EXPECT_EQ(describe(empty, empty.problems[0]),
+            "notes.md:1: no # title: the first heading names the lesson");
+  EXPECT_EQ(describe(empty, empty.problems[1]),
+            "notes.md:1: no scenes: each ## heading starts one");
+}
+
+TEST(Lessons, SplitsWordsAsAShellDoes) {
+  std::string error;
+  EXPECT_EQ(split_words(R"(--sentence "a b" --x 'c d' e\ f  g)", error),
+            (std::vector<std::string>{"--sentence", "a b", "--x", "c d", "e f", "g"}));
+  EXPECT_TRUE(error.empty());
+  split_words("--sentence 'open", error);
+  EXPECT_EQ(error, "a ' quote that is not closed");
+}
+
+TEST(Lessons, SlideNamesAreNumberedAndPlain) {
+  EXPECT_EQ(slide_name(3, "The dimension breakdown"), "03-the-dimension-breakdown");
+  EXPECT_EQ(slide_name(12, "Q, K & V: (B, h, T, d_k)!"), "12-q-k-v-b-h-t-d-k");
+}
+
+TEST(Lessons, FilesAreReadOrRefusedInOneLine) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnlab_lessons";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "mine.md") << kComplete;
+  const LoadedLesson mine = load_lesson((dir / "mine.md").string());
+  EXPECT_TRUE(mine.error.empty()) << mine.error;
+  EXPECT_EQ(mine.lesson.scenes.size(), 3u);
+  EXPECT_EQ(mine.lesson.source, (dir / "mine.md").string());
+  std::ofstream(dir / "binary.md", std::ios::binary) << std::string("# x\0\1", 5);
+  EXPECT_NE(load_lesson((dir / "binary.md").string()).error.find("is not a text file"),
+            std::string::npos);
+  EXPECT_NE(load_lesson(dir.string()).error.find("is a folder"), std::string::npos);
+  const LoadedLesson missing = load_lesson("no-such-lesson");
+  EXPECT_NE(missing.error.find("no lesson file or built-in lesson \"no-such-lesson\""),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// The four built-in lessons of the course: each parses without a problem, asks at least three
+// questions, and the ten-minute one has a scene for each of the video script's 17 visual cues.
+TEST(Lessons, TheBuiltInLessonsParseWholeAndAskAtLeastThreeQuestions) {
+  const std::vector<BuiltinLesson> all = builtin_lessons();
+  std::vector<std::string> names;
+  for (const BuiltinLesson& b : all) names.push_back(b.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"beyond-one-head", "notebook", "real-model",
+                                             "ten-minutes"}));
+  for (const BuiltinLesson& b : all) {
+    const LoadedLesson loaded = load_lesson(b.name);
+    ASSERT_TRUE(loaded.error.empty()) << loaded.error;
+    for (const Problem& p : loaded.lesson.problems) ADD_FAILURE() << describe(loaded.lesson, p);
+    EXPECT_GE(b.questions, 3) << b.name;
+    EXPECT_FALSE(b.title.empty()) << b.name;
+    for (const Scene& scene : loaded.lesson.scenes)
+      EXPECT_TRUE(scene.options || &scene != &loaded.lesson.scenes.front())
+          << b.name << ": the first scene sets its state";
+    if (b.name == "ten-minutes") {
+      EXPECT_GE(b.scenes, 17);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace attnlab::lessons
