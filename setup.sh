@@ -16,7 +16,7 @@ packages=(
   libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev
   fonts-droid-fallback fonts-unfonts-core fonts-symbola
-  libgtest-dev libbenchmark-dev xvfb xauth xdotool python3-numpy zlib1g-dev
+  libgtest-dev libbenchmark-dev xvfb xauth xdotool python3-numpy zlib1g-dev libcairo2-dev
 )
 # The browser page: emscripten, and dpkg-dev to unpack Dear ImGui's source package.
 web_packages=(

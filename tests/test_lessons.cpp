@@ -59,9 +59,9 @@ TEST(Lessons, ReadsTitleScenesOptionsCaptionsNotesAndQuestions) {
   EXPECT_EQ(input.options_line, 6);
   EXPECT_FALSE(input.animate);
   EXPECT_EQ(input.caption, "Eleven tokens of width eight: x is (1, 11, 8).\n\nA second paragraph.");
-  EXPECT_EQ(input.notes, (std::vector<std::string>{
-                             "Say where the numbers come from, and that they are random.",
-                             "a second note."}));
+  EXPECT_EQ(input.notes,
+            (std::vector<std::string>{"Say where the numbers come from, and that they are random.",
+                                      "a second note."}));
   EXPECT_FALSE(input.question);
 
   const Scene& split = lesson.scenes[1];
@@ -166,8 +166,8 @@ TEST(Lessons, TheBuiltInLessonsParseWholeAndAskAtLeastThreeQuestions) {
   const std::vector<BuiltinLesson> all = builtin_lessons();
   std::vector<std::string> names;
   for (const BuiltinLesson& b : all) names.push_back(b.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"beyond-one-head", "notebook", "real-model",
-                                             "ten-minutes"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"beyond-one-head", "notebook", "real-model", "ten-minutes"}));
   for (const BuiltinLesson& b : all) {
     const LoadedLesson loaded = load_lesson(b.name);
     ASSERT_TRUE(loaded.error.empty()) << loaded.error;

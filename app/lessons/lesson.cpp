@@ -120,8 +120,8 @@ class Reader {
     }
     if (!scene_) return problem(fence_line_, "an attnlab block before the first ## scene");
     if (scene_->options)
-      return problem(fence_line_, "a second attnlab block in scene \"" + scene_->title +
-                                      "\": a scene has one");
+      return problem(fence_line_,
+                     "a second attnlab block in scene \"" + scene_->title + "\": a scene has one");
     std::string error;
     std::vector<std::string> words = split_words(block_, error);
     if (!error.empty()) return problem(fence_line_, error);
@@ -159,16 +159,18 @@ class Reader {
     const std::string text = std::move(paragraph_);
     paragraph_.clear();
     if (!scene_) {
-      if (kind_ == Kind::Caption) add_paragraph(lesson_.description, text);
-      else problem(paragraph_line_, "a Note: or Question: before the first ## scene");
+      if (kind_ == Kind::Caption)
+        add_paragraph(lesson_.description, text);
+      else
+        problem(paragraph_line_, "a Note: or Question: before the first ## scene");
       return;
     }
     if (kind_ == Kind::Caption) add_paragraph(scene_->caption, text);
     if (kind_ == Kind::Note) scene_->notes.push_back(text);
     if (kind_ == Kind::Question) {
       if (scene_->question || pending_question_)
-        return problem(paragraph_line_, "a second Question: in scene \"" + scene_->title +
-                                            "\": a scene asks one");
+        return problem(paragraph_line_,
+                       "a second Question: in scene \"" + scene_->title + "\": a scene asks one");
       pending_question_ = Question{text, std::move(choices_), "", paragraph_line_};
       choices_.clear();
     }
@@ -183,10 +185,9 @@ class Reader {
     if (question.answer.empty()) return problem(number, "an empty Answer:");
     if (!question.choices.empty()) {
       const char letter = char(std::toupper(static_cast<unsigned char>(question.answer[0])));
-      const bool known =
-          question.answer.size() == 1 &&
-          std::any_of(question.choices.begin(), question.choices.end(),
-                      [letter](const Choice& c) { return c.letter == letter; });
+      const bool known = question.answer.size() == 1 &&
+                         std::any_of(question.choices.begin(), question.choices.end(),
+                                     [letter](const Choice& c) { return c.letter == letter; });
       if (!known)
         return problem(number, "the Answer: of a question with choices is one of their letters (" +
                                    std::string(1, question.choices.front().letter) + " ... " +
@@ -258,9 +259,12 @@ std::vector<std::string> split_words(std::string_view text, std::string& error) 
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < text.size()) word += text[++i];
-      else word += c;
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < text.size())
+        word += text[++i];
+      else
+        word += c;
     } else if (c == '"' || c == '\'') {
       quote = c;
       in_word = true;

@@ -1,7 +1,6 @@
 #include "app/lessons/lesson_files.hpp"
 
 #include <embedded_lessons.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>

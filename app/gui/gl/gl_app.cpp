@@ -22,6 +22,7 @@
 
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
+#include "app/gui/lessons/slide_export.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/bench_drag.hpp"
 #include "app/gui/panels/frame.hpp"
@@ -222,7 +223,8 @@ int open_window(StartOptions& options, Platform& platform) {
   const bool fits = !monitor && !options.size_given && !options.scripted() &&
                     platform::work_area(work_x, work_y, work_w, work_h);
   if (fits) fit_window_to_work_area(options, work_w, work_h);
-  glfwWindowHint(GLFW_VISIBLE, fits ? GLFW_FALSE : GLFW_TRUE);  // shown once placed
+  // Shown once placed; slides are rendered off screen.
+  glfwWindowHint(GLFW_VISIBLE, fits || !options.export_slides.empty() ? GLFW_FALSE : GLFW_TRUE);
   platform.window =
       glfwCreateWindow(options.width, options.height, "Attention Lab", monitor, nullptr);
   if (!platform.window) {
@@ -341,6 +343,7 @@ struct App {
   int frame = 0;
   std::string saved_settings;  // what was last written, where settings are saved while running
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
+  std::optional<SlideExport> slides;  // --export-slides
 };
 
 bool App::open() {
@@ -369,6 +372,15 @@ bool App::open() {
       return false;
     }
     state.status = start_error;
+  }
+  if (!options.export_slides.empty()) {
+    slides.emplace();
+    if (const std::string error = start_slide_export(state, options.export_slides, *slides);
+        !error.empty()) {
+      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+      exit_code = 2;
+      return false;
+    }
   }
   state.window.platform_note = platform::limitations();
   state.window.first_start_card = !options.scripted() && !state.ui.first_start_done;
@@ -430,8 +442,12 @@ bool App::step() {
   }
   drag_heads_for_bench(state, frame, options.bench_drag);
   const Trace* shown_before = state.session.trace.get();
+  if (slides) before_slide_frame(state, *slides);
   render_frame(state, *renderer, window);
   traces_shown += state.session.trace.get() != shown_before;
+  if (slides &&
+      !after_slide_frame(state, *slides, ImGui::GetIO().DisplayFramebufferScale, exit_code))
+    return false;
   if (!options.screenshot.empty() && frame >= options.frames) {
     exit_code = save_screenshot(state, options);
     return false;

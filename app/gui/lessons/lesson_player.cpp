@@ -20,11 +20,25 @@ using lessons::Lesson;
 using lessons::Scene;
 
 // The options that say how a run is made, not what a scene shows.
-constexpr const char* kRunOptions[] = {
-    "--screenshot", "--frames",      "--panel",     "--dump-layout",   "--bench-frames",
-    "--bench-drag", "--transition",  "--font-scale", "--theme",        "--width",
-    "--height",     "--fullscreen",  "--present",   "--lesson",        "--list-lessons",
-    "--export-slides", "--audience", "--help",      "-h"};
+constexpr const char* kRunOptions[] = {"--screenshot",
+                                       "--frames",
+                                       "--panel",
+                                       "--dump-layout",
+                                       "--bench-frames",
+                                       "--bench-drag",
+                                       "--transition",
+                                       "--font-scale",
+                                       "--theme",
+                                       "--width",
+                                       "--height",
+                                       "--fullscreen",
+                                       "--present",
+                                       "--lesson",
+                                       "--list-lessons",
+                                       "--export-slides",
+                                       "--audience",
+                                       "--help",
+                                       "-h"};
 
 bool has_word(const std::vector<std::string>& words, const char* word) {
   return std::find(words.begin(), words.end(), word) != words.end();
@@ -41,8 +55,9 @@ std::string parse_scene(const LessonPlayer& player, std::vector<std::string> wor
                         StartOptions& options) {
   for (const char* run : kRunOptions)
     if (has_word(words, run))
-      return std::string(run) + " is for the command line, not a scene: give it when starting "
-                                "the lesson";
+      return std::string(run) +
+             " is for the command line, not a scene: give it when starting "
+             "the lesson";
   if (!has_word(words, "--model")) {
     if (!player.model_folder.empty()) {
       words.insert(words.begin(), {"--model", player.model_folder});
@@ -289,7 +304,8 @@ std::vector<std::string> scene_options_of(const AppState& state) {
     for (size_t h = 0; h < config.ablated_heads.size(); ++h)
       if (config.ablated_heads[h]) off += (off.empty() ? "" : ",") + std::to_string(h);
     if (!off.empty()) words.insert(words.end(), {"--ablate", off});
-    if (state.model.page == ModelPage::NextToken) words.insert(words.end(), {"--model-page", "next"});
+    if (state.model.page == ModelPage::NextToken)
+      words.insert(words.end(), {"--model-page", "next"});
   } else {
     const std::string preset =
         state.session.preset_name.empty() ? kDefaultPreset : state.session.preset_name;
@@ -314,8 +330,9 @@ std::vector<std::string> scene_options_of(const AppState& state) {
   if (state.ui.colour_scale != UiSettings{}.colour_scale)
     words.insert(words.end(), {"--colour-scale", colour_scale_name(state.ui.colour_scale)});
   if (state.tabs.tool == ToolTab::Flash && state.flash.tiles.rows > 0)
-    words.insert(words.end(), {"--flash", std::to_string(state.flash.tiles.rows) + ":" +
-                                              std::to_string(state.flash.tiles.cols),
+    words.insert(words.end(), {"--flash",
+                               std::to_string(state.flash.tiles.rows) + ":" +
+                                   std::to_string(state.flash.tiles.cols),
                                "--flash-step", std::to_string(state.flash.step + 1)});
   return words;
 }

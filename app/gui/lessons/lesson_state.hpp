@@ -28,17 +28,17 @@ struct LessonPlayer {
   // The lesson's problems and the scenes that could not be built: "FILE:LINE: reason".
   std::vector<std::string> errors;
   size_t errors_reported = 0;  // those already printed on stderr
-  std::string scene_error;  // the shown scene's, when it could not be built
-  int chosen = -1;          // the choice the class picked (its index), before the reveal
+  std::string scene_error;     // the shown scene's, when it could not be built
+  int chosen = -1;             // the choice the class picked (its index), before the reveal
   std::filesystem::file_time_type modified{};
   double next_file_check = 0;
-  std::string notice;           // "Reloaded ...", "Captured ..."
-  bool audience_view = false;   // this window draws the picture, caption and question only
-  bool audience_window = false; // a second window shows the audience view
-  bool slide = false;           // an exported slide: the audience view, no strip
-  float band_height = 0;        // the lesson band's height, as drawn last frame
-  double started_at = -1;       // the walk's clock at the first scene: the presenter's clock
-  std::vector<PointerPoint> trail;                // the pointer's last second
+  std::string notice;               // "Reloaded ...", "Captured ..."
+  bool audience_view = false;       // this window draws the picture, caption and question only
+  bool audience_window = false;     // a second window shows the audience view
+  bool slide = false;               // an exported slide: the audience view, no strip
+  float band_height = 0;            // the lesson band's height, as drawn last frame
+  double started_at = -1;           // the walk's clock at the first scene: the presenter's clock
+  std::vector<PointerPoint> trail;  // the pointer's last second
   std::vector<std::vector<PointerPoint>> strokes;  // the pen's, until the scene changes
   bool drawing = false;                            // a pen stroke in progress
   std::string capture_title;                       // the field of "capture as a scene"

@@ -32,8 +32,11 @@ void scene_strip(AppState& state, bool audience) {
     const float width = ImGui::CalcTextSize(label.c_str()).x + 2 * style.FramePadding.x;
     if (i > 0) same_line_if_fits(width, small * 0.2f);
     const bool current = i == player.scene;
-    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours.accent));
-    if (current) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(text_colour_on(colours.accent)));
+    if (current)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours.accent));
+    if (current)
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(text_colour_on(colours.accent)));
     ImGui::PushID(i);
     if (ImGui::Button(label.c_str()) && !audience)
       state.requests.later([i](AppState& s) { show_scene(s, i); });
@@ -74,9 +77,12 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(text_colour_on(colour)));
       colours_pushed = 2;
     };
-    if (player.revealed && right) fill(kRight);
-    else if (player.revealed && i == player.chosen) fill(colours.error);
-    else if (i == player.chosen) fill(colours.accent);
+    if (player.revealed && right)
+      fill(kRight);
+    else if (player.revealed && i == player.chosen)
+      fill(colours.error);
+    else if (i == player.chosen)
+      fill(colours.accent);
     const float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (i > 0) same_line_if_fits(width, ImGui::GetFontSize() * 0.6f);
     ImGui::PushID(i);
@@ -103,10 +109,10 @@ void presenter_part(AppState& state) {
   char clock[32];
   std::snprintf(clock, sizeof clock, "%d:%02d", elapsed / 60, elapsed % 60);
   const bool last = player.scene + 1 >= int(player.lesson.scenes.size());
-  text_wrapped(std::string(clock) + "  \u00B7  next: " +
-               (last ? "the end of the lesson"
-                     : player.lesson.scenes[size_t(player.scene + 1)].title) +
-               "  \u00B7  Esc: free play");
+  text_wrapped(
+      std::string(clock) + "  \u00B7  next: " +
+      (last ? "the end of the lesson" : player.lesson.scenes[size_t(player.scene + 1)].title) +
+      "  \u00B7  Esc: free play");
   ImGui::PopStyleColor();
   const float field_w = ImGui::GetFontSize() * 10;
   ImGui::SetNextItemWidth(std::min(field_w, ImGui::GetContentRegionAvail().x));
@@ -115,20 +121,22 @@ void presenter_part(AppState& state) {
   if (ImGui::InputTextWithHint("##capture_title", field_hint("the new scene's title").c_str(),
                                title, sizeof title))
     player.capture_title = title;
-  same_line_if_fits(ImGui::CalcTextSize("capture as a scene").x +
-                        2 * ImGui::GetStyle().FramePadding.x,
-                    ImGui::GetStyle().ItemSpacing.x);
+  same_line_if_fits(
+      ImGui::CalcTextSize("capture as a scene").x + 2 * ImGui::GetStyle().FramePadding.x,
+      ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::Button("capture as a scene"))
     state.requests.later([](AppState& s) {
       s.status = capture_scene(s, s.lesson.capture_title);
       s.lesson.capture_title.clear();
     });
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Writes what is shown now (config, stage, tab, head) into the lesson file as "
-                      "a new scene after this one.");
+    ImGui::SetTooltip(
+        "Writes what is shown now (config, stage, tab, head) into the lesson file as "
+        "a new scene after this one.");
   if (!player.notice.empty()) text_wrapped(player.notice);
   if (!player.errors.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette(state.ui.theme).error));
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::ColorConvertU32ToFloat4(palette(state.ui.theme).error));
     for (const std::string& error : player.errors) text_wrapped(error);
     ImGui::PopStyleColor();
   }
@@ -224,8 +232,10 @@ void draw_pointer(const AppState& state) {
     const float left = float(1.0 - (now - player.trail[i].time) / kTrailSeconds);
     if (left <= 0) continue;
     const ImU32 colour = (kPointer & 0x00FFFFFF) | (ImU32(255 * left) << 24);
-    if (i > 0) list->AddLine(at(player.trail[i - 1]), at(player.trail[i]), colour, font * 0.4f * left);
-    if (i + 1 == player.trail.size()) list->AddCircleFilled(at(player.trail[i]), font * 0.35f, colour);
+    if (i > 0)
+      list->AddLine(at(player.trail[i - 1]), at(player.trail[i]), colour, font * 0.4f * left);
+    if (i + 1 == player.trail.size())
+      list->AddCircleFilled(at(player.trail[i]), font * 0.35f, colour);
   }
 }
 

@@ -37,12 +37,14 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   // A lesson's band (its caption and question) under the picture; the audience's view and a
   // slide have no controls.
   const float band = lesson_band_height(state, io.DisplaySize.y);
-  const PanelLayout layout =
-      frame_layout(state, ImVec2(io.DisplaySize.x, io.DisplaySize.y - band),
-                   state.ui.presenter && stage_view_alone(state));
+  const PanelLayout layout = frame_layout(state, ImVec2(io.DisplaySize.x, io.DisplaySize.y - band),
+                                          state.ui.presenter && stage_view_alone(state));
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
-    if (!audience_picture(state)) draw_presenter_bar(state);
+    if (audience_picture(state))
+      state.frame.playback_in_bar = true;  // no play button for the audience
+    else
+      draw_presenter_bar(state);
   } else {
     draw_controls_panel(state);
   }

@@ -66,6 +66,8 @@ std::string settings_to_json(const Settings& s) {
   if (!s.model.folder.empty())
     object["model"] = {
         {"folder", s.model.folder}, {"layer", s.model.layer}, {"sentence", s.model.sentence}};
+  if (!s.lesson.file.empty())
+    object["lesson"] = {{"file", s.lesson.file}, {"scene", s.lesson.scene}};
   // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
   // than losing every setting to json's type_error.
   return object.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -138,6 +140,12 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
     s.model.folder = model.value("folder", "");
     s.model.layer = std::max<int64_t>(0, model.value("layer", int64_t(0)));
     s.model.sentence = model.value("sentence", "");
+  }
+  if (object.contains("lesson")) {
+    const json& lesson = object.at("lesson");
+    if (!lesson.is_object()) throw UserError(source + ": lesson is not an object");
+    s.lesson.file = lesson.value("file", "");
+    s.lesson.scene = std::max(0, lesson.value("scene", 0));
   }
   return s;
 }

@@ -19,6 +19,12 @@ struct ShownModel {
   std::string sentence;  // as typed ("" = the model's default text)
 };
 
+// The lesson playing when the app closed: the same --lesson next time resumes at its scene.
+struct ShownLesson {
+  std::string file;  // as given to --lesson
+  int scene = 0;
+};
+
 struct Settings {
   Config config;
   std::string preset;  // the preset the config started from ("" = none)
@@ -28,6 +34,7 @@ struct Settings {
   int window_width = 0, window_height = 0;  // the window's size (0 = the default)
   std::string imgui_ini;                    // ImGui::SaveIniSettingsToMemory()
   ShownModel model;
+  ShownLesson lesson;
 };
 
 std::string settings_dir();

@@ -153,6 +153,11 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (!options.lesson.empty()) {  // its first scene replaces what the options set
     const std::string unread = open_lesson(state, options.lesson, options.model);
     if (!unread.empty()) return "attnlab: " + unread;
+    // The same lesson as when the app closed: on at its scene.
+    if (restored && restored->settings.lesson.file == options.lesson &&
+        restored->settings.lesson.scene > 0)
+      show_scene(state, std::min(restored->settings.lesson.scene,
+                                 int(state.lesson.lesson.scenes.size()) - 1));
     for (const std::string& problem : state.lesson.errors)
       std::fprintf(stderr, "attnlab: %s\n", problem.c_str());
     state.lesson.errors_reported = state.lesson.errors.size();
@@ -230,6 +235,7 @@ Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   settings.imgui_ini = imgui_ini;
   if (model_is_current(state))
     settings.model = {state.model.folder, state.model.layer, state.model.sentence};
+  if (lesson_open(state)) settings.lesson = {state.lesson.file, std::max(state.lesson.scene, 0)};
   return settings;
 }
 

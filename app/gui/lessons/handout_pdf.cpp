@@ -1,0 +1,121 @@
+#include "app/gui/lessons/handout_pdf.hpp"
+
+#include <cairo-pdf.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "core/model/errors.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// A4 landscape, in points; a margin of half an inch.
+constexpr double kPageW = 842, kPageH = 595, kMargin = 36;
+constexpr const char* kFont = "DejaVu Sans";
+
+using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
+using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
+
+// `text` wrapped at spaces to `width` in the current font, drawn from `y`; returns the y below it.
+double wrapped(cairo_t* cr, const std::string& text, double x, double y, double width,
+               double size) {
+  cairo_set_font_size(cr, size);
+  const double line_h = size * 1.3;
+  std::string line;
+  size_t start = 0;
+  const auto flush = [&] {
+    cairo_move_to(cr, x, y + size);
+    cairo_show_text(cr, line.c_str());
+    y += line_h;
+    line.clear();
+  };
+  while (start <= text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const std::string longer = line.empty() ? word : line + " " + word;
+    cairo_text_extents_t extents;
+    cairo_text_extents(cr, longer.c_str(), &extents);
+    if (!line.empty() && extents.x_advance > width) {
+      flush();
+      line = word;
+    } else {
+      line = longer;
+    }
+    start = end + 1;
+  }
+  if (!line.empty()) flush();
+  return y;
+}
+
+void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide, int number) {
+  const double width = kPageW - 2 * kMargin;
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  double y = wrapped(cr, lesson_title + "  \u00B7  " + std::to_string(number), kMargin,
+                     kMargin - 14, width, 9);
+  // The picture, as large as fits the top 60 % of the page.
+  Surface picture(cairo_image_surface_create_from_png(slide.picture.c_str()),
+                  cairo_surface_destroy);
+  if (cairo_surface_status(picture.get()) != CAIRO_STATUS_SUCCESS)
+    throw UserError("cannot read the slide " + slide.picture + " for the handout");
+  const double pw = cairo_image_surface_get_width(picture.get());
+  const double ph = cairo_image_surface_get_height(picture.get());
+  const double scale = std::min(width / pw, (kPageH * 0.6) / ph);
+  cairo_save(cr);
+  cairo_translate(cr, kMargin, y + 4);
+  cairo_scale(cr, scale, scale);
+  cairo_set_source_surface(cr, picture.get(), 0, 0);
+  cairo_paint(cr);
+  cairo_restore(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+  cairo_rectangle(cr, kMargin, y + 4, pw * scale, ph * scale);
+  cairo_set_line_width(cr, 0.5);
+  cairo_stroke(cr);
+  y += 4 + ph * scale + 10;
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_source_rgb(cr, 0.0, 0.3, 0.6);
+  y = wrapped(cr, slide.title, kMargin, y, width, 13);
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  for (const std::string& paragraph : slide.paragraphs)
+    y = wrapped(cr, paragraph, kMargin, y + 2, width, 10.5);
+  cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
+  for (const std::string& note : slide.notes)
+    y = wrapped(cr, "Note: " + note, kMargin, y + 2, width, 9);
+  cairo_show_page(cr);
+}
+
+}  // namespace
+
+void write_handout_pdf(const std::string& path, const std::string& lesson_title,
+                       const std::vector<HandoutPage>& pages) {
+  const std::string temporary = path + ".partial";
+  {
+    Surface surface(cairo_pdf_surface_create(temporary.c_str(), kPageW, kPageH),
+                    cairo_surface_destroy);
+    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
+      throw UserError("cannot write " + path + ": check that its folder is writable");
+    Context cr(cairo_create(surface.get()), cairo_destroy);
+    for (size_t i = 0; i < pages.size(); ++i) page(cr.get(), lesson_title, pages[i], int(i) + 1);
+    cairo_surface_finish(surface.get());
+    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
+      std::remove(temporary.c_str());
+      throw UserError("cannot write " + path + " (is the disk full?)");
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::remove(temporary.c_str());
+    throw UserError("cannot write " + path + ": " + error.message());
+  }
+}
+
+}  // namespace attnlab::gui

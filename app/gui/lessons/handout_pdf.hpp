@@ -1,0 +1,22 @@
+// A lesson's handout: one PDF page per slide (its picture, the scene's title, caption, question
+// and answer, and the presenter's notes), drawn with cairo.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct HandoutPage {
+  std::string picture;                  // the slide's PNG
+  std::string title;                    // "3. The dimension breakdown"
+  std::vector<std::string> paragraphs;  // caption, question, answer
+  std::vector<std::string> notes;
+};
+
+// Writes `path` whole or not at all (a temporary file, then renamed); throws UserError naming the
+// file when it cannot be written or a picture cannot be read.
+void write_handout_pdf(const std::string& path, const std::string& lesson_title,
+                       const std::vector<HandoutPage>& pages);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,106 @@
+#include "app/gui/lessons/slide_export.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/gui/gl/screenshot.hpp"
+#include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/model/model_state.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+// Frames a slide is drawn before it is saved: the layout measures its text, then places it.
+constexpr int kSettleFrames = 4;
+
+// Everything the slide shows, computed: its model read, its trace run, its measurements done.
+void settle(AppState& state) {
+  if (!state.model.loading.empty()) wait_for_model(state);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  wait_for_measurements(state);
+}
+
+HandoutPage page_of(const AppState& state, const Slide& slide, const std::string& picture) {
+  const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
+  HandoutPage page{picture, std::to_string(slide.scene + 1) + ". " + scene.title, {}, scene.notes};
+  if (!scene.caption.empty()) page.paragraphs.push_back(scene.caption);
+  if (scene.question) {
+    std::string asked = "Question: " + scene.question->text;
+    for (const lessons::Choice& choice : scene.question->choices)
+      asked += "  " + std::string(1, choice.letter) + ") " + choice.text;
+    page.paragraphs.push_back(asked);
+    if (slide.answer) page.paragraphs.push_back("Answer: " + scene.question->answer);
+  }
+  return page;
+}
+
+}  // namespace
+
+std::string start_slide_export(AppState& state, const std::string& dir, SlideExport& run) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir))
+    return "cannot make the folder " + dir +
+           " for the slides: " + (error ? error.message() : "a file of that name is there");
+  run.dir = dir;
+  run.slides = lesson_slides(state.lesson.lesson);
+  state.lesson.slide = true;
+  state.ui.presenter = true;
+  return "";
+}
+
+void before_slide_frame(AppState& state, SlideExport& run) {
+  while (run.frames == 0 && run.index < run.slides.size()) {
+    const Slide& slide = run.slides[run.index];
+    const bool same_scene = slide.scene == state.lesson.scene && run.index > 0;
+    if (!same_scene && !show_scene(state, slide.scene)) {
+      std::fprintf(stderr, "attnlab: %s (its slide is left out)\n",
+                   state.lesson.scene_error.c_str());
+      ++run.unbuilt;
+      ++run.index;
+      continue;
+    }
+    state.lesson.slide = true;
+    state.lesson.revealed = slide.answer;
+    break;
+  }
+  if (run.frames == 0 || run.frames == kSettleFrames - 2) settle(state);
+  ++run.frames;
+}
+
+bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_scale,
+                       int& exit_code) {
+  if (run.index < run.slides.size() && run.frames >= kSettleFrames) {
+    const Slide& slide = run.slides[run.index];
+    const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
+    const std::string name = lessons::slide_name(int(run.index) + 1, scene.title) +
+                             (slide.answer ? "-answer" : "") + ".png";
+    const std::string path = (std::filesystem::path(run.dir) / name).string();
+    try {
+      save_frame_png(path, framebuffer_scale, std::nullopt);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "attnlab: %s\n", error.what());
+      exit_code = 2;
+      return false;
+    }
+    run.pages.push_back(page_of(state, slide, path));
+    ++run.index;
+    run.frames = 0;
+  }
+  if (run.index < run.slides.size()) return true;
+  try {
+    write_handout_pdf((std::filesystem::path(run.dir) / "lesson.pdf").string(),
+                      state.lesson.lesson.title, run.pages);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "attnlab: %s\n", error.what());
+    exit_code = 2;
+    return false;
+  }
+  std::printf("Wrote %zu slides and lesson.pdf to %s\n", run.pages.size(), run.dir.c_str());
+  exit_code = run.unbuilt > 0 || !state.lesson.lesson.problems.empty() ? 2 : 0;
+  return false;
+}
+
+}  // namespace attnlab::gui

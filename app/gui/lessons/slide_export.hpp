@@ -1,0 +1,36 @@
+// --export-slides DIR: every slide of the lesson rendered off screen in the audience's view (the
+// picture, caption and question; a question scene twice: asked, then answered) as
+// DIR/NN-scene.png, and DIR/lesson.pdf, a handout with one page per slide and its notes.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "app/gui/lessons/handout_pdf.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+
+namespace attnlab::gui {
+
+struct SlideExport {
+  std::string dir;
+  std::vector<Slide> slides;
+  size_t index = 0;  // the slide being drawn
+  int frames = 0;    // frames drawn of it
+  std::vector<HandoutPage> pages;
+  int unbuilt = 0;  // slides left out: their scene could not be built (said on stderr)
+};
+
+// Creates DIR and puts the state in the audience's view; "" or why not.
+std::string start_slide_export(AppState& state, const std::string& dir, SlideExport& run);
+
+// Before a frame: a new slide's scene shown, its trace, model and measurements waited for.
+void before_slide_frame(AppState& state, SlideExport& run);
+
+// After a frame is rendered (before the swap): the slide saved once settled, and after the last
+// one the handout. False when the run is over; `exit_code` is then 0, or 2 when a scene could not
+// be built or a file could not be written (each said in one line on stderr).
+bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_scale, int& exit_code);
+
+}  // namespace attnlab::gui
