@@ -56,7 +56,7 @@ TEST(Lessons, ReadsTitleScenesOptionsCaptionsNotesAndQuestions) {
   ASSERT_TRUE(input.options);
   EXPECT_EQ(*input.options, (std::vector<std::string>{"--preset", "seed003", "--stage", "input",
                                                       "--sentence", "the cat sat"}));
-  EXPECT_EQ(input.options_line, 6);
+  EXPECT_EQ(input.options_line, 7);
   EXPECT_FALSE(input.animate);
   EXPECT_EQ(input.caption, "Eleven tokens of width eight: x is (1, 11, 8).\n\nA second paragraph.");
   EXPECT_EQ(input.notes,
@@ -109,7 +109,7 @@ print("shown as it is")
     return std::any_of(said.begin(), said.end(),
                        [&](const std::string& s) { return s.rfind(start, 0) == 0; });
   };
-  EXPECT_TRUE(has("broken.md:3: a \" quote that is not closed"));
+  EXPECT_TRUE(has("broken.md:4: a \" quote that is not closed"));
   EXPECT_TRUE(has("broken.md:6: a Question: without its Answer: line"));
   EXPECT_TRUE(has("broken.md:8: an Answer: without a Question:"));
   EXPECT_TRUE(has("broken.md:12: the Answer: of a question with choices is one of their letters"));

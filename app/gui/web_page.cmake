@@ -2,7 +2,8 @@
 # thread worker), the presets and the DejaVu fonts preloaded into the page's file system at the
 # paths the desktop uses, and web/index.html beside them. Settings persist in IndexedDB (IDBFS).
 target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp
-                               platform/web_gemm_speed.cpp lessons/slide_export_none.cpp)
+                               platform/web_gemm_speed.cpp lessons/slide_export_none.cpp
+                               gl/audience_window_none.cpp)
 target_link_libraries(attnlab PRIVATE attnlab_gui_logic)
 set(DEJAVU /usr/share/fonts/truetype/dejavu)
 foreach(font IN ITEMS DejaVuSans.ttf DejaVuSansMono.ttf)

@@ -124,12 +124,12 @@ class Reader {
                      "a second attnlab block in scene \"" + scene_->title + "\": a scene has one");
     std::string error;
     std::vector<std::string> words = split_words(block_, error);
-    if (!error.empty()) return problem(fence_line_, error);
+    if (!error.empty()) return problem(fence_line_ + 1, error);
     const auto animate = std::find(words.begin(), words.end(), "--animate");
     scene_->animate = animate != words.end();
     if (scene_->animate) words.erase(animate);
     scene_->options = std::move(words);
-    scene_->options_line = fence_line_;
+    scene_->options_line = fence_line_ + 1;
   }
 
   void question_line(std::string_view bare, int number) {

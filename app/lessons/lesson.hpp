@@ -36,7 +36,7 @@ struct Scene {
   // The attnlab block's options, split as a shell would (quotes removed); none: the previous
   // scene's state.
   std::optional<std::vector<std::string>> options;
-  int options_line = 0;  // the block's first line
+  int options_line = 0;  // the block's first line of options (after its ```attnlab)
   std::string caption;   // paragraphs, separated by a blank line
   std::vector<std::string> notes;
   std::optional<Question> question;

@@ -18,8 +18,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/slide_export.hpp"
@@ -344,6 +346,7 @@ struct App {
   std::string saved_settings;  // what was last written, where settings are saved while running
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
   std::optional<SlideExport> slides;  // --export-slides
+  AudienceWindow audience;            // --audience, key A (after platform: closed before it)
 };
 
 bool App::open() {
@@ -386,6 +389,7 @@ bool App::open() {
   state.window.first_start_card = !options.scripted() && !state.ui.first_start_done;
   rebuild_fonts(state);
   renderer = std::make_unique<GlHeatmapRenderer>();
+  state.window.toggle_audience = options.audience;
   return true;
 }
 
@@ -460,6 +464,14 @@ bool App::step() {
     state.window.export_request.reset();
   }
   glfwSwapBuffers(window);
+  if (std::exchange(state.window.toggle_audience, false)) {
+    if (audience.is_open()) {
+      audience.close(state);
+    } else if (const std::string error = audience.open(window, state); !error.empty()) {
+      state.status = error;
+    }
+  }
+  audience.draw(state);
   if (options.bench_frames > 0) {  // only then: a lecture left running all day keeps no list
     const auto drawn = std::chrono::steady_clock::now();
     frame_ms.push_back(std::chrono::duration<double, std::milli>(drawn - last_frame).count());

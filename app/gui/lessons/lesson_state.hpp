@@ -37,6 +37,7 @@ struct LessonPlayer {
   bool audience_window = false;     // a second window shows the audience view
   bool slide = false;               // an exported slide: the audience view, no strip
   float band_height = 0;            // the lesson band's height, as drawn last frame
+  float audience_band_height = 0;   // the same in the audience's window (no presenter's part)
   double started_at = -1;           // the walk's clock at the first scene: the presenter's clock
   std::vector<PointerPoint> trail;  // the pointer's last second
   std::vector<std::vector<PointerPoint>> strokes;  // the pen's, until the scene changes

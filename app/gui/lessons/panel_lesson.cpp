@@ -156,8 +156,9 @@ bool notes_shown(const AppState& state) {
 
 float lesson_band_height(const AppState& state, float display_h) {
   if (!lesson_open(state)) return 0;
-  const float wanted =
-      state.lesson.band_height > 0 ? state.lesson.band_height : ImGui::GetFontSize() * 5;
+  const float drawn =
+      state.lesson.audience_view ? state.lesson.audience_band_height : state.lesson.band_height;
+  const float wanted = drawn > 0 ? drawn : ImGui::GetFontSize() * 5;
   return std::round(std::min(wanted, display_h * 0.45f));
 }
 
@@ -187,8 +188,9 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
     paragraphs(scene.caption);
     if (scene.question) question_block(state, scene, audience);
     if (notes_shown(state)) presenter_part(state);
-    player.band_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
-                         ImGui::GetStyle().ItemSpacing.y;
+    (player.audience_view ? player.audience_band_height : player.band_height) =
+        ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
+        ImGui::GetStyle().ItemSpacing.y;
   }
   ImGui::End();
 }

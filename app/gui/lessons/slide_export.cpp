@@ -14,9 +14,16 @@ namespace {
 // Frames a slide is drawn before it is saved: the layout measures its text, then places it.
 constexpr int kSettleFrames = 4;
 
-// Everything the slide shows, computed: its model read, its trace run, its measurements done.
-void settle(AppState& state) {
-  if (!state.model.loading.empty()) wait_for_model(state);
+// Everything the slide shows, computed: its model read, its trace run, its measurements done. A
+// model that cannot be read is said once.
+void settle(AppState& state, SlideExport& run) {
+  if (!state.model.loading.empty()) {
+    wait_for_model(state);
+    if (!state.model.error.empty() && run.model_error.empty()) {
+      run.model_error = state.model.error;
+      std::fprintf(stderr, "attnlab: %s\n", run.model_error.c_str());
+    }
+  }
   state.session.worker->wait_idle();
   poll_trace(state);
   wait_for_measurements(state);
@@ -66,7 +73,7 @@ void before_slide_frame(AppState& state, SlideExport& run) {
     state.lesson.revealed = slide.answer;
     break;
   }
-  if (run.frames == 0 || run.frames == kSettleFrames - 2) settle(state);
+  if (run.frames == 0 || run.frames == kSettleFrames - 2) settle(state, run);
   ++run.frames;
 }
 
@@ -75,7 +82,7 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
   if (run.index < run.slides.size() && run.frames >= kSettleFrames) {
     const Slide& slide = run.slides[run.index];
     const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
-    const std::string name = lessons::slide_name(int(run.index) + 1, scene.title) +
+    const std::string name = lessons::slide_name(int(run.pages.size()) + 1, scene.title) +
                              (slide.answer ? "-answer" : "") + ".png";
     const std::string path = (std::filesystem::path(run.dir) / name).string();
     try {
@@ -99,7 +106,9 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
     return false;
   }
   std::printf("Wrote %zu slides and lesson.pdf to %s\n", run.pages.size(), run.dir.c_str());
-  exit_code = run.unbuilt > 0 || !state.lesson.lesson.problems.empty() ? 2 : 0;
+  const bool failed =
+      run.unbuilt > 0 || !run.model_error.empty() || !state.lesson.lesson.problems.empty();
+  exit_code = failed ? 2 : 0;
   return false;
 }
 

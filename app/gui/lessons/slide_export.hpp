@@ -19,7 +19,8 @@ struct SlideExport {
   size_t index = 0;  // the slide being drawn
   int frames = 0;    // frames drawn of it
   std::vector<HandoutPage> pages;
-  int unbuilt = 0;  // slides left out: their scene could not be built (said on stderr)
+  int unbuilt = 0;          // slides left out: their scene could not be built (said on stderr)
+  std::string model_error;  // a scene's model could not be read (said on stderr)
 };
 
 // Creates DIR and puts the state in the audience's view; "" or why not.

@@ -1,5 +1,7 @@
 #include "app/gui/panels/frame.hpp"
 
+#include <utility>
+
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/first_start_card.hpp"
@@ -37,8 +39,10 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   // A lesson's band (its caption and question) under the picture; the audience's view and a
   // slide have no controls.
   const float band = lesson_band_height(state, io.DisplaySize.y);
-  const PanelLayout layout = frame_layout(state, ImVec2(io.DisplaySize.x, io.DisplaySize.y - band),
-                                          state.ui.presenter && stage_view_alone(state));
+  state.frame.layout_height = io.DisplaySize.y - band;
+  const PanelLayout layout =
+      frame_layout(state, ImVec2(io.DisplaySize.x, state.frame.layout_height),
+                   state.ui.presenter && stage_view_alone(state));
   state.frame.panel_rects = layout.rects;
   if (state.ui.presenter) {
     if (audience_picture(state))
@@ -69,6 +73,35 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   // Every panel has drawn: the changes they asked for replace the trace now, between frames.
   state.frame.drawing = false;
   state.requests.apply(state);
+}
+
+}  // namespace attnlab::gui
+
+namespace attnlab::gui {
+
+void draw_audience_frame(AppState& state, HeatmapDrawer* drawer) {
+  ImGuiIO& io = ImGui::GetIO();
+  const bool presenter = std::exchange(state.ui.presenter, true);
+  const bool audience = std::exchange(state.lesson.audience_view, true);
+  state.frame = FrameOutput{};
+  io.UserData = &state.frame;
+  state.frame.drawing = true;
+  const float band = lesson_band_height(state, io.DisplaySize.y);
+  state.frame.layout_height = io.DisplaySize.y - band;
+  const PanelLayout layout = frame_layout(
+      state, ImVec2(io.DisplaySize.x, state.frame.layout_height), stage_view_alone(state));
+  state.frame.panel_rects = layout.rects;
+  state.frame.playback_in_bar = true;  // no play button for the audience
+  draw_pipeline_panel(state);
+  draw_toolkit_panel(state, drawer);
+  if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
+  if (band > 0)
+    draw_lesson_band(state, ImVec4(0, io.DisplaySize.y - band, io.DisplaySize.x, io.DisplaySize.y));
+  draw_pointer(state);
+  io.UserData = nullptr;
+  state.frame.drawing = false;
+  state.lesson.audience_view = audience;
+  state.ui.presenter = presenter;
 }
 
 }  // namespace attnlab::gui

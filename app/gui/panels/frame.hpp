@@ -11,4 +11,9 @@ namespace attnlab::gui {
 // `drawer` may be null (no renderer: heatmaps are outlined, not filled).
 void draw_frame(AppState& state, HeatmapDrawer* drawer);
 
+// The audience's picture of the same state, for a second window (the projector's): presenter
+// mode's layout without its bar, the lesson's band without the presenter's part, the pointer. No
+// clock, keys or requests: the lecturer's window (draw_frame) runs those.
+void draw_audience_frame(AppState& state, HeatmapDrawer* drawer);
+
 }  // namespace attnlab::gui

@@ -44,7 +44,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyW, false},
                                    {kKeyF, false},
                                    {kKeyK, false},
-                                   {kKeyL, false}};
+                                   {kKeyL, false},
+                                   {kKeyA, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -170,6 +171,7 @@ void letter_key(AppState& state, const KeyPress& press) {
   if (key == kKeyC)
     state.tabs.requested_info = state.tabs.info == InfoTab::Code ? InfoTab::Checks : InfoTab::Code;
   if (key == kKeyP) state.ui.presenter = !state.ui.presenter;
+  if (key == kKeyA) state.window.toggle_audience = true;
   if (key == kKeyW) state.tabs.requested_tool = ToolTab::WordOrder;
   if (key == kKeyM) {
     const int delta = press.shift ? -1 : +1;
@@ -199,7 +201,7 @@ bool lesson_key(AppState& state, const KeyPress& press) {
     state.requests.later([delta = forward ? 1 : -1](AppState& s) { lesson_click(s, delta); });
     return true;
   }
-  if (key == code(ImGuiKey_Escape) && state.heads.focus.head < 0 && !state.session.computing) {
+  if (key == code(ImGuiKey_Escape) && !state.session.computing) {  // then Esc is free play's
     leave_lesson(state);
     return true;
   }
@@ -212,8 +214,10 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
     state.window.export_request = ExportRequest{std::nullopt, ""};
   if (press.ctrl && press.key == kKeyE)
     state.window.export_request = ExportRequest{std::nullopt, "", true};
+  // A clicker's PageDown reaches the lesson even from a text field clicked last.
+  const bool clicker = press.key == code(ImGuiKey_PageDown) || press.key == code(ImGuiKey_PageUp);
+  if ((!typing || clicker) && lesson_key(state, press)) return;
   if (typing) return;  // the other keys are the text field's
-  if (lesson_key(state, press)) return;
   if (press.key == code(ImGuiKey_Escape)) {
     if (state.session.computing)
       state.requests.later(cancel_computation);

@@ -79,7 +79,7 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   const bool alone = ui.presenter && stage_alone;
   float stage_width = 0;
   // The audience's picture has no bar.
-  const int bar_rows = !ui.presenter            ? 1
+  const int bar_rows = !ui.presenter             ? 1
                        : audience_picture(state) ? 0
                                                  : presenter_bar_rows(state, display.x);
   if (ui.presenter && !alone) {

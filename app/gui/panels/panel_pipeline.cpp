@@ -183,7 +183,9 @@ void stage_row(AppState& state) {
   // wraps under them.
   const int rows = (kStageCount + per_row - 1) / per_row;
   const float for_boxes =
-      most_pipeline_strip_height(ImGui::GetIO().DisplaySize.y, state.ui.presenter) -
+      most_pipeline_strip_height(
+          state.frame.layout_height > 0 ? state.frame.layout_height : ImGui::GetIO().DisplaySize.y,
+          state.ui.presenter) -
       2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() - float(rows) * row_pad;
   float text_size =
       std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);

@@ -61,6 +61,7 @@ struct FrameOutput {
   // From the shortcuts to the last panel: a trace adopted now would be freed under a panel reading
   // it (adopt_trace counts it in Session::adopted_while_drawing; the tests expect none).
   bool drawing = false;
+  float layout_height = 0;  // the panels' height: the window less a lesson's band under them
   std::vector<PlacedItem> items;
   bool playback_in_bar = false;     // presenter mode's bar drew the step counter, not the strip
   std::vector<ImVec4> text_fields;  // x0, y0, x1, y1: a field's text scrolls, it is never cut

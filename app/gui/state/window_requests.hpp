@@ -26,6 +26,7 @@ struct WindowRequests {
   std::string font_text;      // the atlas has glyphs for this text's characters (the sentence)
   size_t font_stand_ins = 0;  // and for the first this many of TypedInput::stand_ins
   bool toggle_fullscreen = false;
+  bool toggle_audience = false;  // key A: the audience's window opened or closed
   std::optional<ExportRequest> export_request;
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
   std::string export_message;

@@ -1,0 +1,174 @@
+// Issue 31: every built-in lesson played with the clicker's PageDown, from its first scene to its
+// last, with the mouse over a different panel at each press and a control clicked before every
+// third: each scene sets the state its options say (tab, stage, focused head, config or model
+// layer), and a question scene asks first and reveals its answer on the next press.
+#include "app/common/config_flags.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/state/options.hpp"
+#include "app/gui/state/startup.hpp"
+#include "app/lessons/lesson_files.hpp"
+#include "headless_imgui.hpp"
+#include "tiny_checkpoints.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class LessonPlay : public HeadlessImGui {
+ protected:
+  // The scene's trace (and model) computed and shown.
+  void settle() {
+    for (int i = 0; i < 3; ++i) {
+      if (!state.model.loading.empty()) wait_for_model(state);
+      state.session.worker->wait_idle();
+      poll_trace(state);
+      frame();
+    }
+  }
+
+  // The mouse over another panel (or the lesson's band) each time, and before every third press
+  // a click on one of the controls drawn last frame; then PageDown.
+  void clicker_press() {
+    ImGuiIO& io = ImGui::GetIO();
+    std::vector<ImVec4> places;
+    for (const ImVec4& r : state.frame.panel_rects)
+      if (r.z > r.x && r.w > r.y) places.push_back(r);
+    places.push_back(ImVec4(0, io.DisplaySize.y - 10, io.DisplaySize.x, io.DisplaySize.y));
+    if (presses_ % 3 == 2) {
+      std::vector<PlacedItem> controls;
+      for (const PlacedItem& item : state.frame.items)
+        if (item.label.find("Save") == std::string::npos &&
+            item.label.find("folder") == std::string::npos)
+          controls.push_back(item);
+      if (!controls.empty()) {
+        const PlacedItem& control = controls[size_t(presses_) % controls.size()];
+        io.MousePos =
+            ImVec2((control.min.x + control.max.x) / 2, (control.min.y + control.max.y) / 2);
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+      }
+    }
+    const ImVec4& over = places[size_t(presses_) % places.size()];
+    io.MousePos = ImVec2((over.x + over.z) / 2, (over.y + over.w) / 2);
+    ++presses_;
+    press(kGlfwPageDown);
+    settle();
+  }
+
+  // What scene `index`'s options say, checked against the state shown.
+  void expect_scene_state(const lessons::Lesson& lesson, int index, const std::string& model) {
+    const lessons::Scene* with = nullptr;
+    for (int i = index; i >= 0 && !with; --i)
+      if (lesson.scenes[size_t(i)].options) with = &lesson.scenes[size_t(i)];
+    ASSERT_NE(with, nullptr);
+    std::vector<std::string> words = *with->options;
+    if (!model.empty() && std::find(words.begin(), words.end(), "--model") == words.end())
+      words.insert(words.begin(), {"--model", model});
+    std::vector<const char*> argv = {"attnlab"};
+    for (const std::string& w : words) argv.push_back(w.c_str());
+    StartOptions options;
+    ASSERT_EQ(parse_options(int(argv.size()), argv.data(), options).exit_code, -1);
+    const std::string where = lesson.source + " scene " + std::to_string(index + 1) + " (" +
+                              lesson.scenes[size_t(index)].title + ")";
+    EXPECT_TRUE(state.lesson.scene_error.empty()) << where << ": " << state.lesson.scene_error;
+    const std::string tab = options.flash ? "flash" : options.tab.empty() ? "tensors" : options.tab;
+    EXPECT_EQ(tool_tab_name(state.tabs.tool), tab) << where;
+    const PipelineStep* step = current_step(state);
+    ASSERT_NE(step, nullptr) << where;
+    const std::string stage = options.stage.empty() ? "input" : options.stage;
+    const size_t colon = stage.find(':');
+    EXPECT_EQ(stage_name(step->stage), stage.substr(0, colon)) << where;
+    if (colon != std::string::npos)
+      EXPECT_EQ(substep_name(step->substep), stage.substr(colon + 1)) << where;
+    if (options.focus_head >= 0) EXPECT_EQ(state.heads.focus.head, options.focus_head) << where;
+    ASSERT_TRUE(state.session.trace) << where;
+    const Config& shown = state.session.trace->config;
+    if (!options.model.empty()) {
+      EXPECT_TRUE(model_is_current(state)) << where;
+      EXPECT_EQ(state.model.layer, options.layer) << where;
+      for (const int64_t head : options.config.value("ablated_heads").heads)
+        EXPECT_TRUE(shown.ablated_heads.at(size_t(head))) << where << ": head " << head << " on";
+      return;
+    }
+    // The preset's config with the scene's flags over it, read here from the preset list.
+    Config expected;
+    Inputs inputs;
+    const std::string preset = options.preset.empty() ? "seed003" : options.preset;
+    for (const Preset& p : state.session.presets)
+      if (p.name == preset) expected = p.config, inputs = p.inputs;
+    apply_config_flags(options.config, expected, inputs);
+    EXPECT_EQ(config_to_flags(shown), config_to_flags(expected)) << where;
+  }
+
+  int presses_ = 0;
+};
+
+TEST_F(LessonPlay, EveryBuiltInLessonPlaysSceneBySceneWithTheClicker) {
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  state.ui.presenter = true;
+  load_presets(state);
+  for (const lessons::BuiltinLesson& builtin : lessons::builtin_lessons()) {
+    SCOPED_TRACE(builtin.name);
+    const std::string model = builtin.name == "real-model"
+                                  ? attnlab::fixtures::tiny_checkpoint("gpt2-f32-tied")
+                                  : std::string();
+    ASSERT_EQ(open_lesson(state, builtin.name, model), "");
+    settle();
+    const lessons::Lesson lesson = state.lesson.lesson;
+    int visited = 1, revealed = 0;
+    expect_scene_state(lesson, 0, model);
+    for (int guard = 0; guard < 400; ++guard) {
+      const int scene = state.lesson.scene;
+      const lessons::Scene& shown = lesson.scenes[size_t(scene)];
+      if (shown.question && !state.lesson.revealed) {
+        clicker_press();
+        EXPECT_EQ(state.lesson.scene, scene) << "the press reveals, it does not move on";
+        EXPECT_TRUE(state.lesson.revealed) << shown.title;
+        ++revealed;
+        continue;
+      }
+      const int step = state.walk.step_index;
+      clicker_press();
+      if (state.lesson.scene == scene) {  // an --animate scene walks on; the last scene stays
+        if (state.walk.step_index == step) break;
+        continue;
+      }
+      EXPECT_EQ(state.lesson.scene, scene + 1);
+      ++visited;
+      expect_scene_state(lesson, state.lesson.scene, model);
+    }
+    EXPECT_EQ(visited, int(lesson.scenes.size())) << "every scene reached";
+    EXPECT_EQ(revealed, builtin.questions) << "every question revealed";
+    EXPECT_EQ(state.lesson.scene, int(lesson.scenes.size()) - 1);
+    // PageUp goes back through the last scene's answer, then to the scene before.
+    press(kGlfwPageUp);
+    settle();
+    EXPECT_LE(state.lesson.scene, int(lesson.scenes.size()) - 1);
+  }
+}
+
+// Esc leaves the lesson for free play (PageDown then walks the stages), L comes back to the scene.
+TEST_F(LessonPlay, EscLeavesForFreePlayAndLReturns) {
+  load_presets(state);
+  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
+  settle();
+  press(kGlfwPageDown);
+  settle();
+  press(kGlfwPageDown);
+  settle();
+  const int scene = state.lesson.scene;
+  press(kGlfwEscape);
+  EXPECT_FALSE(state.lesson.playing);
+  const int step = state.walk.step_index;
+  press(kGlfwPageDown);
+  EXPECT_EQ(state.lesson.scene, scene) << "free play: the clicker walks the stages";
+  EXPECT_NE(state.walk.step_index, step);
+  press(kKeyL);
+  settle();
+  EXPECT_TRUE(state.lesson.playing);
+  EXPECT_EQ(state.lesson.scene, scene);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
