@@ -18,7 +18,7 @@ target_link_options(attnlab PRIVATE
   -sPTHREAD_POOL_SIZE=8
   -sFORCE_FILESYSTEM=1 -lidbfs.js
   "SHELL:-sEXPORTED_RUNTIME_METHODS=FS,ENV,UTF8ToString,ccall"
-  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model,_attnlab_gemm_speed"
+  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model,_attnlab_gemm_speed,_attnlab_follow_lesson"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets/presets@/assets/presets"
   "SHELL:--preload-file ${DEJAVU}/DejaVuSans.ttf@${DEJAVU}/DejaVuSans.ttf"
   "SHELL:--preload-file ${DEJAVU}/DejaVuSansMono.ttf@${DEJAVU}/DejaVuSansMono.ttf")

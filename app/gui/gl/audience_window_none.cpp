@@ -1,18 +1,24 @@
-// A page has one canvas: the audience's view is a second tab of the page (web/index.html keeps it
-// in step), not a second window.
+// A page has one canvas: with --audience (?lesson=...&audience) the page itself is the audience's
+// view, a second tab kept in step with the lecturer's (web/index.html carries the position).
 #include "app/gui/gl/audience_window.hpp"
+
 #include "app/gui/gl/heatmap_renderer.hpp"
 
 namespace attnlab::gui {
 
 AudienceWindow::~AudienceWindow() = default;
 
-std::string AudienceWindow::open(GLFWwindow*, AppState&) {
-  return "In the page, the audience's view is a second tab: open this page again with "
-         "&audience at the end of its address.";
+std::string AudienceWindow::open(GLFWwindow*, AppState& state) {
+  if (state.lesson.file.empty())
+    return "The audience's view follows a lesson: open the page with ?lesson=NAME&audience.";
+  state.lesson.audience_view = true;
+  state.ui.presenter = true;
+  return "";
 }
 
-void AudienceWindow::close(AppState&) {}
+void AudienceWindow::close(AppState& state) {
+  state.lesson.audience_view = false;
+}
 
 void AudienceWindow::draw(AppState&) {}
 

@@ -24,6 +24,7 @@
 #include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/lessons/slide_export.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/bench_drag.hpp"
@@ -364,6 +365,12 @@ bool App::open() {
   platform::watch_dropped_paths(platform.window, [this](const std::string& path) {
     ++input_events.count;
     state.window.dropped_paths.push_back(path);
+  });
+  // The page's audience tab follows the lecturer's tab (between frames).
+  platform::watch_lesson_position([this](int scene, bool revealed, int step) {
+    ++input_events.count;
+    state.requests.later(
+        [=](AppState& s) { follow_lesson(s, scene, revealed, step); });
   });
   start_imgui(options, restored, platform);
   route_clipboard(ImGui::GetIO(), state.typed);  // pasted emoji keep their stand-ins

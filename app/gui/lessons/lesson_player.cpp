@@ -266,6 +266,16 @@ void return_to_lesson(AppState& state) {
   if (lesson_open(state)) show_scene(state, std::max(state.lesson.scene, 0));
 }
 
+void follow_lesson(AppState& state, int scene, bool revealed, int step) {
+  LessonPlayer& player = state.lesson;
+  if (!lesson_open(state) || scene < 0 || scene >= int(player.lesson.scenes.size())) return;
+  if (scene != player.scene) show_scene(state, scene);
+  player.revealed = revealed;
+  if (state.session.trace && !state.session.computing && step >= 0 &&
+      step < int(state.walk.steps.size()) && step != state.walk.step_index)
+    go_to_step(state, step);
+}
+
 void poll_lesson_file(AppState& state, double now) {
   LessonPlayer& player = state.lesson;
   if (!lesson_open(state) || lessons::is_builtin(player.file) || now < player.next_file_check)

@@ -31,6 +31,10 @@ void lesson_click(AppState& state, int delta);
 void leave_lesson(AppState& state);      // Esc: free play, the lesson kept
 void return_to_lesson(AppState& state);  // L: the scene again, as the lesson built it
 
+// The audience's view follows the lecturer's (the page's second tab): that scene, revealed or not,
+// at that step of the walk.
+void follow_lesson(AppState& state, int scene, bool revealed, int step);
+
 // Reads the lesson file again when it changed (about once a second), keeping the scene shown.
 void poll_lesson_file(AppState& state, double now);
 

@@ -43,6 +43,18 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["computing"] = state.session.computing;
   out["trace_ms"] = state.session.trace_seconds * 1e3;
   out["presenter"] = state.ui.presenter;
+  {  // a lesson playing: where it is (the page's audience tab follows it)
+    const LessonPlayer& lesson = state.lesson;
+    out["lesson"] = {{"file", lesson.file},
+                     {"title", lesson.lesson.title},
+                     {"scenes", lesson.lesson.scenes.size()},
+                     {"scene", lesson.scene},
+                     {"revealed", lesson.revealed},
+                     {"playing", lesson.playing},
+                     {"audience", lesson.audience_view},
+                     {"step", state.walk.step_index},
+                     {"errors", lesson.errors}};
+  }
   out["typing"] = ImGui::GetIO().WantTextInput;  // a text field has the keyboard
   {  // the Model tab's folder: being opened, open (its sizes) or why not
     const ModelTab& tab = state.model;

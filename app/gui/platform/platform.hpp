@@ -60,4 +60,9 @@ void watch_dropped_paths(GLFWwindow* window, std::function<void(const std::strin
 // (what the browser test asserts on); the desktop does not call it.
 void publish_state(const std::function<std::string()>& state_json);
 
+// A page that is a lesson's audience view (?lesson=...&audience) follows the lecturer's tab: the
+// page calls `follow` with the scene, whether its answer is revealed, and the walk's step. The
+// desktop's audience has its own window (nothing to follow).
+void watch_lesson_position(std::function<void(int scene, bool revealed, int step)> follow);
+
 }  // namespace attnlab::gui::platform

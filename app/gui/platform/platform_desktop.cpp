@@ -81,4 +81,6 @@ void watch_dropped_paths(GLFWwindow* window, std::function<void(const std::strin
 
 void publish_state(const std::function<std::string()>&) {}
 
+void watch_lesson_position(std::function<void(int, bool, int)>) {}
+
 }  // namespace attnlab::gui::platform

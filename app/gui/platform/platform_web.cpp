@@ -16,6 +16,7 @@ std::function<bool()>* the_frame = nullptr;  // the page's loop outlives run_fra
 std::string page_state = "{}";               // the last frame's state, for attnlab_page_state
 std::function<void(const std::string&)>
     open_folder;  // watch_dropped_paths's, for attnlab_open_model
+std::function<void(int, bool, int)> follow_lesson;  // watch_lesson_position's
 
 void one_frame(void*) {
   if (!(*the_frame)()) emscripten_cancel_main_loop();
@@ -109,6 +110,10 @@ void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)> on
   open_folder = std::move(on_path);
 }
 
+void watch_lesson_position(std::function<void(int, bool, int)> follow) {
+  follow_lesson = std::move(follow);
+}
+
 void publish_state(const std::function<std::string()>& state_json) {
   page_state = state_json();
 }
@@ -116,6 +121,14 @@ void publish_state(const std::function<std::string()>& state_json) {
 }  // namespace attnlab::gui::platform
 
 // The page's JavaScript reads the last frame's state as JSON (the browser test asserts on it).
+// The audience tab's page calls this with the lecturer tab's lesson position (a BroadcastChannel
+// carries it between the tabs). Returns 0 when taken, 1 when the app is not running yet.
+extern "C" EMSCRIPTEN_KEEPALIVE int attnlab_follow_lesson(int scene, int revealed, int step) {
+  if (!attnlab::gui::platform::follow_lesson) return 1;
+  attnlab::gui::platform::follow_lesson(scene, revealed != 0, step);
+  return 0;
+}
+
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attnlab_page_state() {
   return attnlab::gui::platform::page_state.c_str();
 }
