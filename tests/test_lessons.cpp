@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/lesson_files.hpp"
@@ -158,6 +159,25 @@ TEST(Lessons, FilesAreReadOrRefusedInOneLine) {
   EXPECT_NE(missing.error.find("no lesson file or built-in lesson \"no-such-lesson\""),
             std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+// docs/lessons.md's complete example is a lesson that parses whole.
+TEST(Lessons, TheDocumentsExampleParsesWhole) {
+  std::ifstream in(std::string(ATTNLAB_DOCS_DIR) + "/lessons.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const size_t start = doc.find("````markdown\n");
+  ASSERT_NE(start, std::string::npos);
+  const size_t end = doc.find("\n````", start + 12);
+  ASSERT_NE(end, std::string::npos);
+  const Lesson lesson = parse_lesson(doc.substr(start + 12, end - start - 12), "lessons.md");
+  for (const Problem& p : lesson.problems) ADD_FAILURE() << describe(lesson, p);
+  ASSERT_EQ(lesson.scenes.size(), 3u);
+  EXPECT_TRUE(lesson.scenes[1].animate);
+  ASSERT_TRUE(lesson.scenes[1].question);
+  EXPECT_EQ(lesson.scenes[1].question->answer, "B");
+  EXPECT_EQ(lesson.scenes[2].question->answer, "4");
 }
 
 // The four built-in lessons of the course: each parses without a problem, asks at least three

@@ -98,6 +98,7 @@ void AudienceWindow::close(AppState& state) {
   window_ = nullptr;
   context_ = nullptr;
   mono_ = nullptr;
+  measured_ = {};
   font_scale_ = 0;
   state.lesson.audience_window = false;
 }
@@ -136,7 +137,7 @@ void AudienceWindow::draw(AppState& state) {
     const Palette& colours = palette(state.ui.theme);
     renderer_->set_masked_colours(colours.masked_a, colours.masked_b);
     ImFont* lecturer_mono = std::exchange(state.window.mono_font, mono_);
-    draw_audience_frame(state, renderer_.get());
+    draw_audience_frame(state, renderer_.get(), measured_);
     state.window.mono_font = lecturer_mono;
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);

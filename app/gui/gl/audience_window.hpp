@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "app/gui/panels/frame.hpp"
 #include "app/gui/state/app_state.hpp"
 
 struct GLFWwindow;
@@ -40,6 +41,7 @@ class AudienceWindow {
   ImGuiContext* context_ = nullptr;
   std::unique_ptr<GlHeatmapRenderer> renderer_;
   ImFont* mono_ = nullptr;
+  MeasuredLayout measured_;  // its panels' own sizes
   float font_scale_ = 0;
   std::string font_text_;
 };

@@ -11,9 +11,17 @@ namespace attnlab::gui {
 // `drawer` may be null (no renderer: heatmaps are outlined, not filled).
 void draw_frame(AppState& state, HeatmapDrawer* drawer);
 
+// What a window's panels measured when last drawn (the layout gives them that room next frame):
+// each window keeps its own.
+struct MeasuredLayout {
+  float pipeline_content = 0;  // PipelineStrip::content_height
+  float heads_header = 0;      // HeadsPanel::full_header_h
+};
+
 // The audience's picture of the same state, for a second window (the projector's): presenter
 // mode's layout without its bar, the lesson's band without the presenter's part, the pointer. No
-// clock, keys or requests: the lecturer's window (draw_frame) runs those.
-void draw_audience_frame(AppState& state, HeatmapDrawer* drawer);
+// clock, keys or requests: the lecturer's window (draw_frame) runs those. `measured` is the
+// audience window's own.
+void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout& measured);
 
 }  // namespace attnlab::gui

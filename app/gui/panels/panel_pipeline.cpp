@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/layout.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -180,13 +181,15 @@ void stage_row(AppState& state) {
   // Smaller only where those rows would not fit the strip's largest height (a font scale of 2
   // on 768 rows or fewer): as large as fits, or each shape on one line shrunk to its box's width
   // where that is larger. Two rows of buttons below: the sub-steps, and the step counter when it
-  // wraps under them.
+  // wraps under them (the audience's picture has no step counter).
   const int rows = (kStageCount + per_row - 1) / per_row;
   const float for_boxes =
       most_pipeline_strip_height(
           state.frame.layout_height > 0 ? state.frame.layout_height : ImGui::GetIO().DisplaySize.y,
           state.ui.presenter) -
-      2 * style.WindowPadding.y - 2 * ImGui::GetFrameHeightWithSpacing() - float(rows) * row_pad;
+      2 * style.WindowPadding.y -
+      float(audience_picture(state) ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() -
+      float(rows) * row_pad;
   float text_size =
       std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);
   if (text_size < body) {
