@@ -138,6 +138,18 @@ TEST(Lessons, SplitsWordsAsAShellDoes) {
   EXPECT_EQ(error, "a ' quote that is not closed");
 }
 
+TEST(Lessons, TheClassesAnswerIsComparedWithoutSpacesBracketsOrCase) {
+  EXPECT_TRUE(answers_match("1,11,2,2", "(1, 11, 2, 2)"));
+  EXPECT_TRUE(answers_match(" [1, 11, 2, 2] ", "(1, 11, 2, 2)"));
+  EXPECT_FALSE(answers_match("(1, 11, 2)", "(1, 11, 2, 2)"));
+  EXPECT_TRUE(answers_match("Head 1", "head 1"));
+  EXPECT_FALSE(answers_match("", "4"));
+  EXPECT_EQ(answer_head("head 3"), 3);
+  EXPECT_EQ(answer_head("Head 12"), 12);
+  EXPECT_EQ(answer_head("heads"), -1);
+  EXPECT_EQ(answer_head("(1, 2)"), -1);
+}
+
 TEST(Lessons, SlideNamesAreNumberedAndPlain) {
   EXPECT_EQ(slide_name(3, "The dimension breakdown"), "03-the-dimension-breakdown");
   EXPECT_EQ(slide_name(12, "Q, K & V: (B, h, T, d_k)!"), "12-q-k-v-b-h-t-d-k");

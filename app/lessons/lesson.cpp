@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace attnlab::lessons {
 
@@ -286,6 +287,32 @@ std::vector<std::string> split_words(std::string_view text, std::string& error) 
   }
   if (in_word) words.push_back(word);
   return words;
+}
+
+namespace {
+
+std::string answer_key(const std::string& text) {
+  std::string key;
+  for (const char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c)) || std::strchr("()[]{}", c)) continue;
+    key += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return key;
+}
+
+}  // namespace
+
+bool answers_match(const std::string& given, const std::string& answer) {
+  const std::string key = answer_key(given);
+  return !key.empty() && key == answer_key(answer);
+}
+
+int answer_head(const std::string& answer) {
+  const std::string key = answer_key(answer);
+  if (key.size() < 5 || key.compare(0, 4, "head") != 0 ||
+      key.find_first_not_of("0123456789", 4) != std::string::npos)
+    return -1;
+  return std::stoi(key.substr(4));
 }
 
 std::string slide_name(int index, const std::string& title) {

@@ -66,6 +66,14 @@ std::string describe(const Lesson& lesson, const Problem& problem);
 // unclosed quote.
 std::vector<std::string> split_words(std::string_view text, std::string& error);
 
+// Whether the class's answer `given` is the question's `answer` in words: letters compared without
+// case, and spaces and brackets ignored, so "1,11,2,2" is "(1, 11, 2, 2)" and "Head 1" is "head 1".
+bool answers_match(const std::string& given, const std::string& answer);
+
+// The head a "head N" answer names (-1: the answer is not a head): a question answered by a click
+// on that head's map.
+int answer_head(const std::string& answer);
+
 // A scene's name in a file name: its number from 1, two digits, and its title in lower case with
 // anything but letters and digits as single hyphens ("03-the-dimension-breakdown").
 std::string slide_name(int index, const std::string& title);

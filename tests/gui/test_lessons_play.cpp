@@ -2,6 +2,10 @@
 // last, with the mouse over a different panel at each press and a control clicked before every
 // third: each scene sets the state its options say (tab, stage, focused head, config or model
 // layer), and a question scene asks first and reveals its answer on the next press.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
 #include "app/common/config_flags.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/state/options.hpp"
@@ -168,6 +172,66 @@ TEST_F(LessonPlay, EscLeavesForFreePlayAndLReturns) {
   settle();
   EXPECT_TRUE(state.lesson.playing);
   EXPECT_EQ(state.lesson.scene, scene);
+}
+
+// "Capture as a scene": the state shown (config, stage, tab) written into the lesson file as a
+// new scene after the one shown; played later, from another state, that scene builds it again.
+TEST_F(LessonPlay, ACapturedSceneBuildsTheSameStateAgain) {
+  load_presets(state);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnlab_capture";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "mine.md").string();
+  std::ofstream(file)
+      << "# Mine\n\n## Start\n```attnlab\n--preset seed003 --stage input\n```\nA caption.\n";
+  ASSERT_EQ(open_lesson(state, file, ""), "");
+  settle();
+  Config changed = state.session.config;
+  changed.n_heads = 1;
+  changed.mask.causal = false;
+  changed.sentence = "the cat sat";
+  set_config(state, changed);
+  settle();
+  ASSERT_TRUE(go_to_named_step(state, "split"));
+  state.tabs.requested_tool = ToolTab::Counters;
+  frame();
+  frame();
+  ASSERT_EQ(state.tabs.tool, ToolTab::Counters);
+  const std::vector<std::string> shown = config_to_flags(state.session.trace->config);
+  const std::string said = capture_scene(state, "Captured here");
+  EXPECT_EQ(said, "Captured scene 2 in " + file + ".");
+  ASSERT_EQ(state.lesson.lesson.scenes.size(), 2u);
+  EXPECT_EQ(state.lesson.lesson.scenes[1].title, "Captured here");
+  EXPECT_TRUE(state.lesson.lesson.problems.empty());
+  show_scene(state, 0);
+  settle();
+  EXPECT_NE(config_to_flags(state.session.trace->config), shown);
+  show_scene(state, 1);
+  settle();
+  EXPECT_TRUE(state.lesson.scene_error.empty()) << state.lesson.scene_error;
+  EXPECT_EQ(config_to_flags(state.session.trace->config), shown);
+  EXPECT_EQ(stage_name(current_step(state)->stage), std::string("split"));
+  EXPECT_EQ(tool_tab_name(state.tabs.tool), std::string("counters"));
+  std::filesystem::remove_all(dir);
+}
+
+// Editing the lesson file while it plays: read again within a second, the scene shown kept.
+TEST_F(LessonPlay, EditingTheFileReloadsIt) {
+  load_presets(state);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnlab_reload";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "live.md").string();
+  const std::string first = "# Live\n\n## One\n```attnlab\n--preset seed003\n```\nFirst.\n";
+  std::ofstream(file) << first;
+  ASSERT_EQ(open_lesson(state, file, ""), "");
+  settle();
+  std::ofstream(file) << first << "\n## Two\n```attnlab\n--preset seed003 --heads 1\n```\nAdded.\n";
+  std::filesystem::last_write_time(
+      file, std::filesystem::last_write_time(file) + std::chrono::seconds(2));
+  poll_lesson_file(state, state.walk.clock + 5);
+  ASSERT_EQ(state.lesson.lesson.scenes.size(), 2u);
+  EXPECT_EQ(state.lesson.notice, "Reloaded " + file + ".");
+  EXPECT_EQ(state.lesson.scene, 0);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -201,6 +201,39 @@ try {
   s = await pressUntil('ArrowRight', (st) => st.decode.step === 1, 'the next decoded token');
   check(s.step.label === 'expand', `→ steps the decoded tokens, not the walk (${s.step.label})`);
 
+  // 7b. A lesson in the page (issue 31): the clicker's PageDown reveals the first scene's answer
+  // and moves to the next scene; a second tab with &audience shows the audience's view and follows.
+  await page.goto(`${url}/index.html?lesson=notebook&present`);
+  s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 18, 'the notebook lesson');
+  check(s.lesson.scene === 0 && !s.lesson.revealed && s.lesson.errors.length === 0,
+        `?lesson=notebook plays its first scene: ${JSON.stringify(s.lesson)}`);
+  await page.mouse.move(600, 300);
+  s = await pressUntil('PageDown', (st) => st.lesson.revealed, 'the answer revealed');
+  s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the second scene');
+  check(s.lesson.scene === 1 && !s.lesson.revealed, `PageDown: answer, then scene 2 (${s.lesson.scene + 1})`);
+  const audience = await browser.newPage();
+  await audience.setViewport({width: 1280, height: 720});
+  await audience.goto(`${url}/index.html?lesson=notebook&audience`);
+  const audienceState = async (ready, what) => {
+    const end = Date.now() + 30000;
+    let last = null;
+    while (Date.now() < end) {
+      last = await audience.evaluate(() => (window.attnlabState ? window.attnlabState() : null)).catch(() => null);
+      if (last && last.lesson && ready(last)) return last;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`the audience tab: timed out waiting for ${what}; ${JSON.stringify(last && last.lesson)}`);
+  };
+  let a = await audienceState((st) => st.lesson.audience && st.lesson.scene === 1, 'the audience on scene 2');
+  check(a.lesson.audience && a.presenter, `the &audience tab shows the audience's view on scene ${a.lesson.scene + 1}`);
+  await page.bringToFront();
+  s = await pressUntil('PageDown', (st) => st.lesson.revealed || st.lesson.scene === 2, 'the next click');
+  a = await audienceState((st) => st.lesson.scene === s.lesson.scene && st.lesson.revealed === s.lesson.revealed,
+                          'the audience following');
+  check(true, `the audience tab follows the lecturer's click (scene ${a.lesson.scene + 1}, revealed ${a.lesson.revealed})`);
+  await audience.screenshot({path: path.join(outDir, 'page_lesson_audience.png')});
+  await audience.close();
+
   // 8. A model folder from the user's disk: the tiny GPT-2 (2 layers, 4 heads) written by
   // hf_checkpoints.py, given to the page's file input as a person's pick would be.
   const checkpoints = path.join(outDir, 'checkpoints');

@@ -191,6 +191,7 @@ bool show_scene(AppState& state, int index) {
   player.scene = index;
   player.revealed = false;
   player.chosen = -1;
+  player.typed_answer.clear();
   player.playing = true;
   player.scene_error.clear();
   player.strokes.clear();

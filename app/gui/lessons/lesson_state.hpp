@@ -30,6 +30,7 @@ struct LessonPlayer {
   size_t errors_reported = 0;  // those already printed on stderr
   std::string scene_error;     // the shown scene's, when it could not be built
   int chosen = -1;             // the choice the class picked (its index), before the reveal
+  std::string typed_answer;    // the class's answer in words, typed by the lecturer
   std::filesystem::file_time_type modified{};
   double next_file_check = 0;
   std::string notice;               // "Reloaded ...", "Captured ..."

@@ -90,9 +90,31 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
     ImGui::PopID();
     if (colours_pushed) ImGui::PopStyleColor(colours_pushed);
   }
+  // Without choices: the class's words, typed in the lecturer's window, or a click on a map when
+  // the answer is a head.
+  std::string given = player.typed_answer;
+  const int head = lessons::answer_head(question.answer);
+  if (question.choices.empty() && given.empty() && head >= 0 && state.heads.focus.head >= 0)
+    given = "head " + std::to_string(state.heads.focus.head);
+  if (question.choices.empty() && !audience && !player.revealed) {
+    char typed[128];
+    std::snprintf(typed, sizeof typed, "%s", player.typed_answer.c_str());
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().x));
+    const std::string hint =
+        head >= 0 ? "the class's answer (or click its map)" : "the class's answer";
+    if (ImGui::InputTextWithHint("##class_answer", field_hint(hint.c_str()).c_str(), typed,
+                                 sizeof typed))
+      player.typed_answer = typed;
+  } else if (question.choices.empty() && !given.empty()) {
+    text_wrapped("The class: " + given);
+  }
   if (player.revealed) {
+    const bool checked = question.choices.empty() && !given.empty();
+    const bool right = checked && lessons::answers_match(given, question.answer);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kRight));
-    text_wrapped("Answer: " + answer_text);
+    text_wrapped(
+        "Answer: " + answer_text +
+        (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : ""));
     ImGui::PopStyleColor();
   } else if (!audience) {
     ImGui::TextDisabled("The class answers first; the next click (PageDown) reveals the answer.");
