@@ -3,7 +3,7 @@
 # paths the desktop uses, and web/index.html beside them. Settings persist in IndexedDB (IDBFS).
 target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp
                                platform/web_gemm_speed.cpp lessons/slide_export_none.cpp
-                               gl/audience_window_none.cpp)
+                               gl/audience_window_none.cpp export/picture_export_none.cpp)
 target_link_libraries(attnlab PRIVATE attnlab_gui_logic)
 set(DEJAVU /usr/share/fonts/truetype/dejavu)
 foreach(font IN ITEMS DejaVuSans.ttf DejaVuSansMono.ttf)

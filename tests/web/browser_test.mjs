@@ -228,6 +228,9 @@ try {
   check(a.lesson.audience && a.presenter, `the &audience tab shows the audience's view on scene ${a.lesson.scene + 1}`);
   await page.bringToFront();
   s = await pressUntil('PageDown', (st) => st.lesson.revealed || st.lesson.scene === 2, 'the next click');
+  // On the projector the audience's tab is a visible window of its own; a background tab here
+  // draws no frames until it is in front.
+  await audience.bringToFront();
   a = await audienceState((st) => st.lesson.scene === s.lesson.scene && st.lesson.revealed === s.lesson.revealed,
                           'the audience following');
   check(true, `the audience tab follows the lecturer's click (scene ${a.lesson.scene + 1}, revealed ${a.lesson.revealed})`);

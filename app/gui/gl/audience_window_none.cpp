@@ -1,7 +1,6 @@
 // A page has one canvas: with --audience (?lesson=...&audience) the page itself is the audience's
 // view, a second tab kept in step with the lecturer's (web/index.html carries the position).
 #include "app/gui/gl/audience_window.hpp"
-
 #include "app/gui/gl/heatmap_renderer.hpp"
 
 namespace attnlab::gui {

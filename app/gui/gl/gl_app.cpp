@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/export/picture_export.hpp"
 #include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
@@ -227,7 +228,9 @@ int open_window(StartOptions& options, Platform& platform) {
                     platform::work_area(work_x, work_y, work_w, work_h);
   if (fits) fit_window_to_work_area(options, work_w, work_h);
   // Shown once placed; slides are rendered off screen.
-  glfwWindowHint(GLFW_VISIBLE, fits || !options.export_slides.empty() ? GLFW_FALSE : GLFW_TRUE);
+  const bool off_screen = !options.export_slides.empty() || !options.export_png.empty() ||
+                          !options.export_animation.empty();
+  glfwWindowHint(GLFW_VISIBLE, fits || off_screen ? GLFW_FALSE : GLFW_TRUE);
   platform.window =
       glfwCreateWindow(options.width, options.height, "Attention Lab", monitor, nullptr);
   if (!platform.window) {
@@ -274,23 +277,33 @@ void start_imgui(const StartOptions& options, const std::optional<LoadedSettings
 
 // [SECTION] one frame
 
-// Builds and draws one frame of the app into the back buffer.
-void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
+// Builds and draws one frame of the app into the back buffer; `clear` (RGBA), when given, is the
+// background instead of the windows' own (which are then see-through: a transparent picture).
+void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window,
+                  const float* clear_over = nullptr) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // After a sleep the backend's frame time spans the whole wait; capped, animations resume where
-  // they paused instead of jumping to their end.
+  // they paused instead of jumping to their end. An animation's frames are evenly spaced.
   ImGuiIO& io = ImGui::GetIO();
-  io.DeltaTime = float(capped_frame_seconds(io.DeltaTime));
+  io.DeltaTime = state.window.fixed_frame_seconds > 0 ? float(state.window.fixed_frame_seconds)
+                                                      : float(capped_frame_seconds(io.DeltaTime));
+  ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec4 window_bg = style.Colors[ImGuiCol_WindowBg];
+  const ImVec4 child_bg = style.Colors[ImGuiCol_ChildBg];
+  if (clear_over) style.Colors[ImGuiCol_WindowBg].w = style.Colors[ImGuiCol_ChildBg].w = 0;
   ImGui::NewFrame();
   const Palette& colours = palette(state.ui.theme);
   renderer.set_masked_colours(colours.masked_a, colours.masked_b);
   draw_frame(state, &renderer);
   ImGui::Render();
+  style.Colors[ImGuiCol_WindowBg] = window_bg;
+  style.Colors[ImGuiCol_ChildBg] = child_bg;
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
-  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImVec4 clear =
+      clear_over ? ImVec4(clear_over[0], clear_over[1], clear_over[2], 1) : window_bg;
   glClearColor(clear.x, clear.y, clear.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -346,8 +359,9 @@ struct App {
   int frame = 0;
   std::string saved_settings;  // what was last written, where settings are saved while running
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
-  std::optional<SlideExport> slides;  // --export-slides
-  AudienceWindow audience;            // --audience, key A (after platform: closed before it)
+  std::optional<SlideExport> slides;     // --export-slides
+  std::optional<PictureExport> picture;  // --export-png, --export-animation
+  AudienceWindow audience;               // --audience, key A (after platform: closed before it)
 };
 
 bool App::open() {
@@ -369,8 +383,7 @@ bool App::open() {
   // The page's audience tab follows the lecturer's tab (between frames).
   platform::watch_lesson_position([this](int scene, bool revealed, int step) {
     ++input_events.count;
-    state.requests.later(
-        [=](AppState& s) { follow_lesson(s, scene, revealed, step); });
+    state.requests.later([=](AppState& s) { follow_lesson(s, scene, revealed, step); });
   });
   start_imgui(options, restored, platform);
   route_clipboard(ImGui::GetIO(), state.typed);  // pasted emoji keep their stand-ins
@@ -387,6 +400,14 @@ bool App::open() {
     slides.emplace();
     if (const std::string error = start_slide_export(state, options.export_slides, *slides);
         !error.empty()) {
+      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+      exit_code = 2;
+      return false;
+    }
+  }
+  if (!options.export_png.empty() || !options.export_animation.empty()) {
+    picture.emplace();
+    if (const std::string error = start_picture_export(state, options, *picture); !error.empty()) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());
       exit_code = 2;
       return false;
@@ -454,10 +475,15 @@ bool App::step() {
   drag_heads_for_bench(state, frame, options.bench_drag);
   const Trace* shown_before = state.session.trace.get();
   if (slides) before_slide_frame(state, *slides);
+  if (picture) before_picture_frame(state, *picture);
   render_frame(state, *renderer, window);
   traces_shown += state.session.trace.get() != shown_before;
   if (slides &&
       !after_slide_frame(state, *slides, ImGui::GetIO().DisplayFramebufferScale, exit_code))
+    return false;
+  if (picture && !after_picture_frame(state, *picture, exit_code, [&](const float* clear) {
+        render_frame(state, *renderer, window, clear);
+      }))
     return false;
   if (!options.screenshot.empty() && frame >= options.frames) {
     exit_code = save_screenshot(state, options);

@@ -37,11 +37,33 @@ void save_frame_png(const std::string& path, ImVec2 scale, std::optional<ImVec4>
     std::copy_n(pixels.data() + size_t(h - 1 - y) * row, row, flipped.data() + size_t(y) * row);
   for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // the window is opaque
 
+  write_png_rgba(path, w, h, flipped);
+}
+
+std::vector<unsigned char> read_frame_rgba(int& width, int& height) {
+  GLint viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  width = viewport[2];
+  height = viewport[3];
+  std::vector<unsigned char> pixels(size_t(width) * size_t(height) * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  std::vector<unsigned char> flipped(pixels.size());
+  const size_t row = size_t(width) * 4;
+  for (int y = 0; y < height; ++y)  // GL's rows start at the bottom
+    std::copy_n(pixels.data() + size_t(height - 1 - y) * row, row,
+                flipped.data() + size_t(y) * row);
+  return flipped;
+}
+
+void write_png_rgba(const std::string& path, int width, int height,
+                    const std::vector<unsigned char>& rgba) {
   std::string png;
   auto append = [](void* context, void* data, int size) {
     static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
   };
-  if (!stbi_write_png_to_func(append, &png, w, h, 4, flipped.data(), int(row)))
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
     throw UserError("cannot encode " + path + " as PNG");
   write_file_atomically(path, png);
 }

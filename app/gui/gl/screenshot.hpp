@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -12,5 +13,12 @@ namespace attnlab::gui {
 // coordinates (ImGui's), none = the whole window. Throws UserError when the file cannot be
 // written; the file appears only when complete.
 void save_frame_png(const std::string& path, ImVec2 framebuffer_scale, std::optional<ImVec4> crop);
+
+// The frame just rendered (the whole viewport), top row first, 4 bytes a pixel (RGBA).
+std::vector<unsigned char> read_frame_rgba(int& width, int& height);
+
+// Writes RGBA pixels as a PNG, whole or not at all; throws UserError naming the file.
+void write_png_rgba(const std::string& path, int width, int height,
+                    const std::vector<unsigned char>& rgba);
 
 }  // namespace attnlab::gui

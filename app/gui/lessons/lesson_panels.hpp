@@ -19,7 +19,8 @@ void draw_lesson_band(AppState& state, ImVec4 rect);
 void track_pointer(AppState& state);
 void draw_pointer(const AppState& state);
 
-// The audience's picture: the audience window or a slide (presenter mode without its bar).
+// The audience's picture: the audience window, a slide or an exported picture (presenter mode
+// without its bar).
 bool audience_picture(const AppState& state);
 
 // Whether the presenter's notes may show in this window: never on a slide or in the audience

@@ -167,7 +167,7 @@ void presenter_part(AppState& state) {
 }  // namespace
 
 bool audience_picture(const AppState& state) {
-  return state.lesson.audience_view || state.lesson.slide;
+  return state.lesson.audience_view || state.lesson.slide || state.window.picture_only;
 }
 
 bool notes_shown(const AppState& state) {

@@ -120,6 +120,18 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--export-slides", o.export_slides,
                  "with --lesson: render every slide off screen as DIR/NN-scene.png and a handout "
                  "DIR/lesson.pdf, then exit");
+  app.add_option("--export-png", o.export_png,
+                 "write the picture alone (the stage view, the heads, the caption; no controls) "
+                 "at --width x --height as a PNG, off screen, and exit");
+  app.add_flag("--transparent", o.transparent, "with --export-png: a transparent background");
+  app.add_option("--export-animation", o.export_animation,
+                 "write the six stages and their transitions (or with --lesson, its scenes) as "
+                 "FILE.gif, or FILE.mp4 (needs ffmpeg), off screen, and exit");
+  app.add_option("--fps", o.fps, "with --export-animation: frames per second (default 10)")
+      ->check(CLI::Range(1, 60));
+  app.add_option("--seconds-per-stage", o.seconds_per_stage,
+                 "with --export-animation: how long each stage (or scene) is shown (default 1)")
+      ->check(CLI::Range(0.1, 30.0));
   app.add_flag("--audience", o.audience,
                "with --lesson: a second window for the projector (the picture, caption and "
                "question only)");
@@ -131,12 +143,25 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
     return {2, std::string("attnlab: ") + error.what() + " (see attnlab --help)"};
   }
   if (list) return {0, lessons::list_lessons()};
+  if (o.transparent && o.export_png.empty())
+    return {2, "attnlab: --transparent needs --export-png FILE.png"};
+  if ((app.count("--fps") > 0 || app.count("--seconds-per-stage") > 0) &&
+      o.export_animation.empty())
+    return {2, "attnlab: --fps and --seconds-per-stage need --export-animation FILE"};
+  if (int(!o.screenshot.empty()) + int(!o.export_png.empty()) + int(!o.export_animation.empty()) +
+          int(!o.export_slides.empty()) >
+      1)
+    return {2,
+            "attnlab: give one of --screenshot, --export-png, --export-animation and "
+            "--export-slides at a time"};
   if ((!o.export_slides.empty() || o.audience) && o.lesson.empty())
     return {2, "attnlab: --export-slides and --audience need --lesson FILE"};
   o.config_flags_given = o.config.any_given();
   o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
-  if ((!o.dump_layout.empty() || !o.panel.empty()) && o.screenshot.empty())
-    return {2, "attnlab: --dump-layout and --panel need --screenshot FILE.png"};
+  if (!o.panel.empty() && o.screenshot.empty())
+    return {2, "attnlab: --panel needs --screenshot FILE.png"};
+  if (!o.dump_layout.empty() && o.screenshot.empty() && o.export_png.empty())
+    return {2, "attnlab: --dump-layout needs --screenshot or --export-png FILE.png"};
   if ((o.compare_head >= 0 || o.zoom != 1) && o.focus_head < 0)
     return {2, "attnlab: --compare-head and --zoom need --focus-head N"};
   if (app.count("--layer") > 0 && o.model.empty()) return {2, "attnlab: --layer needs --model DIR"};

@@ -57,11 +57,19 @@ struct StartOptions {
   std::string lesson;
   std::string export_slides;
   bool audience = false;
+  // --export-png FILE (--transparent): the picture alone, off screen; --export-animation
+  // FILE.gif|.mp4 (--fps, --seconds-per-stage): the pipeline's walk (or the lesson) animated.
+  std::string export_png;
+  bool transparent = false;
+  std::string export_animation;
+  int fps = 10;
+  double seconds_per_stage = 1.0;
 
   // Screenshot and bench runs neither read nor write the user's settings: they must be
   // reproducible.
   bool scripted() const {
-    return !screenshot.empty() || bench_frames > 0 || !export_slides.empty();
+    return !screenshot.empty() || bench_frames > 0 || !export_slides.empty() ||
+           !export_png.empty() || !export_animation.empty();
   }
 };
 

@@ -27,6 +27,9 @@ struct WindowRequests {
   size_t font_stand_ins = 0;  // and for the first this many of TypedInput::stand_ins
   bool toggle_fullscreen = false;
   bool toggle_audience = false;  // key A: the audience's window opened or closed
+  // An exported picture: the picture alone (presenter mode's layout, no bar, no play button).
+  bool picture_only = false;
+  double fixed_frame_seconds = 0;  // > 0: every frame advances the clocks by this (an animation)
   std::optional<ExportRequest> export_request;
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
   std::string export_message;

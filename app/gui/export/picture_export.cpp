@@ -1,0 +1,232 @@
+#include "app/gui/export/picture_export.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "app/gui/gl/screenshot.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/model/model_state.hpp"
+#include "app/gui/panels/layout_dump.hpp"
+#include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr int kStillFrames = 4;  // the layout measures its text, then places it
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// ffmpeg's path on PATH, or "".
+std::string ffmpeg_path() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/ffmpeg";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Everything the picture shows, computed: the model read, the trace run, the measurements done.
+void settle(AppState& state) {
+  if (!state.model.loading.empty()) wait_for_model(state);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  wait_for_measurements(state);
+}
+
+std::vector<unsigned char> rgb_of(const std::vector<unsigned char>& rgba) {
+  std::vector<unsigned char> rgb(rgba.size() / 4 * 3);
+  for (size_t i = 0, j = 0; i + 3 < rgba.size(); i += 4, j += 3) {
+    rgb[j] = rgba[i];
+    rgb[j + 1] = rgba[i + 1];
+    rgb[j + 2] = rgba[i + 2];
+  }
+  return rgb;
+}
+
+// The frames through ffmpeg into an MP4 (each frame repeated for its time), whole or not at all.
+void write_mp4(const std::string& path, const PictureExport& run) {
+  const std::string temporary = path + ".partial.mp4";
+  const std::string command =
+      shell_quoted(ffmpeg_path()) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" +
+      " -s " + std::to_string(run.width) + "x" + std::to_string(run.height) + " -r " +
+      std::to_string(run.fps) + " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " +
+      shell_quoted(temporary);
+  FILE* pipe = popen(command.c_str(), "w");
+  if (!pipe) throw UserError("cannot start ffmpeg to write " + path);
+  bool written = true;
+  for (const AnimationFrame& frame : run.frames) {
+    const int repeats = std::max(1, int(std::lround(frame.centiseconds * run.fps / 100.0)));
+    for (int r = 0; r < repeats && written; ++r)
+      written = std::fwrite(frame.rgb.data(), 1, frame.rgb.size(), pipe) == frame.rgb.size();
+  }
+  const int status = pclose(pipe);
+  std::error_code error;
+  if (!written || status != 0) {
+    std::filesystem::remove(temporary, error);
+    throw UserError("ffmpeg could not write " + path +
+                    " (check that its folder is writable and the disk is not full)");
+  }
+  std::filesystem::rename(temporary, path, error);
+  if (error) throw UserError("cannot write " + path + ": " + error.message());
+}
+
+void add_frame(PictureExport& run, std::vector<unsigned char> rgb) {
+  const int centiseconds = std::max(1, int(std::lround(100.0 / run.fps)));
+  if (!run.frames.empty() && run.frames.back().rgb == rgb) {
+    run.frames.back().centiseconds += centiseconds;  // the picture holds: one longer frame
+    return;
+  }
+  run.frames.push_back({std::move(rgb), centiseconds});
+}
+
+// A transparent still: the frame drawn on black and on white; where they differ the picture lets
+// the background through (alpha = 1 - (white - black)), and its colour is what it adds on black.
+std::vector<unsigned char> transparent_pixels(const std::function<void(const float*)>& render,
+                                              int& width, int& height) {
+  const float black[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 0};
+  render(black);
+  const std::vector<unsigned char> on_black = read_frame_rgba(width, height);
+  render(white);
+  const std::vector<unsigned char> on_white = read_frame_rgba(width, height);
+  std::vector<unsigned char> rgba(on_black.size());
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+    int through = 0;
+    for (int c = 0; c < 3; ++c) through += on_white[i + size_t(c)] - on_black[i + size_t(c)];
+    const int alpha = std::clamp(255 - through / 3, 0, 255);
+    for (int c = 0; c < 3; ++c)
+      rgba[i + size_t(c)] =
+          alpha == 0 ? 0 : (unsigned char)std::min(255, on_black[i + size_t(c)] * 255 / alpha);
+    rgba[i + 3] = (unsigned char)alpha;
+  }
+  return rgba;
+}
+
+}  // namespace
+
+std::string start_picture_export(AppState& state, const StartOptions& options, PictureExport& run) {
+  run.still = options.export_png;
+  run.transparent = options.transparent;
+  run.dump_layout = options.dump_layout;
+  run.animation = options.export_animation;
+  run.fps = options.fps;
+  run.seconds_per_stage = options.seconds_per_stage;
+  if (!run.animation.empty()) {
+    const bool mp4 = ends_with(run.animation, ".mp4");
+    if (!mp4 && !ends_with(run.animation, ".gif"))
+      return "--export-animation writes a .gif or an .mp4: name the file " + run.animation +
+             ".gif or .mp4";
+    if (mp4 && ffmpeg_path().empty())
+      return "an MP4 needs ffmpeg, which is not installed (apt-get install ffmpeg); a .gif needs "
+             "nothing more";
+    run.lesson = !options.lesson.empty();
+    run.shots =
+        run.lesson ? int(lesson_slides(state.lesson.lesson).size()) : int(state.walk.steps.size());
+    if (run.shots == 0) return "there is nothing to animate: no trace was computed";
+    run.frames_per_shot = std::max(1, int(std::lround(run.fps * run.seconds_per_stage)));
+    // Transitions as the app animates them, within each stage's time.
+    state.ui.animation_seconds =
+        float(std::min<double>(UiSettings{}.animation_seconds, run.seconds_per_stage * 0.75));
+    state.window.fixed_frame_seconds = 1.0 / run.fps;
+  }
+  state.window.picture_only = true;
+  state.ui.presenter = true;
+  if (run.lesson) state.lesson.slide = true;
+  return "";
+}
+
+void before_picture_frame(AppState& state, PictureExport& run) {
+  if (run.animation.empty()) {
+    if (run.frame_of_shot == 0 || run.frame_of_shot == kStillFrames - 2) settle(state);
+    ++run.frame_of_shot;
+    return;
+  }
+  if (run.warmup > 0) {
+    if (!run.lesson) {
+      go_to_step(state, 0);
+      state.walk.transition_start = -1;
+    }
+    settle(state);
+    return;
+  }
+  if (run.frame_of_shot == 0) {
+    if (run.lesson) {
+      const std::vector<Slide> slides = lesson_slides(state.lesson.lesson);
+      const Slide& slide = slides[size_t(run.shot)];
+      if (slide.scene != state.lesson.scene || run.shot == 0) show_scene(state, slide.scene);
+      state.lesson.slide = true;
+      state.lesson.revealed = slide.answer;
+      settle(state);
+    } else if (run.shot == 0) {
+      go_to_step(state, 0);
+      state.walk.transition_start = -1;  // the first stage settled
+    } else {
+      go_to_step(state, run.shot);  // animated, as the → key does
+    }
+  }
+  ++run.frame_of_shot;
+}
+
+bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
+                         const std::function<void(const float* clear)>& render) {
+  try {
+    if (run.animation.empty()) {
+      if (run.frame_of_shot < kStillFrames) return true;
+      std::vector<unsigned char> rgba;
+      if (run.transparent) {
+        rgba = transparent_pixels(render, run.width, run.height);
+      } else {
+        rgba = read_frame_rgba(run.width, run.height);
+        for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+      }
+      write_png_rgba(run.still, run.width, run.height, rgba);
+      if (!run.dump_layout.empty()) {
+        const ImGuiIO& io = ImGui::GetIO();
+        write_file_atomically(run.dump_layout,
+                              layout_json(state, io.DisplaySize, io.DisplayFramebufferScale));
+      }
+      std::printf("Wrote %s (%dx%d)\n", run.still.c_str(), run.width, run.height);
+      exit_code = 0;
+      return false;
+    }
+    if (run.warmup > 0) {
+      --run.warmup;
+      return true;
+    }
+    add_frame(run, rgb_of(read_frame_rgba(run.width, run.height)));
+    if (run.frame_of_shot < run.frames_per_shot) return true;
+    run.frame_of_shot = 0;
+    if (++run.shot < run.shots) return true;
+    if (ends_with(run.animation, ".mp4"))
+      write_mp4(run.animation, run);
+    else
+      write_gif(run.animation, run.width, run.height, run.frames);
+    std::printf("Wrote %s (%dx%d, %zu distinct frames)\n", run.animation.c_str(), run.width,
+                run.height, run.frames.size());
+    exit_code = 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "attnlab: %s\n", error.what());
+    exit_code = 2;
+  }
+  return false;
+}
+
+}  // namespace attnlab::gui

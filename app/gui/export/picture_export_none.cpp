@@ -1,0 +1,19 @@
+// The page saves its picture with Ctrl+S (a download); stills and animations written to files off
+// screen are the desktop app's (picture_export.cpp).
+#include "app/gui/export/picture_export.hpp"
+
+namespace attnlab::gui {
+
+std::string start_picture_export(AppState&, const StartOptions&, PictureExport&) {
+  return "--export-png and --export-animation are the desktop app's";
+}
+
+void before_picture_frame(AppState&, PictureExport&) {}
+
+bool after_picture_frame(AppState&, PictureExport&, int& exit_code,
+                         const std::function<void(const float*)>&) {
+  exit_code = 2;
+  return false;
+}
+
+}  // namespace attnlab::gui

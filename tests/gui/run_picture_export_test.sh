@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Pictures for slides and papers (issue 32), off screen: clean stills at 1920x1080 and 1024x768,
+# font 1.5, with no control in them and no text cut; a transparent still whose background is see-
+# through and whose maps keep their colours; the pipeline as a GIF that goes from the first stage
+# to the last (its first and last frames against stills of those stages); an MP4 where ffmpeg is
+# installed, else one clear line; a lesson animated scene by scene; bad names refused in one line.
+#   run_picture_export_test.sh ATTNLAB
+# Prints "N passed, M failed".
+set -u
+app=$(realpath "${1:?attnlab binary}")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+source "$here/start_xvfb.sh"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
+export ATTNLAB_CONFIG_DIR="$work/config"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+  echo "FAIL: $*"
+  failed=$((failed + 1))
+}
+run() {  # ARGS...: the app, its stderr kept in $work/err
+  "$app" "$@" >"$work/out" 2>"$work/err"
+}
+
+# Clean stills: the size asked, the picture alone (no presenter bar, no tabs, no play button), no
+# text cut or overlapping, and the heads drawn.
+for size in 1920x1080 1024x768; do
+  w=${size%x*} h=${size#*x}
+  if run --preset seed003 --stage attend --font-scale 1.5 --export-png "$work/still-$size.png" \
+    --width "$w" --height "$h" --dump-layout "$work/still-$size.json"; then
+    problems=$(/usr/bin/python3 - "$work/still-$size.png" "$work/still-$size.json" "$w" "$h" <<'PY'
+import json, struct, sys
+png, layout, w, h = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3]), int(sys.argv[4])
+size = struct.unpack(">II", open(png, "rb").read(24)[16:24])
+problems = []
+if size != (w, h): problems.append(f"{size}, want {(w, h)}")
+labels = [i["label"] for i in layout["items"]]
+controls = [l for l in labels if l.startswith(("Number of heads", "Play", "Presenter mode", "Leave presenter"))]
+if controls: problems.append(f"controls in the picture: {controls[:3]}")
+if layout["text_findings"]: problems.append(f"text cut: {layout['text_findings'][:3]}")
+if len(layout["heatmaps"]) != 2: problems.append(f"{len(layout['heatmaps'])} heads drawn")
+print("; ".join(problems))
+PY
+)
+    [ -z "$problems" ] && ok || bad "still $size: $problems"
+  else
+    bad "still $size: $(cat "$work/err")"
+  fi
+done
+
+# A transparent still: its corners let the background through, its maps are opaque and their
+# colours those of the opaque still.
+run --preset seed003 --stage attend --export-png "$work/opaque.png" --width 1280 --height 720 \
+  --dump-layout "$work/opaque.json" && run --preset seed003 --stage attend --export-png \
+  "$work/clear.png" --width 1280 --height 720 --transparent || bad "transparent: $(cat "$work/err")"
+problems=$(/usr/bin/python3 - "$work/opaque.png" "$work/clear.png" "$work/opaque.json" <<'PY'
+import json, struct, sys, zlib
+def read(path):
+    data = open(path, "rb").read(); i = 8; idat = b""
+    while i < len(data):
+        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
+        if t == b"IHDR": w, h = struct.unpack(">II", c[:8]); ch = {2: 3, 6: 4}[c[9]]
+        elif t == b"IDAT": idat += c
+    raw = zlib.decompress(idat); stride = w * ch; rows = []; prev = bytearray(stride); pos = 0
+    for y in range(h):
+        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
+        for x in range(stride):
+            a = line[x - ch] if x >= ch else 0; b = prev[x]; cc = prev[x - ch] if x >= ch else 0
+            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
+            if p is None:
+                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
+            line[x] = (line[x] + p) & 255
+        rows.append(bytes(line)); prev = line
+    return w, h, ch, rows
+w, h, ch, opaque = read(sys.argv[1]); w2, h2, ch2, clear = read(sys.argv[2])
+problems = []
+if ch2 != 4: problems.append("the transparent still has no alpha")
+for (x, y) in [(2, 2), (w - 3, h - 3)]:
+    if clear[y][4 * x + 3] != 0: problems.append(f"corner ({x}, {y}) alpha {clear[y][4 * x + 3]}")
+m = json.load(open(sys.argv[3]))["heatmaps"][0]["rect"]
+x, y = int((m[0] + m[2]) / 2), int(m[1] + (m[3] - m[1]) * 0.05) + 2
+px = clear[y][4 * x:4 * x + 4]; want = opaque[y][ch * x:ch * x + 3]
+if px[3] != 255 or max(abs(px[c] - want[c]) for c in range(3)) > 3:
+    problems.append(f"a map cell {tuple(px)} against the opaque still's {tuple(want)}")
+print("; ".join(problems))
+PY
+)
+[ -z "$problems" ] && ok || bad "transparent still: $problems"
+
+# The pipeline as a GIF: its size, at least 12 distinct frames, every stage's second, and from the
+# first stage's picture to the last's.
+if run --preset seed003 --export-animation "$work/walk.gif" --width 960 --height 540; then
+  run --preset seed003 --stage input --export-png "$work/first.png" --width 960 --height 540
+  run --preset seed003 --stage output-project --export-png "$work/last.png" --width 960 --height 540
+  problems=$(/usr/bin/python3 - "$work/walk.gif" "$work/first.png" "$work/last.png" <<PY
+import struct, sys, zlib
+sys.path.insert(0, "$here")
+import gif_frames
+w, h, frames = gif_frames.read_gif(sys.argv[1])
+problems = []
+if (w, h) != (960, 540): problems.append(f"{w}x{h}")
+if len(frames) < 12: problems.append(f"{len(frames)} distinct frames")
+total = sum(d for d, _ in frames)
+if not 1200 <= total <= 1400: problems.append(f"{total} cs in all, want 13 steps of 1 s")
+def png_rgb(path):
+    data = open(path, "rb").read(); i = 8; idat = b""
+    while i < len(data):
+        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
+        if t == b"IDAT": idat += c
+    raw = zlib.decompress(idat); stride = w * 4; out = bytearray(); prev = bytearray(stride); pos = 0
+    for y in range(h):
+        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
+        for x in range(stride):
+            a = line[x - 4] if x >= 4 else 0; b = prev[x]; cc = prev[x - 4] if x >= 4 else 0
+            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
+            if p is None:
+                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
+            line[x] = (line[x] + p) & 255
+        out += bytes(v for k, v in enumerate(line) if k % 4 != 3); prev = line
+    return bytes(out)
+for name, frame, path in [("first", frames[0][1], sys.argv[2]), ("last", frames[-1][1], sys.argv[3])]:
+    still = png_rgb(path)
+    step = 7  # every 7th byte: the mean difference of the picture
+    diff = sum(abs(frame[i] - still[i]) for i in range(0, len(still), step)) / (len(still) / step)
+    if diff > 3: problems.append(f"the {name} frame differs from its stage's still by {diff:.1f} a channel")
+print("; ".join(problems))
+PY
+)
+  [ -z "$problems" ] && ok || bad "GIF: $problems"
+else
+  bad "GIF: $(cat "$work/err")"
+fi
+
+# An MP4 through ffmpeg, or one line saying ffmpeg is missing.
+run --preset seed003 --export-animation "$work/walk.mp4" --width 640 --height 360 --fps 5
+code=$?
+if command -v ffmpeg >/dev/null; then
+  [ "$code" = 0 ] && head -c 12 "$work/walk.mp4" | grep -q ftyp && ok || bad "MP4: exit $code $(cat "$work/err")"
+else
+  [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "needs ffmpeg" "$work/err" && ok ||
+    bad "MP4 without ffmpeg: exit $code, $(cat "$work/err")"
+  [ -e "$work/walk.mp4" ] && bad "a partial MP4 was left"
+fi
+
+# A lesson animated scene by scene: at least one frame a slide.
+if run --lesson notebook --export-animation "$work/lesson.gif" --width 640 --height 360 \
+  --seconds-per-stage 0.3; then
+  frames=$(/usr/bin/python3 -c "import sys; sys.path.insert(0, '$here'); import gif_frames; print(len(gif_frames.read_gif('$work/lesson.gif')[2]))")
+  [ "$frames" -ge 33 ] && ok || bad "the lesson's animation has $frames frames, want one a slide (33)"
+else
+  bad "lesson animation: $(cat "$work/err")"
+fi
+
+# Bad requests: one line, exit 2, no file.
+for args in "--export-animation $work/walk.avi" "--export-png $work/no/such/dir/x.png" \
+  "--transparent" "--fps 5"; do
+  # shellcheck disable=SC2086
+  run --preset seed003 $args
+  code=$?
+  [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && ok || bad "'$args': exit $code, $(cat "$work/err")"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
