@@ -155,9 +155,29 @@ else
   bad "lesson animation: $(cat "$work/err")"
 fi
 
+# The maps as SVG, without a display: one cell per weight of both heads, the tokens as text.
+if env -u DISPLAY "$app" --preset seed003 --stage attend --export-svg "$work/heads.svg" \
+  >"$work/out" 2>"$work/err"; then
+  problems=$(/usr/bin/python3 - "$work/heads.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+cells = [r for r in root.iter(ns + "rect") if r.get("class") == "cell"]
+queries = [t.text for t in root.iter(ns + "text") if t.get("class") == "query"]
+problems = []
+if len(cells) < 2 * 11 * 11: problems.append(f"{len(cells)} cells")
+if queries[:11] != "The artist painted the portrait of a woman with a brush".split(): problems.append(f"labels {queries[:11]}")
+print("; ".join(problems))
+PY
+)
+  [ -z "$problems" ] && ok || bad "SVG: $problems"
+else
+  bad "SVG: $(cat "$work/err")"
+fi
+
 # Bad requests: one line, exit 2, no file.
 for args in "--export-animation $work/walk.avi" "--export-png $work/no/such/dir/x.png" \
-  "--transparent" "--fps 5"; do
+  "--transparent" "--fps 5" "--export-svg $work/no/such/dir/x.svg"; do
   # shellcheck disable=SC2086
   run --preset seed003 $args
   code=$?

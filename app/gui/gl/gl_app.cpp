@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/gui/export/picture_export.hpp"
+#include "app/gui/export/vector_export.hpp"
 #include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/gl/screenshot.hpp"
@@ -165,6 +166,15 @@ void export_npy_zip(AppState& state) {
     state.window.export_message = in_gui_words(error);
     state.window.export_failed = true;
   }
+  state.status = state.window.export_message;
+}
+
+// The maps as SVG, named after the time (the page offers it as a download).
+void export_heads_svg(AppState& state) {
+  const std::string path = "attnlab-heads-" + time_stamp() + ".svg";
+  const std::string error = export_svg(state, path);
+  state.window.export_failed = !error.empty();
+  state.window.export_message = error.empty() ? platform::deliver_file(path) : error;
   state.status = state.window.export_message;
 }
 
@@ -492,6 +502,8 @@ bool App::step() {
   if (state.window.export_request) {
     if (state.window.export_request->npy_zip)
       export_npy_zip(state);
+    else if (state.window.export_request->svg)
+      export_heads_svg(state);
     else
       export_png(state, *state.window.export_request);
     state.window.export_request.reset();
@@ -531,7 +543,23 @@ void App::finish() {
 
 }  // namespace
 
+// --export-svg: no window; the state the options set, drawn as SVG.
+int write_svg_only(const StartOptions& options) {
+  AppState state;
+  std::string error = start_state(state, options, nullptr);
+  if (error.empty()) error = export_svg(state, options.export_svg);
+  cancel_all_jobs(state);
+  if (!error.empty()) {
+    std::fprintf(stderr, "%s%s\n",
+                 error.rfind("attnlab: ", 0) == 0 ? "" : "attnlab: ", error.c_str());
+    return 2;
+  }
+  std::printf("Wrote %s\n", options.export_svg.c_str());
+  return 0;
+}
+
 int run_gui(const StartOptions& options) {
+  if (!options.export_svg.empty()) return write_svg_only(options);
   // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);

@@ -242,6 +242,11 @@ void export_controls(AppState& state) {
   if (ImGui::Button("Save heads PNG"))
     state.window.export_request = ExportRequest{PanelId::Heads, ""};
   tooltip("Save only the heads panel as a PNG, for slides.");
+  if (ImGui::Button("Save maps SVG"))
+    state.window.export_request = ExportRequest{std::nullopt, "", false, true};
+  tooltip(
+      "The heads' maps, the shape journey and the focused head as a vector image (one cell "
+      "per weight, the tokens as text): sharp in a paper or a slide (Ctrl+Shift+S).");
   if (ImGui::Button("Save tensors (.npy in a .zip)"))
     state.window.export_request = ExportRequest{std::nullopt, "", true};
   tooltip(

@@ -62,6 +62,7 @@ struct StartOptions {
   std::string export_png;
   bool transparent = false;
   std::string export_animation;
+  std::string export_svg;  // --export-svg FILE: the maps as a vector image (no window)
   int fps = 10;
   double seconds_per_stage = 1.0;
 
@@ -69,7 +70,7 @@ struct StartOptions {
   // reproducible.
   bool scripted() const {
     return !screenshot.empty() || bench_frames > 0 || !export_slides.empty() ||
-           !export_png.empty() || !export_animation.empty();
+           !export_png.empty() || !export_animation.empty() || !export_svg.empty();
   }
 };
 

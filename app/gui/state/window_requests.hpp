@@ -19,6 +19,7 @@ struct ExportRequest {
   std::optional<PanelId> panel;  // none = the whole window
   std::string path;              // "" = attnlab-<panel>-<date-time>.png in the current folder
   bool npy_zip = false;          // the tensors instead: attnlab-<preset>-<date-time>.zip
+  bool svg = false;              // the maps as a vector image: attnlab-heads-<date-time>.svg
 };
 
 struct WindowRequests {
