@@ -12,16 +12,7 @@ set -u
 app=$(realpath "${1:?attnlab binary}")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-source "$here/start_xvfb.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-export ATTNLAB_CONFIG_DIR="$work/config"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "$0")/app_test_setup.sh"
 
 # SLIDE_DIR W H SCENES QUESTIONS: the PNGs' count and size, the PDF's pages.
 check_slides() {
@@ -147,5 +138,4 @@ if [ -n "$scene" ] && [ "$scene" -ge 2 ] && [ "$scene" -le 5 ]; then ok; else
   bad "after five PageDowns the saved scene is '$scene' $(head -c 300 "$work/err")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+report

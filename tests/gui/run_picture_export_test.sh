@@ -10,16 +10,7 @@ set -u
 app=$(realpath "${1:?attnlab binary}")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-source "$here/start_xvfb.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-export ATTNLAB_CONFIG_DIR="$work/config"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "$0")/app_test_setup.sh"
 run() {  # ARGS...: the app, its stderr kept in $work/err
   "$app" "$@" >"$work/out" 2>"$work/err"
 }
@@ -184,5 +175,4 @@ for args in "--export-animation $work/walk.avi" "--export-png $work/no/such/dir/
   [ "$code" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && ok || bad "'$args': exit $code, $(cat "$work/err")"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+report

@@ -9,17 +9,8 @@ set -u
 app=${1:?attnlab binary}
 work=$(mktemp -d)
 xvfb_screen=1400x900x24
-source "$(dirname "$0")/start_xvfb.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-export ATTNLAB_CONFIG_DIR="$work/config"
+source "$(dirname "$0")/app_test_setup.sh"
 settings="$ATTNLAB_CONFIG_DIR/settings.json"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
 look=(--preset seed003 --present --width 1280 --height 720 --font-scale 1.5)
 
 # Where the presenter bar's causal checkbox is: the layout a screenshot run records (its items'
@@ -106,5 +97,4 @@ drive digits_over_heads "${look[@]}"
 [ "$(setting 's["tab"]')" = "kv-cache" ] && ok ||
   bad "8 then 9 over the heads panel: tab '$(setting 's["tab"]')', wanted kv-cache"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+report

@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <memory>
 #include <utility>
 
 #include "app/gui/gl/heatmap_renderer.hpp"
@@ -38,19 +39,47 @@ class InWindow {
 
 }  // namespace
 
-AudienceWindow::~AudienceWindow() {
-  if (!window_) return;
-  {
-    InWindow in(window_, context_);
-    renderer_.reset();
-    ImGui_ImplOpenGL3_Shutdown();
+// The window, its contexts and what its frames keep between them.
+struct AudienceWindow::Parts {
+  GLFWwindow* window = nullptr;
+  ImGuiContext* context = nullptr;
+  std::unique_ptr<GlHeatmapRenderer> renderer;
+  ImFont* mono = nullptr;
+  MeasuredLayout measured;  // its panels' own sizes
+  float font_scale = 0;     // the fonts were built for this scale and text
+  std::string font_text;
+
+  ~Parts() {
+    {
+      InWindow in(window, context);
+      renderer.reset();
+      ImGui_ImplOpenGL3_Shutdown();
+    }
+    ImGui::DestroyContext(context);
+    glfwDestroyWindow(window);
   }
-  ImGui::DestroyContext(context_);
-  glfwDestroyWindow(window_);
+
+  void build_fonts(const AppState& state) {
+    const Fonts fonts =
+        load_fonts(state.ui.font_scale, state.window.font_text, state.typed.stand_ins);
+    mono = fonts.mono;
+    apply_theme(state.ui.theme, state.ui.font_scale);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    font_scale = state.ui.font_scale;
+    font_text = state.window.font_text;
+  }
+};
+
+AudienceWindow::AudienceWindow() = default;
+AudienceWindow::~AudienceWindow() = default;
+
+bool AudienceWindow::is_open() const {
+  return parts_ != nullptr;
 }
 
 std::string AudienceWindow::open(GLFWwindow* lecturer, AppState& state) {
-  if (window_) return "";
+  if (parts_) return "";
   // A second monitor: the whole of it; else a window beside the lecturer's of the same size.
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);
@@ -69,84 +98,62 @@ std::string AudienceWindow::open(GLFWwindow* lecturer, AppState& state) {
   glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_TRUE);
   if (!window) return "could not open the audience's window";
   glfwSetWindowPos(window, x, y);
-  window_ = window;
   ImGuiContext* lecturer_context = ImGui::GetCurrentContext();
-  context_ = ImGui::CreateContext();
+  auto parts = std::make_unique<Parts>();
+  parts->window = window;
+  parts->context = ImGui::CreateContext();
   ImGui::SetCurrentContext(lecturer_context);
   {
-    InWindow in(window_, context_);
+    InWindow in(parts->window, parts->context);
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.ConfigFlags |= ImGuiConfigFlags_NoMouse;  // a picture: the lecturer's window takes input
     ImGui_ImplOpenGL3_Init(kGlslVersion);
-    renderer_ = std::make_unique<GlHeatmapRenderer>();
+    parts->renderer = std::make_unique<GlHeatmapRenderer>();
     glfwSwapInterval(0);  // the lecturer's window keeps the pace
   }
+  parts_ = std::move(parts);
   state.lesson.audience_window = true;
   return "";
 }
 
 void AudienceWindow::close(AppState& state) {
-  if (!window_) return;
-  {
-    InWindow in(window_, context_);
-    renderer_.reset();
-    ImGui_ImplOpenGL3_Shutdown();
-  }
-  ImGui::DestroyContext(context_);
-  glfwDestroyWindow(window_);
-  window_ = nullptr;
-  context_ = nullptr;
-  mono_ = nullptr;
-  measured_ = {};
-  font_scale_ = 0;
+  parts_.reset();
   state.lesson.audience_window = false;
 }
 
-void AudienceWindow::build_fonts(const AppState& state) {
-  const Fonts fonts =
-      load_fonts(state.ui.font_scale, state.window.font_text, state.typed.stand_ins);
-  mono_ = fonts.mono;
-  apply_theme(state.ui.theme, state.ui.font_scale);
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
-  font_scale_ = state.ui.font_scale;
-  font_text_ = state.window.font_text;
-}
-
 void AudienceWindow::draw(AppState& state) {
-  if (!window_) return;
-  if (glfwWindowShouldClose(window_)) {
+  if (!parts_) return;
+  Parts& p = *parts_;
+  if (glfwWindowShouldClose(p.window)) {
     close(state);
     return;
   }
-  {
-    InWindow in(window_, context_);
-    if (font_scale_ != state.ui.font_scale || font_text_ != state.window.font_text)
-      build_fonts(state);
-    ImGuiIO& io = ImGui::GetIO();
-    int w = 0, h = 0, fb_w = 0, fb_h = 0;
-    glfwGetWindowSize(window_, &w, &h);
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-    if (w <= 0 || h <= 0) return;  // minimised
-    io.DisplaySize = ImVec2(float(w), float(h));
-    io.DisplayFramebufferScale = ImVec2(float(fb_w) / float(w), float(fb_h) / float(h));
-    io.DeltaTime = 1.0f / 60.0f;
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    const Palette& colours = palette(state.ui.theme);
-    renderer_->set_masked_colours(colours.masked_a, colours.masked_b);
-    ImFont* lecturer_mono = std::exchange(state.window.mono_font, mono_);
-    draw_audience_frame(state, renderer_.get(), measured_);
-    state.window.mono_font = lecturer_mono;
-    ImGui::Render();
-    glViewport(0, 0, fb_w, fb_h);
-    const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    glfwSwapBuffers(window_);
-  }
+  InWindow in(p.window, p.context);
+  if (p.font_scale != state.ui.font_scale || p.font_text != state.window.font_text)
+    p.build_fonts(state);
+  ImGuiIO& io = ImGui::GetIO();
+  int w = 0, h = 0, fb_w = 0, fb_h = 0;
+  glfwGetWindowSize(p.window, &w, &h);
+  glfwGetFramebufferSize(p.window, &fb_w, &fb_h);
+  if (w <= 0 || h <= 0) return;  // minimised
+  io.DisplaySize = ImVec2(float(w), float(h));
+  io.DisplayFramebufferScale = ImVec2(float(fb_w) / float(w), float(fb_h) / float(h));
+  io.DeltaTime = 1.0f / 60.0f;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  const Palette& colours = palette(state.ui.theme);
+  p.renderer->set_masked_colours(colours.masked_a, colours.masked_b);
+  ImFont* lecturer_mono = std::exchange(state.window.mono_font, p.mono);
+  draw_audience_frame(state, p.renderer.get(), p.measured);
+  state.window.mono_font = lecturer_mono;
+  ImGui::Render();
+  glViewport(0, 0, fb_w, fb_h);
+  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(p.window);
 }
 
 }  // namespace attnlab::gui

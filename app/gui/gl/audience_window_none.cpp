@@ -1,10 +1,12 @@
 // A page has one canvas: with --audience (?lesson=...&audience) the page itself is the audience's
 // view, a second tab kept in step with the lecturer's (web/index.html carries the position).
 #include "app/gui/gl/audience_window.hpp"
-#include "app/gui/gl/heatmap_renderer.hpp"
 
 namespace attnlab::gui {
 
+struct AudienceWindow::Parts {};
+
+AudienceWindow::AudienceWindow() = default;
 AudienceWindow::~AudienceWindow() = default;
 
 std::string AudienceWindow::open(GLFWwindow*, AppState& state) {
@@ -19,8 +21,10 @@ void AudienceWindow::close(AppState& state) {
   state.lesson.audience_view = false;
 }
 
-void AudienceWindow::draw(AppState&) {}
+bool AudienceWindow::is_open() const {
+  return false;
+}
 
-void AudienceWindow::build_fonts(const AppState&) {}
+void AudienceWindow::draw(AppState&) {}
 
 }  // namespace attnlab::gui
