@@ -166,6 +166,29 @@ else
   bad "SVG: $(cat "$work/err")"
 fi
 
+# Ctrl+Shift+C in the running app: the picture alone, at the window's size, on the clipboard.
+"$app" --preset seed003 --stage attend --width 1100 --height 700 >"$work/out" 2>"$work/err" &
+pid=$!
+window=
+for _ in $(seq 100); do
+  window=$(xdotool search --pid "$pid" --name "^Attention Lab$" 2>/dev/null | head -n1)
+  [ -n "$window" ] && break
+  sleep 0.1
+done
+if [ -n "$window" ]; then
+  sleep 1
+  xdotool windowfocus --sync "$window" 2>/dev/null
+  xdotool key ctrl+shift+c
+  sleep 2
+  timeout 10 xclip -selection clipboard -t image/png -o >"$work/pasted.png" 2>/dev/null
+  size=$(/usr/bin/python3 -c "import struct,sys; print('%dx%d' % struct.unpack('>II', open(sys.argv[1],'rb').read(24)[16:24]))" "$work/pasted.png" 2>/dev/null)
+  [ "$size" = 1100x700 ] && ok || bad "Ctrl+Shift+C: the clipboard holds '$size', want a 1100x700 PNG"
+else
+  bad "Ctrl+Shift+C: no window"
+fi
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+
 # Bad requests: one line, exit 2, no file.
 for args in "--export-animation $work/walk.avi" "--export-png $work/no/such/dir/x.png" \
   "--transparent" "--fps 5" "--export-svg $work/no/such/dir/x.svg"; do

@@ -63,6 +63,7 @@ other_tools=(
   "--install cmake --help"                                     # cmake --install build
   "--prefix cmake --install"                                   # cmake --install build --prefix DIR
   "--benchmark_repetitions cat /usr/include/benchmark/benchmark.h"  # Google Benchmark's option
+  "--animate cat app/lessons/lesson.cpp"                       # a lesson scene's own option
 )
 known_elsewhere() {  # FLAG: listed above, and really in its command's output
   local entry

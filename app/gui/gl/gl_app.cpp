@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -319,6 +320,31 @@ void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* wind
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+// Ctrl+Shift+C: the picture alone (as --export-png draws it, at the window's size) onto the
+// clipboard; the window's own frame is drawn again after it.
+void copy_picture(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("attnlab-picture-" + time_stamp() + ".png"))
+          .string();
+  ImGuiIO& io = ImGui::GetIO();
+  const ImGuiConfigFlags flags = io.ConfigFlags;
+  io.ConfigFlags |= ImGuiConfigFlags_NoMouse;  // no hover outline in the picture
+  state.window.picture_only = true;
+  render_frame(state, renderer, window);
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba = read_frame_rgba(width, height);
+  state.window.picture_only = false;
+  io.ConfigFlags = flags;
+  render_frame(state, renderer, window);
+  for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+  try {
+    write_png_rgba(path, width, height, rgba);
+    state.status = platform::copy_png_to_clipboard(path);
+  } catch (const std::exception& error) {
+    state.status = in_gui_words(error);
+  }
+}
+
 // --screenshot: the PNG (and with --dump-layout the layout JSON) of the frame just drawn; returns
 // the exit code (2 when a file cannot be written: the user's to fix, as a bad option).
 int save_screenshot(AppState& state, const StartOptions& options) {
@@ -508,6 +534,7 @@ bool App::step() {
       export_png(state, *state.window.export_request);
     state.window.export_request.reset();
   }
+  if (std::exchange(state.window.copy_picture, false)) copy_picture(state, *renderer, window);
   glfwSwapBuffers(window);
   if (std::exchange(state.window.toggle_audience, false)) {
     if (audience.is_open()) {

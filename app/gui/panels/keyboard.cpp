@@ -212,6 +212,7 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (press.key == kKeyF11) state.window.toggle_fullscreen = true;
   if (press.ctrl && press.key == kKeyS)
     state.window.export_request = ExportRequest{std::nullopt, "", false, press.shift};
+  if (press.ctrl && press.shift && press.key == kKeyC) state.window.copy_picture = true;
   if (press.ctrl && press.key == kKeyE)
     state.window.export_request = ExportRequest{std::nullopt, "", true};
   // A clicker's PageDown reaches the lesson even from a text field clicked last.

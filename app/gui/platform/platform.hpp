@@ -27,6 +27,10 @@ bool wait_for_events(double seconds);
 // it was written. Returns what to tell the user.
 std::string deliver_file(const std::string& path);
 
+// Puts the PNG at `path` on the system's clipboard (X11: xclip; Wayland: wl-copy), for pasting
+// into slides. Returns what to tell the user: done, or what is missing.
+std::string copy_png_to_clipboard(const std::string& path);
+
 // Settings were written to settings_dir(): the browser copies them into its storage (IndexedDB).
 void settings_written();
 

@@ -1,4 +1,9 @@
 // The desktop: a plain loop, files stay where they were written, settings are saved at exit.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
 #include "app/gui/platform/platform.hpp"
 
 #define GLFW_INCLUDE_NONE
@@ -31,6 +36,40 @@ bool wait_for_events(double seconds) {
 
 std::string deliver_file(const std::string& path) {
   return "Saved " + path;
+}
+
+namespace {
+
+// `name`'s path on PATH, or "".
+std::string on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string copy_png_to_clipboard(const std::string& path) {
+  // xclip stays behind to answer the paste; it is given the file, not the app's window.
+  const bool wayland = std::getenv("WAYLAND_DISPLAY") != nullptr;
+  const std::string tool = on_path(wayland ? "wl-copy" : "xclip");
+  if (tool.empty())
+    return std::string("Copying a picture needs ") +
+           (wayland ? "wl-copy (apt-get install wl-clipboard)" : "xclip (apt-get install xclip)") +
+           "; saved as " + path + " instead.";
+  const std::string command =
+      wayland ? "'" + tool + "' --type image/png < '" + path + "'"
+              : "'" + tool + "' -selection clipboard -t image/png -i '" + path + "'";
+  if (path.find('\'') != std::string::npos || std::system(command.c_str()) != 0)
+    return "The picture could not be put on the clipboard; saved as " + path + " instead.";
+  return "The picture is on the clipboard: paste it into a slide.";
 }
 
 void settings_written() {}

@@ -15,7 +15,7 @@ namespace {
 std::function<bool()>* the_frame = nullptr;  // the page's loop outlives run_frames
 std::string page_state = "{}";               // the last frame's state, for attnlab_page_state
 std::function<void(const std::string&)>
-    open_folder;  // watch_dropped_paths's, for attnlab_open_model
+    open_folder;                                    // watch_dropped_paths's, for attnlab_open_model
 std::function<void(int, bool, int)> follow_lesson;  // watch_lesson_position's
 
 void one_frame(void*) {
@@ -108,6 +108,10 @@ void toggle_fullscreen(GLFWwindow*) {
 
 void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)> on_path) {
   open_folder = std::move(on_path);
+}
+
+std::string copy_png_to_clipboard(const std::string& path) {
+  return "The page cannot put a picture on the clipboard: " + deliver_file(path);
 }
 
 void watch_lesson_position(std::function<void(int, bool, int)> follow) {

@@ -16,6 +16,7 @@ bool transition_animating(const AppState& state) {
 bool window_request_pending(const AppState& state) {
   const WindowRequests& window = state.window;
   return window.fonts_dirty || window.toggle_fullscreen || window.toggle_audience ||
+         window.copy_picture ||
          window.export_request || state.tabs.requested_tool || state.tabs.requested_info ||
          !state.requests.empty();
 }

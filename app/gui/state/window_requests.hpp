@@ -30,6 +30,7 @@ struct WindowRequests {
   bool toggle_audience = false;  // key A: the audience's window opened or closed
   // An exported picture: the picture alone (presenter mode's layout, no bar, no play button).
   bool picture_only = false;
+  bool copy_picture = false;  // Ctrl+Shift+C: the picture alone onto the clipboard
   double fixed_frame_seconds = 0;  // > 0: every frame advances the clocks by this (an animation)
   std::optional<ExportRequest> export_request;
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.
