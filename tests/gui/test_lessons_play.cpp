@@ -8,6 +8,7 @@
 
 #include "app/common/config_flags.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/startup.hpp"
 #include "app/lessons/lesson_files.hpp"
@@ -105,10 +106,25 @@ class LessonPlay : public HeadlessImGui {
     EXPECT_EQ(config_to_flags(shown), config_to_flags(expected)) << where;
   }
 
+  // No text cut or overlapping in the scene as shown (the layout settled, as the sweep waits).
+  void expect_whole_text(const std::string& where) {
+    wait_for_measurements(state);
+    frame();
+    frame();
+    std::vector<std::string> found = text_findings(drawn_texts(), state.frame.text_fields);
+    for (int more = 0; more < 2 && !found.empty(); ++more) {
+      frame();
+      found = text_findings(drawn_texts(), state.frame.text_fields);
+    }
+    for (size_t i = 0; i < std::min<size_t>(found.size(), 2); ++i)
+      ADD_FAILURE() << where << ": " << found[i];
+  }
+
   int presses_ = 0;
 };
 
 TEST_F(LessonPlay, EveryBuiltInLessonPlaysSceneBySceneWithTheClicker) {
+  use_font_scale(1.5f);
   ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
   state.ui.presenter = true;
   load_presets(state);
@@ -141,6 +157,7 @@ TEST_F(LessonPlay, EveryBuiltInLessonPlaysSceneBySceneWithTheClicker) {
       EXPECT_EQ(state.lesson.scene, scene + 1);
       ++visited;
       expect_scene_state(lesson, state.lesson.scene, model);
+      expect_whole_text(builtin.name + " scene " + std::to_string(state.lesson.scene + 1));
     }
     EXPECT_EQ(visited, int(lesson.scenes.size())) << "every scene reached";
     EXPECT_EQ(revealed, builtin.questions) << "every question revealed";

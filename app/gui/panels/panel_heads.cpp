@@ -773,10 +773,13 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
     draw_stale_banner(state);
     const HeatmapSet& set = current_heatmaps(state);
     const Palette& colours = palette(state.ui.theme);
-    if (set.empty()) {
-      ImGui::TextWrapped(
-          "No values to draw: this trace is shape-only. Lower the sizes to compute "
-          "the attention maps.");
+    if (set.empty()) {  // wrapped at spaces; a short panel scrolls to the rest
+      if (begin_scroll_region("##shape_only")) {
+        text_wrapped(
+            "No values to draw: this trace is shape-only. Lower the sizes to compute the "
+            "attention maps.");
+      }
+      end_scroll_region();
     } else if (drawer && !drawer->error().empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colours.error);
       ImGui::TextWrapped("The heatmap shader failed, so the maps cannot be drawn:\n%s",

@@ -9,6 +9,7 @@
 
 #include "app/gui/panels/config_widgets.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/state/valid_values.hpp"
 
 namespace attnlab::gui {
 
@@ -53,9 +54,18 @@ BarFields bar_fields(const AppState& state, float room) {
   const float stepper_buttons = 2 * (frame + style.ItemInnerSpacing.x);
   f.widths[0] = preset_need + frame + pad;
   f.preset_widest = widest + frame + pad;
-  f.widths[1] = text_w("h = 16") + pad + stepper_buttons;
-  f.widths[2] = text_w("d_model = 1024") + pad;
-  f.widths[3] = text_w("T = 256") + pad;
+  // The widest of the slider's own range and the value shown now (T = 4096 on a long preset);
+  // h's the largest valid count, so the field keeps its width while h is dragged.
+  const auto field_w = [&](const std::string& typical, const std::string& now) {
+    return std::max(text_w(typical.c_str()), text_w(now.c_str())) + pad;
+  };
+  const int64_t shown_T = state.session.trace ? int64_t(state.session.trace->tokens.size()) : 0;
+  const std::vector<int64_t> counts = valid_head_counts(config);
+  const int64_t most_heads = counts.empty() ? config.n_heads : counts.back();
+  f.widths[1] = field_w("h = 16", "h = " + std::to_string(std::max(most_heads, config.n_heads))) +
+                stepper_buttons;
+  f.widths[2] = field_w("d_model = 1024", "d_model = " + std::to_string(config.d_model));
+  f.widths[3] = field_w("T = 256", "T = " + std::to_string(std::max(config.seq_len, shown_T)));
   f.widths[4] = frame + style.ItemInnerSpacing.x + text_w("causal");
   return f;
 }
