@@ -1,6 +1,7 @@
 # Sourced by the scripts that run the real app (needs $work, a temp folder): a virtual display
 # (start_xvfb.sh), settings in $work/config, sanitizer reports without leak checks, and the
-# pass/fail counters: ok, bad "what failed", and report (prints "N passed, M failed"; fails if any).
+# pass/fail counters: ok, bad "what failed", and report (prints "N passed, M failed"; fails if any);
+# window_of PID: the app's window once it shows (focused, its first frames drawn), or "".
 source "$(dirname "${BASH_SOURCE[0]}")/start_xvfb.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
 export ATTNLAB_CONFIG_DIR="$work/config"
@@ -14,4 +15,17 @@ bad() {
 report() {
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
+}
+window_of() {
+  local window=
+  for _ in $(seq 100); do
+    window=$(xdotool search --pid "$1" --name "^Attention Lab$" 2>/dev/null | head -n1)
+    [ -n "$window" ] && break
+    sleep 0.1
+  done
+  if [ -n "$window" ]; then
+    sleep 1
+    xdotool windowfocus --sync "$window" 2>/dev/null
+  fi
+  echo "$window"
 }

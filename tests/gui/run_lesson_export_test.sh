@@ -113,15 +113,8 @@ mkdir -p "$ATTNLAB_CONFIG_DIR"
 echo '{"first_start_done": true}' >"$ATTNLAB_CONFIG_DIR/settings.json"
 "$app" --lesson notebook --present --width 1280 --height 720 >"$work/out" 2>"$work/err" &
 pid=$!
-window=
-for _ in $(seq 100); do
-  window=$(xdotool search --pid "$pid" --name "^Attention Lab$" 2>/dev/null | head -n1)
-  [ -n "$window" ] && break
-  sleep 0.1
-done
+window=$(window_of "$pid")
 if [ -n "$window" ]; then
-  sleep 1
-  xdotool windowfocus --sync "$window" 2>/dev/null
   xdotool mousemove --window "$window" 330 36 click 1  # the presenter bar's n_heads slider
   for _ in 1 2 3 4 5; do
     xdotool mousemove --window "$window" $((RANDOM % 1200)) $((RANDOM % 500)) key Next

@@ -169,15 +169,8 @@ fi
 # Ctrl+Shift+C in the running app: the picture alone, at the window's size, on the clipboard.
 "$app" --preset seed003 --stage attend --width 1100 --height 700 >"$work/out" 2>"$work/err" &
 pid=$!
-window=
-for _ in $(seq 100); do
-  window=$(xdotool search --pid "$pid" --name "^Attention Lab$" 2>/dev/null | head -n1)
-  [ -n "$window" ] && break
-  sleep 0.1
-done
+window=$(window_of "$pid")
 if [ -n "$window" ]; then
-  sleep 1
-  xdotool windowfocus --sync "$window" 2>/dev/null
   xdotool key ctrl+shift+c
   sleep 2
   timeout 10 xclip -selection clipboard -t image/png -o >"$work/pasted.png" 2>/dev/null
