@@ -137,9 +137,8 @@ std::string applied(AppState& state, const StartOptions& options) {
   return "";
 }
 
-std::string scene_reason(const LessonPlayer& player, const Scene& scene, int line,
-                         const std::string& reason) {
-  (void)scene;
+// "FILE:LINE: reason", as the lesson's own problems are said.
+std::string scene_reason(const LessonPlayer& player, int line, const std::string& reason) {
   return player.lesson.source + ":" + std::to_string(line) + ": " + reason;
 }
 
@@ -196,7 +195,6 @@ bool show_scene(AppState& state, int index) {
   player.scene_error.clear();
   player.strokes.clear();
   if (player.started_at < 0) player.started_at = state.walk.clock;
-  const Scene& scene = scenes[size_t(index)];
   const Scene* with_options = scene_with_options(player.lesson, index);
   if (!with_options) return true;  // no state set yet: the app as it is
   StartOptions options;
@@ -209,7 +207,7 @@ bool show_scene(AppState& state, int index) {
     }
   }
   if (!reason.empty()) {
-    player.scene_error = scene_reason(player, scene, with_options->options_line, reason);
+    player.scene_error = scene_reason(player, with_options->options_line, reason);
     note_error(player, player.scene_error);
     return false;
   }
