@@ -2,7 +2,8 @@
 // page from a loopback server and is driven through the DevTools protocol (puppeteer-core), as a
 // person would: it checks the heatmap pixels against the core's numbers (the native pixel
 // checker, on the page's screenshot and its state), steps with the arrow key, changes n_heads by
-// typing into the slider, enters presenter mode, downloads the tensors, resizes the page, and
+// typing into the slider, enters presenter mode, downloads the tensors, records a WebM, plays a
+// lesson with an audience tab, resizes the page, and
 // reloads it to see the settings kept, opens a tiny Hugging Face checkpoint's files through the
 // page's file input (read into the page's memory, opened as a dropped folder); from PLAIN_URL (a server sending no isolation headers) the
 // page must make itself isolated (isolation.js) and run.
@@ -236,6 +237,28 @@ try {
   check(true, `the audience tab follows the lecturer's click (scene ${a.lesson.scene + 1}, revealed ${a.lesson.revealed})`);
   await audience.screenshot({path: path.join(outDir, 'page_lesson_audience.png')});
   await audience.close();
+
+  // 7c. Record: the page as a WebM through the browser's MediaRecorder, downloaded.
+  const recordButton = await page.$('#record');
+  await recordButton.click();
+  await page.focus('#canvas');
+  await page.mouse.move(600, 300);
+  for (let i = 0; i < 4; i++) {
+    await press('PageDown');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+  await recordButton.click();
+  const recorded = await page.waitForFunction(() => window.attnlabRecorded, {timeout: 20000})
+                       .then((handle) => handle.jsonValue()).catch(() => null);
+  let webm = null;
+  for (let i = 0; i < 50 && recorded && !webm; i++) {
+    const found = fs.readdirSync(downloads).find((f) => f === recorded.name);
+    if (found && fs.statSync(path.join(downloads, found)).size === recorded.bytes) webm = found;
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const head = webm ? fs.readFileSync(path.join(downloads, webm)).subarray(0, 4).toString('hex') : '';
+  check(Boolean(webm) && head === '1a45dfa3' && recorded.bytes > 1000,
+        `Record downloads a WebM of the page: ${webm} (${recorded && recorded.bytes} bytes, magic ${head})`);
 
   // 8. A model folder from the user's disk: the tiny GPT-2 (2 layers, 4 heads) written by
   // hf_checkpoints.py, given to the page's file input as a person's pick would be.
