@@ -22,6 +22,30 @@ bool stage_view_alone(const AppState& state) {
   return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
 }
 
+// The panels' layout over the window less a lesson's band (its caption and question) under them.
+// Sets the frame's layout height and panel rectangles; `band` is the band's height (0: none).
+PanelLayout layout_over_band(AppState& state, bool stage_alone, float& band) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  band = lesson_band_height(state, display.y);
+  state.frame.layout_height = display.y - band;
+  const PanelLayout layout =
+      frame_layout(state, ImVec2(display.x, state.frame.layout_height), stage_alone);
+  state.frame.panel_rects = layout.rects;
+  return layout;
+}
+
+// What both the lecturer's and the audience's windows draw: the strip, the stage view's tabs,
+// the heads (and the info panel where the layout has one), and the lesson's band.
+void draw_picture_panels(AppState& state, HeatmapDrawer* drawer, const PanelLayout& layout,
+                         float band) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  draw_pipeline_panel(state);
+  draw_toolkit_panel(state, drawer);
+  if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
+  if (shown(layout, PanelId::Info)) draw_info_panel(state);
+  if (band > 0) draw_lesson_band(state, ImVec4(0, display.y - band, display.x, display.y));
+}
+
 }  // namespace
 
 void draw_frame(AppState& state, HeatmapDrawer* drawer) {
@@ -36,14 +60,10 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   if (!first_start_card_takes_input(state)) handle_shortcuts(state);
 
   poll_lesson_file(state, state.walk.clock);
-  // A lesson's band (its caption and question) under the picture; the audience's view and a
-  // slide have no controls.
-  const float band = lesson_band_height(state, io.DisplaySize.y);
-  state.frame.layout_height = io.DisplaySize.y - band;
+  float band = 0;
   const PanelLayout layout =
-      frame_layout(state, ImVec2(io.DisplaySize.x, state.frame.layout_height),
-                   state.ui.presenter && stage_view_alone(state));
-  state.frame.panel_rects = layout.rects;
+      layout_over_band(state, state.ui.presenter && stage_view_alone(state), band);
+  // The audience's view and a slide have no controls.
   if (state.ui.presenter) {
     if (audience_picture(state))
       state.frame.playback_in_bar = true;  // no play button for the audience
@@ -52,12 +72,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   } else {
     draw_controls_panel(state);
   }
-  draw_pipeline_panel(state);
-  draw_toolkit_panel(state, drawer);
-  if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
-  if (shown(layout, PanelId::Info)) draw_info_panel(state);
-  if (band > 0)
-    draw_lesson_band(state, ImVec4(0, io.DisplaySize.y - band, io.DisplaySize.x, io.DisplaySize.y));
+  draw_picture_panels(state, drawer, layout, band);
   drag_borders(layout, state.ui);
   if (!audience_picture(state)) track_pointer(state);
   draw_pointer(state);
@@ -75,10 +90,6 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   state.requests.apply(state);
 }
 
-}  // namespace attnlab::gui
-
-namespace attnlab::gui {
-
 void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout& measured) {
   ImGuiIO& io = ImGui::GetIO();
   std::swap(state.pipeline.content_height, measured.pipeline_content);
@@ -88,17 +99,10 @@ void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout&
   state.frame = FrameOutput{};
   io.UserData = &state.frame;
   state.frame.drawing = true;
-  const float band = lesson_band_height(state, io.DisplaySize.y);
-  state.frame.layout_height = io.DisplaySize.y - band;
-  const PanelLayout layout = frame_layout(
-      state, ImVec2(io.DisplaySize.x, state.frame.layout_height), stage_view_alone(state));
-  state.frame.panel_rects = layout.rects;
+  float band = 0;
+  const PanelLayout layout = layout_over_band(state, stage_view_alone(state), band);
   state.frame.playback_in_bar = true;  // no play button for the audience
-  draw_pipeline_panel(state);
-  draw_toolkit_panel(state, drawer);
-  if (shown(layout, PanelId::Heads)) draw_heads_panel(state, drawer);
-  if (band > 0)
-    draw_lesson_band(state, ImVec4(0, io.DisplaySize.y - band, io.DisplaySize.x, io.DisplaySize.y));
+  draw_picture_panels(state, drawer, layout, band);
   draw_pointer(state);
   io.UserData = nullptr;
   state.frame.drawing = false;
