@@ -1,16 +1,13 @@
 #include "app/gui/export/gif_writer.hpp"
 
-#include <fcntl.h>
 #include <gif_lib.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <filesystem>
 #include <numeric>
 
 #include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 
@@ -22,9 +19,15 @@ int bin_of(const unsigned char* rgb) {
   return (rgb[0] >> 3) << 10 | (rgb[1] >> 3) << 5 | (rgb[2] >> 3);
 }
 
-[[noreturn]] void cannot_write(const std::string& path, int error) {
-  throw UserError("cannot write " + path + ": " + GifErrorString(error) +
-                  " (check that its folder is writable and the disk is not full)");
+[[noreturn]] void cannot_encode(const std::string& path, int error) {
+  throw UserError("cannot encode " + path + " as a GIF: " + GifErrorString(error));
+}
+
+// giflib's output function: the encoded bytes appended to the std::string given to EGifOpen.
+int append_bytes(GifFileType* gif, const GifByteType* data, int length) {
+  static_cast<std::string*>(gif->UserData)
+      ->append(reinterpret_cast<const char*>(data), size_t(length));
+  return length;
 }
 
 }  // namespace
@@ -81,24 +84,17 @@ void write_gif(const std::string& path, int width, int height,
   for (int e = 0; e < entries; ++e)
     colours[size_t(e)] = {palette.colours[size_t(e * 3)], palette.colours[size_t(e * 3 + 1)],
                           palette.colours[size_t(e * 3 + 2)]};
-  const std::string temporary = path + ".partial";
+  // Encoded in memory, then written whole by the one atomic writer the exports share.
+  std::string bytes;
   int error = 0;
-  // Created as any file the user writes (giflib's own open makes it private to its owner).
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0) cannot_write(path, E_GIF_ERR_OPEN_FAILED);
-  GifFileType* gif = EGifOpenFileHandle(fd, &error);
-  if (!gif) {
-    close(fd);
-    std::remove(temporary.c_str());
-    cannot_write(path, error);
-  }
+  GifFileType* gif = EGifOpen(&bytes, append_bytes, &error);
+  if (!gif) cannot_encode(path, error);
   bool ok = true;
   const auto fail = [&] {
     const int code = gif->Error;  // before the close frees it
     int close_error = 0;
     EGifCloseFile(gif, &close_error);
-    std::remove(temporary.c_str());
-    cannot_write(path, code ? code : close_error);
+    cannot_encode(path, code ? code : close_error);
   };
   ColorMapObject* map = GifMakeMapObject(size, colours.data());
   EGifSetGifVersion(gif, true);
@@ -124,16 +120,8 @@ void write_gif(const std::string& path, int width, int height,
     }
     if (!ok) fail();
   }
-  if (EGifCloseFile(gif, &error) != GIF_OK) {
-    std::remove(temporary.c_str());
-    cannot_write(path, error);
-  }
-  std::error_code renamed;
-  std::filesystem::rename(temporary, path, renamed);
-  if (renamed) {
-    std::remove(temporary.c_str());
-    throw UserError("cannot write " + path + ": " + renamed.message());
-  }
+  if (EGifCloseFile(gif, &error) != GIF_OK) cannot_encode(path, error);
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace attnlab::gui

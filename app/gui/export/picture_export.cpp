@@ -1,18 +1,16 @@
 #include "app/gui/export/picture_export.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/platform/platform.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 
@@ -26,30 +24,10 @@ bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
-// ffmpeg's path on PATH, or "".
-std::string ffmpeg_path() {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/ffmpeg";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
 std::string shell_quoted(const std::string& text) {
   std::string out = "'";
   for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
-}
-
-// Everything the picture shows, computed: the model read, the trace run, the measurements done.
-void settle(AppState& state) {
-  if (!state.model.loading.empty()) wait_for_model(state);
-  state.session.worker->wait_idle();
-  poll_trace(state);
-  wait_for_measurements(state);
 }
 
 std::vector<unsigned char> rgb_of(const std::vector<unsigned char>& rgba) {
@@ -65,11 +43,12 @@ std::vector<unsigned char> rgb_of(const std::vector<unsigned char>& rgba) {
 // The frames through ffmpeg into an MP4 (each frame repeated for its time), whole or not at all.
 void write_mp4(const std::string& path, const PictureExport& run) {
   const std::string temporary = path + ".partial.mp4";
-  const std::string command =
-      shell_quoted(ffmpeg_path()) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" +
-      " -s " + std::to_string(run.width) + "x" + std::to_string(run.height) + " -r " +
-      std::to_string(run.fps) + " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " +
-      shell_quoted(temporary);
+  const std::string command = shell_quoted(platform::program_on_path("ffmpeg")) +
+                              " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" +
+                              " -s " + std::to_string(run.width) + "x" +
+                              std::to_string(run.height) + " -r " + std::to_string(run.fps) +
+                              " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " +
+                              shell_quoted(temporary);
   FILE* pipe = popen(command.c_str(), "w");
   if (!pipe) throw UserError("cannot start ffmpeg to write " + path);
   bool written = true;
@@ -122,6 +101,15 @@ std::vector<unsigned char> transparent_pixels(const std::function<void(const flo
 
 }  // namespace
 
+std::string settle_for_export(AppState& state) {
+  const bool reading = !state.model.loading.empty();
+  if (reading) wait_for_model(state);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  wait_for_measurements(state);
+  return reading ? state.model.error : "";
+}
+
 std::string start_picture_export(AppState& state, const StartOptions& options, PictureExport& run) {
   run.still = options.export_png;
   run.transparent = options.transparent;
@@ -134,7 +122,7 @@ std::string start_picture_export(AppState& state, const StartOptions& options, P
     if (!mp4 && !ends_with(run.animation, ".gif"))
       return "--export-animation writes a .gif or an .mp4: name the file " + run.animation +
              ".gif or .mp4";
-    if (mp4 && ffmpeg_path().empty())
+    if (mp4 && platform::program_on_path("ffmpeg").empty())
       return "an MP4 needs ffmpeg, which is not installed (apt-get install ffmpeg); a .gif needs "
              "nothing more";
     run.lesson = !options.lesson.empty();
@@ -155,7 +143,7 @@ std::string start_picture_export(AppState& state, const StartOptions& options, P
 
 void before_picture_frame(AppState& state, PictureExport& run) {
   if (run.animation.empty()) {
-    if (run.frame_of_shot == 0 || run.frame_of_shot == kStillFrames - 2) settle(state);
+    if (run.frame_of_shot == 0 || run.frame_of_shot == kStillFrames - 2) settle_for_export(state);
     ++run.frame_of_shot;
     return;
   }
@@ -164,7 +152,7 @@ void before_picture_frame(AppState& state, PictureExport& run) {
       go_to_step(state, 0);
       state.walk.transition_start = -1;
     }
-    settle(state);
+    settle_for_export(state);
     return;
   }
   if (run.frame_of_shot == 0) {
@@ -174,7 +162,7 @@ void before_picture_frame(AppState& state, PictureExport& run) {
       if (slide.scene != state.lesson.scene || run.shot == 0) show_scene(state, slide.scene);
       state.lesson.slide = true;
       state.lesson.revealed = slide.answer;
-      settle(state);
+      settle_for_export(state);
     } else if (run.shot == 0) {
       go_to_step(state, 0);
       state.walk.transition_start = -1;  // the first stage settled

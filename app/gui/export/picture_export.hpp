@@ -30,6 +30,10 @@ struct PictureExport {
   std::vector<AnimationFrame> frames;
 };
 
+// Everything an exported picture shows, computed: the model read, the trace run, the
+// measurements done. Returns the model's error when one was just read and could not be.
+std::string settle_for_export(AppState& state);
+
 // Checks the options (a .gif or .mp4 name, ffmpeg for an MP4) and puts the state in the picture's
 // view; "" or one line saying what is wrong.
 std::string start_picture_export(AppState& state, const StartOptions& options, PictureExport& run);

@@ -4,11 +4,10 @@
 #include <cairo.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 
@@ -96,26 +95,23 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
 
 void write_handout_pdf(const std::string& path, const std::string& lesson_title,
                        const std::vector<HandoutPage>& pages) {
-  const std::string temporary = path + ".partial";
+  // Drawn into memory, then written whole by the one atomic writer the exports share.
+  std::string bytes;
+  const auto append = [](void* closure, const unsigned char* data, unsigned int length) {
+    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+    return CAIRO_STATUS_SUCCESS;
+  };
   {
-    Surface surface(cairo_pdf_surface_create(temporary.c_str(), kPageW, kPageH),
+    Surface surface(cairo_pdf_surface_create_for_stream(append, &bytes, kPageW, kPageH),
                     cairo_surface_destroy);
-    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-      throw UserError("cannot write " + path + ": check that its folder is writable");
     Context cr(cairo_create(surface.get()), cairo_destroy);
     for (size_t i = 0; i < pages.size(); ++i) page(cr.get(), lesson_title, pages[i], int(i) + 1);
     cairo_surface_finish(surface.get());
-    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
-      std::remove(temporary.c_str());
-      throw UserError("cannot write " + path + " (is the disk full?)");
-    }
+    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
+      throw UserError("cannot draw the handout " + path + ": " +
+                      cairo_status_to_string(cairo_surface_status(surface.get())));
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::remove(temporary.c_str());
-    throw UserError("cannot write " + path + ": " + error.message());
-  }
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace attnlab::gui

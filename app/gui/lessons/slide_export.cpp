@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/gui/export/picture_export.hpp"
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
-#include "app/gui/model/model_state.hpp"
 
 namespace attnlab::gui {
 
@@ -13,21 +13,6 @@ namespace {
 
 // Frames a slide is drawn before it is saved: the layout measures its text, then places it.
 constexpr int kSettleFrames = 4;
-
-// Everything the slide shows, computed: its model read, its trace run, its measurements done. A
-// model that cannot be read is said once.
-void settle(AppState& state, SlideExport& run) {
-  if (!state.model.loading.empty()) {
-    wait_for_model(state);
-    if (!state.model.error.empty() && run.model_error.empty()) {
-      run.model_error = state.model.error;
-      std::fprintf(stderr, "attnlab: %s\n", run.model_error.c_str());
-    }
-  }
-  state.session.worker->wait_idle();
-  poll_trace(state);
-  wait_for_measurements(state);
-}
 
 HandoutPage page_of(const AppState& state, const Slide& slide, const std::string& picture) {
   const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
@@ -73,7 +58,13 @@ void before_slide_frame(AppState& state, SlideExport& run) {
     state.lesson.revealed = slide.answer;
     break;
   }
-  if (run.frames == 0 || run.frames == kSettleFrames - 2) settle(state, run);
+  if (run.frames == 0 || run.frames == kSettleFrames - 2) {
+    const std::string model_error = settle_for_export(state);
+    if (!model_error.empty() && run.model_error.empty()) {  // said once
+      run.model_error = model_error;
+      std::fprintf(stderr, "attnlab: %s\n", model_error.c_str());
+    }
+  }
   ++run.frames;
 }
 

@@ -27,6 +27,9 @@ bool wait_for_events(double seconds);
 // it was written. Returns what to tell the user.
 std::string deliver_file(const std::string& path);
 
+// The path of the program `name` on PATH ("" when it is not installed, and in a page).
+std::string program_on_path(const std::string& name);
+
 // Puts the PNG at `path` on the system's clipboard (X11: xclip; Wayland: wl-copy), for pasting
 // into slides. Returns what to tell the user: done, or what is missing.
 std::string copy_png_to_clipboard(const std::string& path);

@@ -38,10 +38,7 @@ std::string deliver_file(const std::string& path) {
   return "Saved " + path;
 }
 
-namespace {
-
-// `name`'s path on PATH, or "".
-std::string on_path(const std::string& name) {
+std::string program_on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "";
   size_t start = 0;
@@ -54,12 +51,10 @@ std::string on_path(const std::string& name) {
   return "";
 }
 
-}  // namespace
-
 std::string copy_png_to_clipboard(const std::string& path) {
   // xclip stays behind to answer the paste; it is given the file, not the app's window.
   const bool wayland = std::getenv("WAYLAND_DISPLAY") != nullptr;
-  const std::string tool = on_path(wayland ? "wl-copy" : "xclip");
+  const std::string tool = program_on_path(wayland ? "wl-copy" : "xclip");
   if (tool.empty())
     return std::string("Copying a picture needs ") +
            (wayland ? "wl-copy (apt-get install wl-clipboard)" : "xclip (apt-get install xclip)") +

@@ -110,6 +110,10 @@ void watch_dropped_paths(GLFWwindow*, std::function<void(const std::string&)> on
   open_folder = std::move(on_path);
 }
 
+std::string program_on_path(const std::string&) {
+  return "";
+}
+
 std::string copy_png_to_clipboard(const std::string& path) {
   return "The page cannot put a picture on the clipboard: " + deliver_file(path);
 }
