@@ -3,7 +3,9 @@
 # libraries (Eigen, nlohmann-json, CLI11, stb) are reached through a folder of links to just their
 # own include folders, never /usr/include itself. Dear ImGui is compiled from Debian's source
 # package (libimgui-dev ships no .cpp), with its GLFW and OpenGL 3 backends and std::string helpers; GLFW and WebGL 2 are
-# Emscripten's own. Threads are Web Workers (-pthread): the page must be cross-origin isolated.
+# Emscripten's own. Threads are Web Workers (-pthread): the page must be cross-origin isolated;
+# the one-file page (ATTNLAB_ONE_THREAD, ./setup.sh web --single-file) opens from file://, which
+# never is, so it has no threads (core/kernels/threads_available.hpp).
 set(WEB_HEADERS ${CMAKE_BINARY_DIR}/debian-headers)
 file(MAKE_DIRECTORY ${WEB_HEADERS})
 foreach(link IN ITEMS nlohmann CLI stb Eigen unsupported)
@@ -25,9 +27,15 @@ add_library(Eigen3::Eigen ALIAS web_headers)
 add_library(nlohmann_json::nlohmann_json ALIAS web_headers)
 add_library(CLI11::CLI11 ALIAS web_headers)
 
-set(THREADS_PREFER_PTHREAD_FLAG ON)
-add_compile_options(-pthread)
-add_link_options(-pthread)
+option(ATTNLAB_ONE_THREAD "The one-file page: no threads, for file:// (tools/build_web.sh --single-file)"
+       OFF)
+if(ATTNLAB_ONE_THREAD)
+  add_compile_definitions(ATTNLAB_ONE_THREAD)
+else()
+  set(THREADS_PREFER_PTHREAD_FLAG ON)
+  add_compile_options(-pthread)
+  add_link_options(-pthread)
+endif()
 # The app reports bad input and cancellation with C++ exceptions: caught, not Emscripten's default
 # of aborting on a throw.
 add_compile_options(-fexceptions)

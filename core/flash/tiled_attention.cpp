@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 
 #include "core/flash/online_softmax.hpp"
 #include "core/flash/projections.hpp"
 #include "core/kernels/blas_threads.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/kernels/parallel.hpp"
+#include "core/kernels/threads_available.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/trace/plan_sizes.hpp"
@@ -33,7 +33,7 @@ std::string config_issues(const Config& c) {
 }  // namespace
 
 int64_t flash_workers() {
-  return std::max<int64_t>(1, std::thread::hardware_concurrency());
+  return int64_t(usable_cores());
 }
 
 int64_t flash_bytes_needed(const Config& c, TileSizes tiles) {

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <thread>
 
 #include "core/kernels/thread_pool.hpp"
+#include "core/kernels/threads_available.hpp"
 
 namespace attnlab {
 
@@ -14,12 +14,12 @@ namespace attnlab {
 // costs tens of microseconds, more than a teaching-size loop takes.
 constexpr double kParallelFlops = 2e6;
 
-// Calls fn(begin, end) on disjoint chunks covering [0, n), on up to hardware_concurrency()
+// Calls fn(begin, end) on disjoint chunks covering [0, n), on up to usable_cores()
 // threads when the whole loop costs at least kParallelFlops. fn must not throw. When the pool is
 // already running a loop (another caller, or this is a loop inside a loop) it runs serially.
 template <typename Fn>
 void parallel_for(int64_t n, double total_flops, Fn fn) {
-  const auto cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto cores = static_cast<int64_t>(usable_cores());
   const int64_t tasks = std::min(cores, n);
   if (total_flops < kParallelFlops || tasks <= 1) {
     if (n > 0) fn(int64_t{0}, n);

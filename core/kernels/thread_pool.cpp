@@ -1,11 +1,11 @@
 #include "core/kernels/thread_pool.hpp"
 
-#include <algorithm>
+#include "core/kernels/threads_available.hpp"
 
 namespace attnlab {
 
 ThreadPool& ThreadPool::shared() {
-  static ThreadPool pool(std::max(1, int(std::thread::hardware_concurrency())) - 1);
+  static ThreadPool pool(int(usable_cores()) - 1);
   return pool;
 }
 

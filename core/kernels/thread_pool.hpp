@@ -15,7 +15,8 @@ namespace attnlab {
 
 class ThreadPool {
  public:
-  // The process's pool: hardware_concurrency() - 1 helper threads, started on first use.
+  // The process's pool: usable_cores() - 1 helper threads (none in a one-thread build), started
+  // on first use.
   static ThreadPool& shared();
 
   // Calls task(i) for every i in [0, tasks), spread over the helpers and the calling thread;

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <thread>
 
+#include "core/kernels/threads_available.hpp"
 #include "core/model/inputs.hpp"
 
 namespace attnlab {
@@ -312,8 +312,7 @@ int64_t forward_bytes_needed(const Config& c) {
   if (bound <= 0) return 0;
   if (bound > kMaxCountableElements) return kUncountable;
   const double maps = double(c.tokens()) * double(c.key_tokens());  // one (T, T_k) per thread
-  const double workers = double(
-      std::min<int64_t>(std::max(1u, std::thread::hardware_concurrency()), c.batch * c.n_heads));
+  const double workers = double(std::min<int64_t>(usable_cores(), c.batch * c.n_heads));
   const double mask = c.mask.any() ? double(c.batch) * maps : 0;  // one byte per (b, i, j)
   return saturated(held_activations(c) + double(planned_parameter_bytes(c)) +
                    workers * maps * kFloatBytes + mask);

@@ -1,5 +1,6 @@
 // A measurement too slow for a frame (the loop-vs-batched timings, head importance, one head vs
-// many at the base preset take about a second): run on its own thread, polled every frame, and
+// many at the base preset take about a second): run on its own thread (in a one-thread build,
+// core/kernels/threads_available.hpp, at once when started), polled every frame, and
 // kept with the key it was started for, so a panel knows when its numbers are stale. A job derived
 // from the shown trace is keyed by (trace generation, the panel's own choice): TraceJob and
 // start_for_trace (trace_jobs.hpp). Every task can be cancelled (the work checks the flag every few
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "app/gui/state/gui_words.hpp"
+#include "core/kernels/threads_available.hpp"
 #include "core/model/run_control.hpp"
 
 namespace attnlab::gui {
@@ -65,26 +67,10 @@ class BackgroundTask final : public Job {
   void start(const Key& key, Work work) {
     if (!begin(key)) return;
     shared_ = std::make_shared<Shared>();
-    thread_ = std::thread([shared = shared_, work = std::move(work)] {
-      RunControl control;
-      control.cancel = &shared->cancel;
-      control.progress = [&shared](double fraction) { shared->progress = fraction; };
-      std::optional<Result> result;
-      std::string error;
-      bool cancelled = false;
-      try {
-        result = work(control);
-      } catch (const Cancelled&) {
-        cancelled = true;
-      } catch (const std::exception& failure) {  // UserError, bad_alloc
-        error = in_gui_words(failure);
-      }
-      std::lock_guard lock(shared->mutex);
-      shared->result = std::move(result);
-      shared->error = std::move(error);
-      shared->cancelled = cancelled;
-      shared->done = true;
-    });
+    if constexpr (kThreadsAvailable)
+      thread_ = std::thread(run, shared_, std::move(work));
+    else
+      run(shared_, work);
   }
   // Records `key` as refused for `reason` without starting a thread (a config with no values).
   void refuse(const Key& key, std::string reason) {
@@ -148,6 +134,27 @@ class BackgroundTask final : public Job {
     std::string error;
     bool cancelled = false;
   };
+  // The work, on its thread (or the caller's): its result, failure or cancellation into `shared`.
+  static void run(const std::shared_ptr<Shared>& shared, const Work& work) {
+    RunControl control;
+    control.cancel = &shared->cancel;
+    control.progress = [&shared](double fraction) { shared->progress = fraction; };
+    std::optional<Result> result;
+    std::string error;
+    bool cancelled = false;
+    try {
+      result = work(control);
+    } catch (const Cancelled&) {
+      cancelled = true;
+    } catch (const std::exception& failure) {  // UserError, bad_alloc
+      error = in_gui_words(failure);
+    }
+    std::lock_guard lock(shared->mutex);
+    shared->result = std::move(result);
+    shared->error = std::move(error);
+    shared->cancelled = cancelled;
+    shared->done = true;
+  }
   // Clears the last run for `key`; false (and the running work asked to stop) while one runs.
   bool begin(const Key& key) {
     if (busy()) {

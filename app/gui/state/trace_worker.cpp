@@ -1,12 +1,15 @@
 #include "app/gui/state/trace_worker.hpp"
 
 #include "app/gui/state/gui_words.hpp"
+#include "core/kernels/threads_available.hpp"
 #include "core/model/errors.hpp"
 #include "core/trace/mha.hpp"
 
 namespace attnlab::gui {
 
-TraceWorker::TraceWorker() : thread_([this] { loop(); }) {}
+TraceWorker::TraceWorker() {
+  if constexpr (kThreadsAvailable) thread_ = std::thread([this] { loop(); });
+}
 
 TraceWorker::~TraceWorker() {
   {
@@ -16,10 +19,18 @@ TraceWorker::~TraceWorker() {
     cancel_ = true;
   }
   wake_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 void TraceWorker::request(uint64_t request_id, const Config& config, const Inputs& inputs) {
+  if constexpr (!kThreadsAvailable) {
+    cancel_ = false;
+    progress_ = 0.0;
+    TraceResult result = compute(Job{request_id, config, inputs});
+    std::lock_guard lock(mutex_);
+    result_ = std::move(result);
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     pending_ = Job{request_id, config, inputs};
@@ -62,20 +73,7 @@ void TraceWorker::loop() {
     cancel_ = false;
     progress_ = 0.0;
     lock.unlock();
-
-    TraceResult result;
-    result.request_id = job.request_id;
-    RunControl control;
-    control.cancel = &cancel_;
-    control.progress = [this](double fraction) { progress_ = fraction; };
-    try {
-      result.bundle = compute_bundle(job.config, job.inputs, control);
-    } catch (const Cancelled&) {
-      result.cancelled = true;
-    } catch (const std::exception& error) {  // UserError, or bad_alloc for a huge config
-      result.error = in_gui_words(error);
-    }
-
+    TraceResult result = compute(job);
     lock.lock();
     running_ = false;
     // A superseded run's result is dropped: a newer request is already queued.
@@ -85,6 +83,22 @@ void TraceWorker::loop() {
       idle_.notify_all();
     }
   }
+}
+
+TraceResult TraceWorker::compute(const Job& job) {
+  TraceResult result;
+  result.request_id = job.request_id;
+  RunControl control;
+  control.cancel = &cancel_;
+  control.progress = [this](double fraction) { progress_ = fraction; };
+  try {
+    result.bundle = compute_bundle(job.config, job.inputs, control);
+  } catch (const Cancelled&) {
+    result.cancelled = true;
+  } catch (const std::exception& error) {  // UserError, or bad_alloc for a huge config
+    result.error = in_gui_words(error);
+  }
+  return result;
 }
 
 }  // namespace attnlab::gui

@@ -1,6 +1,7 @@
 // Computes traces (with their correct twin under a mistake) on a background thread so a big
 // configuration (the base preset, B=32) never freezes the window. A newer request supersedes the
-// one running: the old run is cancelled.
+// one running: the old run is cancelled. A one-thread build (core/kernels/threads_available.hpp)
+// has no thread: a request is computed when it is made.
 #pragma once
 
 #include <atomic>
@@ -45,13 +46,14 @@ class TraceWorker {
   void wait_idle();
 
  private:
-  void loop();
-
   struct Job {
     uint64_t request_id;
     Config config;
     Inputs inputs;
   };
+  void loop();
+  // Runs `job` (cancel_ and progress_ reset by the caller): its bundle, error or cancellation.
+  TraceResult compute(const Job& job);
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
@@ -62,7 +64,7 @@ class TraceWorker {
   std::atomic<double> progress_{0.0};
   bool running_ = false;
   bool stopping_ = false;
-  std::thread thread_;  // last: starts after every member above exists
+  std::thread thread_;  // last: starts after every member above exists (none in a one-thread build)
 };
 
 }  // namespace attnlab::gui

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#ifdef ATTNLAB_ONE_THREAD
+#include <emscripten/eventloop.h>
+#endif
+
 #include "app/gui/state/gui_words.hpp"
 #include "core/model/errors.hpp"
 #include "core/training/tasks.hpp"
@@ -19,8 +23,17 @@ int64_t snapshot_every(int64_t steps) {
 // The evaluation batch: one sequence, from a batch index training never reaches.
 constexpr int64_t kEvalBatchIndex = int64_t(1) << 40;
 
+using Clock = std::chrono::steady_clock;
+
 }  // namespace
 
+#ifdef ATTNLAB_ONE_THREAD
+TrainRun::TrainRun() = default;
+
+TrainRun::~TrainRun() {
+  emscripten_clear_timeout(timer_);
+}
+#else
 TrainRun::TrainRun() : thread_([this] { loop(); }) {}
 
 TrainRun::~TrainRun() {
@@ -31,6 +44,7 @@ TrainRun::~TrainRun() {
   wake_.notify_all();
   thread_.join();
 }
+#endif
 
 std::string TrainRun::reset(const training::TrainSettings& settings) {
   try {
@@ -60,6 +74,9 @@ void TrainRun::start() {
     running_ = true;
   }
   wake_.notify_all();
+#ifdef ATTNLAB_ONE_THREAD
+  schedule_steps();
+#endif
 }
 
 void TrainRun::pause() {
@@ -68,11 +85,15 @@ void TrainRun::pause() {
 
 void TrainRun::step_once() {
   if (!has_model()) return;
+#ifdef ATTNLAB_ONE_THREAD
+  if (!running_) take_step();
+#else
   {
     std::lock_guard lock(mutex_);
     ++pending_steps_;
   }
   wake_.notify_all();
+#endif
 }
 
 bool TrainRun::has_model() const {
@@ -124,10 +145,32 @@ std::vector<std::shared_ptr<const TrainSnapshot>> TrainRun::snapshots() const {
 void TrainRun::set_pace(double steps_per_second) {
   pace_ = std::max(0.0, steps_per_second);
   wake_.notify_all();  // a slow pace's wait ends at once when it changes
+#ifdef ATTNLAB_ONE_THREAD
+  if (running_) schedule_steps();
+#endif
 }
 
+#ifdef ATTNLAB_ONE_THREAD
+void TrainRun::schedule_steps() {
+  emscripten_clear_timeout(timer_);
+  const double pace = pace_.load();
+  timer_ =
+      emscripten_set_timeout([](void* run) { static_cast<TrainRun*>(run)->steps_between_frames(); },
+                             pace > 0 ? 1000.0 / pace : 0.0, this);
+}
+
+void TrainRun::steps_between_frames() {
+  timer_ = 0;
+  // A third of a 60 Hz frame: the page still draws the heads as they learn.
+  const Clock::time_point until = Clock::now() + std::chrono::milliseconds(5);
+  do {
+    if (!running_) return;
+    take_step();
+  } while (pace_.load() == 0 && Clock::now() < until);
+  if (running_) schedule_steps();
+}
+#else
 void TrainRun::loop() {
-  using Clock = std::chrono::steady_clock;
   Clock::time_point last_step{};
   while (true) {
     {
@@ -149,27 +192,32 @@ void TrainRun::loop() {
       }
     }
     last_step = Clock::now();
-    std::shared_ptr<const TrainSnapshot> shot;
-    {
-      std::lock_guard train(train_mutex_);
-      training::Trainer& trainer = *trainer_;
-      if (trainer.steps_done() >= settings_.steps) {
-        running_ = false;
-        continue;
-      }
-      trainer.step();
-      steps_done_ = trainer.steps_done();
-      const bool last = trainer.steps_done() >= settings_.steps;
-      if (last && !settings_.eval_seq_lens.empty()) trainer.evaluate_lengths();
-      if (last || pace_.load() > 0 || !running_ ||
-          trainer.steps_done() % snapshot_every(settings_.steps) == 0)
-        shot = snapshot(trainer);
-      if (last) running_ = false;
+    take_step();
+  }
+}
+#endif
+
+void TrainRun::take_step() {
+  std::shared_ptr<const TrainSnapshot> shot;
+  {
+    std::lock_guard train(train_mutex_);
+    training::Trainer& trainer = *trainer_;
+    if (trainer.steps_done() >= settings_.steps) {
+      running_ = false;
+      return;
     }
-    if (shot) {
-      std::lock_guard lock(mutex_);
-      snapshots_.push_back(std::move(shot));
-    }
+    trainer.step();
+    steps_done_ = trainer.steps_done();
+    const bool last = trainer.steps_done() >= settings_.steps;
+    if (last && !settings_.eval_seq_lens.empty()) trainer.evaluate_lengths();
+    if (last || pace_.load() > 0 || !running_ ||
+        trainer.steps_done() % snapshot_every(settings_.steps) == 0)
+      shot = snapshot(trainer);
+    if (last) running_ = false;
+  }
+  if (shot) {
+    std::lock_guard lock(mutex_);
+    snapshots_.push_back(std::move(shot));
   }
 }
 

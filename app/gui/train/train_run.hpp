@@ -1,5 +1,6 @@
 // The Train tab's run: a Trainer (core/training) stepping on its own thread, so the window stays
-// responsive, with Start / Pause / Step / Reset; every few steps a snapshot of the loss, the
+// responsive (in the one-thread page, core/kernels/threads_available.hpp, between the page's
+// frames), with Start / Pause / Step / Reset; every few steps a snapshot of the loss, the
 // accuracy, the per-head pattern scores and every head's attention map on a fixed evaluation
 // sequence, which the tab draws live and its scrubber replays.
 #pragma once
@@ -60,8 +61,17 @@ class TrainRun {
   std::vector<std::shared_ptr<const TrainSnapshot>> snapshots() const;
 
  private:
+#ifdef ATTNLAB_ONE_THREAD
+  // The next steps, in a browser timeout: at once, or 1/pace from now.
+  void schedule_steps();
+  // Steps for a slice of a frame (one step at a pace), then schedules the next ones while running.
+  void steps_between_frames();
+#else
   void loop();
-  // The snapshot of `trainer` now (worker thread, train_mutex_ held).
+#endif
+  // One step while running or for a Step press, with its snapshot when one is due.
+  void take_step();
+  // The snapshot of `trainer` now (train_mutex_ held).
   std::shared_ptr<const TrainSnapshot> snapshot(training::Trainer& trainer) const;
 
   training::TrainSettings settings_;  // of the current model (written under train_mutex_)
@@ -80,7 +90,11 @@ class TrainRun {
   std::atomic<bool> running_{false};
   std::atomic<int64_t> steps_done_{0};
   std::atomic<double> pace_{0};
+#ifdef ATTNLAB_ONE_THREAD
+  long timer_ = 0;  // the browser timeout of the next steps
+#else
   std::thread thread_;  // last: starts after every member above exists
+#endif
 };
 
 }  // namespace attnlab::gui
