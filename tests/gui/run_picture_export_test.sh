@@ -166,6 +166,74 @@ else
   bad "SVG: $(cat "$work/err")"
 fi
 
+# The same maps as PDF, without a display: one page, and where poppler-utils is installed, its
+# cells in the SVG's fills (rasterized at 72 dpi: a point a px) and its tokens as text.
+if env -u DISPLAY "$app" --preset seed003 --stage attend --focus-head 1 --export-pdf \
+  "$work/heads.pdf" >"$work/out" 2>"$work/err" && env -u DISPLAY "$app" --preset seed003 \
+  --stage attend --focus-head 1 --export-svg "$work/heads-f.svg" >"$work/out" 2>"$work/err"; then
+  [ "$(head -c 5 "$work/heads.pdf")" = "%PDF-" ] && ok || bad "PDF: starts with $(head -c 8 "$work/heads.pdf")"
+  if command -v pdftoppm >/dev/null && command -v pdftotext >/dev/null; then
+    pdftoppm -r 72 -png -singlefile "$work/heads.pdf" "$work/heads-pdf"
+    pdftotext "$work/heads.pdf" "$work/heads.txt"
+    problems=$(/usr/bin/python3 - "$work/heads-f.svg" "$work/heads-pdf.png" "$work/heads.txt" <<'PY'
+import struct, sys, zlib, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+def png(path):
+    data = open(path, "rb").read(); i = 8; idat = b""
+    while i < len(data):
+        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
+        if t == b"IHDR": w, h = struct.unpack(">II", c[:8]); ch = {0: 1, 2: 3, 6: 4}[c[9]]
+        elif t == b"IDAT": idat += c
+    raw = zlib.decompress(idat); stride = w * ch; rows = []; prev = bytearray(stride); pos = 0
+    for y in range(h):
+        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
+        for x in range(stride):
+            a = line[x - ch] if x >= ch else 0; b = prev[x]; cc = prev[x - ch] if x >= ch else 0
+            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
+            if p is None:
+                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
+            line[x] = (line[x] + p) & 255
+        rows.append(bytes(line)); prev = line
+    return w, h, ch, rows
+w, h, ch, rows = png(sys.argv[2])
+problems = []
+if (w, h) != (int(float(root.get("width"))), int(float(root.get("height")))):
+    problems.append(f"page {w}x{h}, the SVG {root.get('width')}x{root.get('height')}")
+cells = [r for r in root.iter(ns + "rect") if r.get("class") == "cell"]
+if len(cells) < 3 * 11 * 11: problems.append(f"the SVG has {len(cells)} cells")
+checked = 0
+for r in cells[::7]:  # every 7th cell of both heads and the focused one, masked ones too
+    x = int(float(r.get("x")) + float(r.get("width")) / 2); y = int(float(r.get("y")) + float(r.get("height")) / 2)
+    got = rows[y][ch * x:ch * x + 3]; want = bytes.fromhex(r.get("fill")[1:])
+    if max(abs(got[c] - want[c]) for c in range(3)) > 3:
+        problems.append(f"cell {r.get('data-query')},{r.get('data-key')} at ({x}, {y}): {tuple(got)}, the SVG's {r.get('fill')}")
+    checked += 1
+text = open(sys.argv[3]).read(); words = text.split()
+for token in ["artist", "painted", "portrait", "brush", "head"]:
+    if token not in words: problems.append(f"pdftotext finds no '{token}'")
+if "(1, 2, 11, 2)" not in text: problems.append("no shape (1, 2, 11, 2) as text")
+print("; ".join(problems[:5]) if problems or checked else "no cell checked")
+PY
+)
+    [ -z "$problems" ] && ok || bad "PDF: $problems"
+  else
+    echo "(pdftoppm/pdftotext missing: the PDF's pixels and text are not checked here)"
+  fi
+else
+  bad "PDF: $(cat "$work/err")"
+fi
+# A folder that cannot be written: one line, exit 2, no file; and one export at a time.
+run --preset seed003 --export-pdf "$work/no/such/dir/x.pdf"
+code=$?
+[ "$code" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && [ ! -e "$work/no/such/dir/x.pdf" ] && ok ||
+  bad "--export-pdf to a missing folder: exit $code, $(cat "$work/err")"
+run --preset seed003 --export-pdf "$work/a.pdf" --export-svg "$work/a.svg"
+code=$?
+[ "$code" = 2 ] && grep -q -- "--export-pdf" "$work/err" && [ ! -e "$work/a.pdf" ] && ok ||
+  bad "--export-pdf with --export-svg: exit $code, $(cat "$work/err")"
+
 # Ctrl+Shift+C in the running app: the picture alone, at the window's size, on the clipboard.
 "$app" --preset seed003 --stage attend --width 1100 --height 700 >"$work/out" 2>"$work/err" &
 pid=$!

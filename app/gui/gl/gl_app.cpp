@@ -22,6 +22,9 @@
 #include <utility>
 #include <vector>
 
+#ifndef __EMSCRIPTEN__
+#include "app/gui/export/maps_pdf.hpp"
+#endif
 #include "app/gui/export/picture_export.hpp"
 #include "app/gui/export/vector_export.hpp"
 #include "app/gui/gl/audience_window.hpp"
@@ -140,6 +143,18 @@ void rebuild_fonts(AppState& state) {
 
 // [SECTION] export
 
+// The maps as a vector picture at `path`: PDF when it ends in .pdf (cairo: the desktop only), else
+// SVG; "" or one line saying why not.
+std::string export_maps(AppState& state, const std::string& path) {
+  const bool pdf = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pdf") == 0;
+  if (!pdf) return export_svg(state, path);
+#ifdef __EMSCRIPTEN__
+  return "the page saves the maps as SVG; the desktop app writes PDF";
+#else
+  return write_picture_pdf(heads_picture(state), path);
+#endif
+}
+
 // "20261123-134501": the local date and time, for the names of saved files.
 std::string time_stamp() {
   char stamp[32];
@@ -170,10 +185,11 @@ void export_npy_zip(AppState& state) {
   state.status = state.window.export_message;
 }
 
-// The maps as SVG, named after the time (the page offers it as a download).
-void export_heads_svg(AppState& state) {
-  const std::string path = "attnlab-heads-" + time_stamp() + ".svg";
-  const std::string error = export_svg(state, path);
+// The maps as SVG (or, on the desktop, as PDF when `path` ends in .pdf), named after the time when
+// `path` is "" (the page offers it as a download).
+void export_heads_maps(AppState& state, const std::string& requested) {
+  const std::string path = requested.empty() ? maps_file_name("svg") : requested;
+  const std::string error = export_maps(state, path);
   state.window.export_failed = !error.empty();
   state.window.export_message = error.empty() ? platform::deliver_file(path) : error;
   state.status = state.window.export_message;
@@ -529,7 +545,7 @@ bool App::step() {
     if (state.window.export_request->npy_zip)
       export_npy_zip(state);
     else if (state.window.export_request->svg)
-      export_heads_svg(state);
+      export_heads_maps(state, state.window.export_request->path);
     else
       export_png(state, *state.window.export_request);
     state.window.export_request.reset();
@@ -570,23 +586,24 @@ void App::finish() {
 
 }  // namespace
 
-// --export-svg: no window; the state the options set, drawn as SVG.
-int write_svg_only(const StartOptions& options) {
+// --export-svg, --export-pdf: no window; the state the options set, drawn as SVG or PDF.
+int write_maps_only(const StartOptions& options) {
   AppState state;
+  const std::string& path = options.export_svg.empty() ? options.export_pdf : options.export_svg;
   std::string error = start_state(state, options, nullptr);
-  if (error.empty()) error = export_svg(state, options.export_svg);
+  if (error.empty()) error = export_maps(state, path);
   cancel_all_jobs(state);
   if (!error.empty()) {
     std::fprintf(stderr, "%s%s\n",
                  error.rfind("attnlab: ", 0) == 0 ? "" : "attnlab: ", error.c_str());
     return 2;
   }
-  std::printf("Wrote %s\n", options.export_svg.c_str());
+  std::printf("Wrote %s\n", path.c_str());
   return 0;
 }
 
 int run_gui(const StartOptions& options) {
-  if (!options.export_svg.empty()) return write_svg_only(options);
+  if (!options.export_svg.empty() || !options.export_pdf.empty()) return write_maps_only(options);
   // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cfloat>
 
+#include "app/gui/export/vector_export.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/model/model_panels.hpp"
@@ -247,6 +248,12 @@ void export_controls(AppState& state) {
   tooltip(
       "The heads' maps, the shape journey and the focused head as a vector image (one cell "
       "per weight, the tokens as text): sharp in a paper or a slide (Ctrl+Shift+S).");
+#ifndef __EMSCRIPTEN__  // cairo writes the PDF: the desktop only (the page saves SVG)
+  ImGui::SameLine();
+  if (ImGui::Button("PDF##maps"))
+    state.window.export_request = ExportRequest{std::nullopt, maps_file_name("pdf"), false, true};
+  tooltip("The same picture as a one-page PDF (vector cells, the tokens as text).");
+#endif
   if (ImGui::Button("Save tensors (.npy in a .zip)"))
     state.window.export_request = ExportRequest{std::nullopt, "", true};
   tooltip(

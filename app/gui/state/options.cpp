@@ -130,6 +130,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--export-svg", o.export_svg,
                  "write the heads' maps (one cell per weight, the tokens as text), the shape "
                  "journey and the focused head as an SVG, without a window, and exit");
+  app.add_option("--export-pdf", o.export_pdf,
+                 "write the same picture as --export-svg as a one-page PDF (vector cells, the "
+                 "tokens as text), without a window, and exit");
   app.add_option("--fps", o.fps, "with --export-animation: frames per second (default 10)")
       ->check(CLI::Range(1, 60));
   app.add_option("--seconds-per-stage", o.seconds_per_stage,
@@ -152,11 +155,11 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       o.export_animation.empty())
     return {2, "attnlab: --fps and --seconds-per-stage need --export-animation FILE"};
   if (int(!o.screenshot.empty()) + int(!o.export_png.empty()) + int(!o.export_animation.empty()) +
-          int(!o.export_slides.empty()) + int(!o.export_svg.empty()) >
+          int(!o.export_slides.empty()) + int(!o.export_svg.empty()) + int(!o.export_pdf.empty()) >
       1)
     return {2,
-            "attnlab: give one of --screenshot, --export-png, --export-animation, --export-svg "
-            "and --export-slides at a time"};
+            "attnlab: give one of --screenshot, --export-png, --export-animation, --export-svg, "
+            "--export-pdf and --export-slides at a time"};
   if ((!o.export_slides.empty() || o.audience) && o.lesson.empty())
     return {2, "attnlab: --export-slides and --audience need --lesson FILE"};
   o.config_flags_given = o.config.any_given();

@@ -63,6 +63,7 @@ struct StartOptions {
   bool transparent = false;
   std::string export_animation;
   std::string export_svg;  // --export-svg FILE: the maps as a vector image (no window)
+  std::string export_pdf;  // --export-pdf FILE: the same picture as a PDF (no window)
   int fps = 10;
   double seconds_per_stage = 1.0;
 
@@ -70,7 +71,8 @@ struct StartOptions {
   // reproducible.
   bool scripted() const {
     return !screenshot.empty() || bench_frames > 0 || !export_slides.empty() ||
-           !export_png.empty() || !export_animation.empty() || !export_svg.empty();
+           !export_png.empty() || !export_animation.empty() || !export_svg.empty() ||
+           !export_pdf.empty();
   }
 };
 
