@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Attention Lab's one set-up script, for a fresh Debian 12 machine.
 #   ./setup.sh run [APP OPTIONS]   install what is missing, build, start the app
-#   ./setup.sh test                install what is missing, build (desktop and browser), run every
-#                                  test, the browser page's in headless Chromium among them
+#   ./setup.sh test                install what is missing, build (desktop, browser page, one-file
+#                                  page), run every test, the browser pages' in headless Chromium
+#                                  among them
 #   ./setup.sh web [--port N]      install what is missing, build the browser page into build-web/
 #                                  and serve it on http://127.0.0.1:8000 (loopback only)
+#   ./setup.sh web --single-file   install what is missing, build the page as one file,
+#                                  build-web-single/attnlab.html, and print its path: it runs on one
+#                                  thread and opens from a USB stick by double-click (no server)
 #   ./setup.sh build               install what is missing, build the desktop app
 # Debian packages (and, for the browser test's driver, the npm registry) only; nothing is
 # downloaded at build time.
@@ -51,11 +55,15 @@ case "$mode" in
     (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
     (cd tests/tokenizers && npm ci --no-audit --no-fund --loglevel=error)
     tools/build_web.sh
+    tools/build_web.sh --single-file
     build -DATTNLAB_BROWSER_TEST=ON
     cd build && ctest --output-on-failure -j "$(nproc)"
     ;;
   web)
     tools/install_packages.sh "${web_packages[@]}"
+    if [ "${1:-}" = --single-file ]; then
+      exec tools/build_web.sh --single-file
+    fi
     tools/build_web.sh
     exec python3 tools/serve_web.py build-web "$@"
     ;;

@@ -6,8 +6,11 @@
 // lesson with an audience tab, resizes the page, and
 // reloads it to see the settings kept, opens a tiny Hugging Face checkpoint's files through the
 // page's file input (read into the page's memory, opened as a dropped folder); from PLAIN_URL (a server sending no isolation headers) the
-// page must make itself isolated (isolation.js) and run.
-//   node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL
+// page must make itself isolated (isolation.js) and run. Then the page as one file (ONE_PAGE, a
+// file:// address of attnlab.html alone in a folder): no request leaves file://, it says once that
+// it runs on one thread, steps through the stages, plays a lesson, and saves itself with the
+// lesson inside, which opens and plays again.
+//   node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL EXERCISES ONE_PAGE
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,9 +19,9 @@ import puppeteer from 'puppeteer-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const [url, outDir, pixelCheck, plainUrl, exercises] = process.argv.slice(2);
-if (!url || !outDir || !pixelCheck || !plainUrl) {
-  console.error('usage: node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL');
+const [url, outDir, pixelCheck, plainUrl, exercises, onePage] = process.argv.slice(2);
+if (!url || !outDir || !pixelCheck || !plainUrl || !exercises || !onePage) {
+  console.error('usage: node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL EXERCISES ONE_PAGE');
   process.exit(2);
 }
 fs.mkdirSync(outDir, {recursive: true});
@@ -109,6 +112,10 @@ try {
   // A new profile is a first start: the card over the window goes at the first key.
   await press('Escape');
   await pixelsMatchCore('seed003_attend', 2);
+  const servedBar = await page.evaluate(() => [document.getElementById('one-file-note').hidden,
+                                               document.getElementById('save-page').hidden]);
+  check(servedBar[0] && servedBar[1],
+        `the served page has threads: no one-thread notice, no "Save as one page" (hidden: ${servedBar})`);
 
   // 2. The right arrow steps to the next sub-step: ÷√d_k, whose output is `scaled`.
   const before = s.step.index;
@@ -319,6 +326,118 @@ try {
   const isolated = await page.evaluate(() => window.crossOriginIsolated);
   check(isolated && s.heatmaps.length === 2,
         `on a host without the headers the page isolates itself (${isolated}) and draws 2 heads`);
+
+  // 10. The page as one file, opened from file:// as a double-click opens it: every request it
+  // makes must stay in file:, data: or blob: (anything else is refused and counted).
+  await page.setRequestInterception(true);
+  const foreign = [], failed = [];
+  page.on('request', (request) => {
+    if (/^(file|data|blob):/.test(request.url())) return request.continue();
+    foreign.push(request.url());
+    return request.abort();
+  });
+  page.on('requestfailed', (request) => {
+    if (!foreign.includes(request.url())) failed.push(request.url());
+  });
+  const fileStart = Date.now();
+  await page.goto(`${onePage}?preset=seed003&stage=attend`);
+  s = await waitFor((st) => st.frame >= 3 && st.heatmaps.length === 2, 'the one-file page', 120);
+  console.log(`     one-file page: first frame with heatmaps after ${Date.now() - fileStart} ms`);
+  const onePageFacts = await page.evaluate(() => ({
+    isolated: window.crossOriginIsolated,
+    notices: (document.body.innerText.match(/running on one thread/g) || []).length,
+  }));
+  check(!onePageFacts.isolated && onePageFacts.notices === 1,
+        `from file:// (not isolated: ${!onePageFacts.isolated}) the page says once that it runs on one thread ` +
+        `(${onePageFacts.notices} notice)`);
+  await press('Escape');  // file:// is a new origin: a first start
+  await pixelsMatchCore('one_page_attend', 2);
+  // Through the stages with the arrow keys, to the last and back to the first: every step advances
+  // the page's state, and every new stage changes the picture.
+  const visited = [s.step.stage];
+  let picture = await page.screenshot();
+  let samePictures = 0;
+  await page.mouse.move(900, 300);
+  for (const [key, last, delta] of [['ArrowRight', 'output-project', 1], ['ArrowLeft', 'input', -1]]) {
+    for (let presses = 0; s.step.stage !== last && presses < 40; presses++) {
+      const at = s.step.index;
+      s = await pressUntil(key, (st) => st.step.index === at + delta, `${key} from step ${at}`);
+      if (s.step.stage === visited[visited.length - 1]) continue;
+      visited.push(s.step.stage);
+      const next = await page.screenshot();
+      if (next.equals(picture)) samePictures += 1;
+      picture = next;
+    }
+  }
+  check(['attend', 'concat', 'output-project', 'concat', 'attend', 'transpose', 'split', 'project', 'input']
+            .join() === visited.join() && samePictures === 0,
+        `the arrow keys step through every stage, each drawn anew (${visited.join(' → ')}; ` +
+        `${samePictures} unchanged pictures)`);
+  // A built-in lesson, played with PageDown.
+  await page.goto(`${onePage}?lesson=notebook&present`);
+  s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 18, 'the notebook lesson, one file', 120);
+  await page.mouse.move(600, 300);
+  s = await pressUntil('PageDown', (st) => st.lesson.revealed, 'the answer revealed');
+  s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the second scene');
+  check(s.lesson.scene === 1 && s.lesson.errors.length === 0,
+        `?lesson=notebook plays from file://: PageDown reaches scene ${s.lesson.scene + 1} of ${s.lesson.scenes}`);
+  // Save as one page: the page with the lesson's Markdown inside, as written in lessons/.
+  const lessonPattern = /<script type="text\/markdown" id="attnlab-lesson" data-name="([^"]*)">([^]*?)<\/script>/g;
+  const lessonBlock = (html) => {
+    const found = [...html.matchAll(lessonPattern)];
+    return found.length === 1 ? {name: found[0][1], text: found[0][2]} : null;
+  };
+  const savePage = async (what) => {
+    await page.evaluate(() => { window.attnlabSavedPage = null; });
+    await page.click('#save-page');
+    const saved = await page.waitForFunction(() => window.attnlabSavedPage, {timeout: 20000})
+                      .then((handle) => handle.jsonValue()).catch(() => null);
+    const file = saved && path.join(downloads, saved.name);
+    for (let i = 0; i < 100 && file && !(fs.existsSync(file) && fs.statSync(file).size >= saved.bytes); i++)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 500));  // written whole
+    const html = file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    console.log(`     Save as one page (${what}): ${saved && saved.name}, ${html.length} characters`);
+    return html;
+  };
+  const notebookPage = await savePage('notebook');
+  const notebookBlock = lessonBlock(notebookPage);
+  const notebookMarkdown = fs.readFileSync(path.join(here, '../../lessons/notebook.md'), 'utf8');
+  check(notebookBlock && notebookBlock.name === 'notebook' && notebookBlock.text === notebookMarkdown &&
+        notebookPage.includes('id="attnlab-code"'),
+        `"Save as one page" downloads the page with the notebook lesson inside ` +
+        `(${notebookBlock ? notebookBlock.name + ', ' + notebookBlock.text.length + ' characters' : 'no lesson block'})`);
+  // A lesson whose Markdown holds "</script>" and "</b>": inside the page as "<\/", read back as
+  // "</"; saved again from the page that plays it, then that saved page opened alone.
+  const title = 'Escapes </script> and </b> stay text';
+  const escapes = `# ${title}\n\nA lesson inside the page.\n\n## First\n\`\`\`attnlab\n--preset seed003 --stage attend\n` +
+                  `\`\`\`\nCaption: The first scene.\n\n## Second\n\`\`\`attnlab\n--preset seed003 --stage concat\n` +
+                  `\`\`\`\nCaption: The second scene, </script> and all.\n`;
+  const alone = (folder, html) => {
+    const dir = path.join(outDir, folder);
+    fs.mkdirSync(dir, {recursive: true});
+    fs.writeFileSync(path.join(dir, 'attnlab.html'), html);
+    return 'file://' + path.join(dir, 'attnlab.html');
+  };
+  const block = `<script type="text/markdown" id="attnlab-lesson" data-name="escapes">` +
+                escapes.replaceAll('</', '<\\/') + '</script>';
+  await page.goto(alone('one-page-escapes', notebookPage.replace(lessonPattern, block)));
+  s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the lesson inside the page', 120);
+  check(s.lesson.title === title && s.lesson.errors.length === 0,
+        `a page with a lesson inside plays it: "${s.lesson.title}" (${s.lesson.errors.join('; ')})`);
+  const escapedPage = await savePage('escapes');
+  const escapedBlock = lessonBlock(escapedPage);
+  check(escapedBlock && escapedBlock.name === 'escapes' && !escapedBlock.text.includes('</') &&
+        escapedBlock.text.replaceAll('<\\/', '</') === escapes,
+        `saved again, every "</" of its Markdown is written "<\\/" (${escapedBlock ? 'one lesson block' : 'no lesson block'})`);
+  await page.goto(alone('one-page-saved', escapedPage));
+  s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the saved page', 120);
+  await page.mouse.move(600, 300);
+  s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the saved lesson\'s second scene');
+  check(s.lesson.title === title && s.lesson.scene === 1,
+        `the saved page opens alone and plays its lesson: scene ${s.lesson.scene + 1} of "${s.lesson.title}"`);
+  check(foreign.length === 0 && failed.length === 0,
+        `the one-file pages asked for nothing outside file:, data:, blob: (${foreign.concat(failed).join(', ') || 'none'})`);
 } catch (error) {
   check(false, error.message);
 }

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The browser test (ctest: browser_page): serves build-web/ on a free loopback port with the
 # isolation headers, runs browser_test.mjs in Debian's chromium, then checks the page's .zip
-# download against the native CLI's export of the same config with Python's zipfile and NumPy.
-#   run_browser_test.sh BUILD_WEB_DIR GUI_PIXEL_CHECK ATTNLAB_CLI
+# download against the native CLI's export of the same config with Python's zipfile and NumPy. The
+# one-file page (tools/build_web.sh --single-file) is copied alone into an empty folder and opened
+# from there, from file://.
+#   run_browser_test.sh BUILD_WEB_DIR GUI_PIXEL_CHECK ATTNLAB_CLI ONE_PAGE_HTML
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 web=${1:?build-web folder}
 check=${2:?gui_pixel_check binary}
 cli=${3:?attnlab-cli binary}
-for needed in "$web/attnlab.js" "$web/index.html" /usr/bin/chromium "$here/node_modules/puppeteer-core"; do
+one_page=${4:?the one-file page, build-web-single/attnlab.html}
+for needed in "$web/attnlab.js" "$web/index.html" "$one_page" /usr/bin/chromium "$here/node_modules/puppeteer-core"; do
   [ -e "$needed" ] || { echo "FAIL: $needed is missing: run ./setup.sh test (it builds the page and installs the browser)"; exit 1; }
 done
 out=$(mktemp -d)
@@ -41,8 +44,11 @@ np.savez_compressed(sys.argv[2], **{n: np.load(folder / f"{n}.npy") for n in nam
                                     if (folder / f"{n}.npy").exists()})
 PY
 done
+# The one-file page alone, as on a USB stick: nothing beside it that it could load.
+mkdir "$out/usb"
+cp "$one_page" "$out/usb/attnlab.html"
 node "$here/browser_test.mjs" "http://127.0.0.1:$port" "$out/run" "$check" "http://127.0.0.1:$plain_port" \
-  "$out/exercises"
+  "$out/exercises" "file://$out/usb/attnlab.html"
 status=$?
 if [ -f "$out/run/tensors.zip" ]; then
   "$cli" --preset seed003 --heads 4 --export "$out/native" >/dev/null || status=1
