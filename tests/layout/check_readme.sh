@@ -57,6 +57,7 @@ help=$("$cli" --help; "$cli" train --help; "$cli" check --help; "$gui" --help)
 # FLAG, then a command whose output names it (the tool's help, or the file that defines it).
 other_tools=(
   "--port cat setup.sh"                                        # ./setup.sh web --port N
+  "--single-file cat setup.sh"                                 # ./setup.sh web --single-file
   "--torch cat tests/numpy/check_variants.py"                  # check_variants.py --torch
   "--self-test cat tests/training/numpy_reference.py"          # numpy_reference.py --self-test
   "--build cmake --help"                                       # cmake --build build

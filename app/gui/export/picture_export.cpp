@@ -30,30 +30,20 @@ std::string shell_quoted(const std::string& text) {
   return out + "'";
 }
 
-std::vector<unsigned char> rgb_of(const std::vector<unsigned char>& rgba) {
-  std::vector<unsigned char> rgb(rgba.size() / 4 * 3);
-  for (size_t i = 0, j = 0; i + 3 < rgba.size(); i += 4, j += 3) {
-    rgb[j] = rgba[i];
-    rgb[j + 1] = rgba[i + 1];
-    rgb[j + 2] = rgba[i + 2];
-  }
-  return rgb;
-}
-
 // The frames through ffmpeg into an MP4 (each frame repeated for its time), whole or not at all.
-void write_mp4(const std::string& path, const PictureExport& run) {
+void write_mp4(const std::string& path, int width, int height, int fps,
+               const std::vector<AnimationFrame>& frames) {
   const std::string temporary = path + ".partial.mp4";
-  const std::string command = shell_quoted(platform::program_on_path("ffmpeg")) +
-                              " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" +
-                              " -s " + std::to_string(run.width) + "x" +
-                              std::to_string(run.height) + " -r " + std::to_string(run.fps) +
-                              " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " +
-                              shell_quoted(temporary);
+  const std::string command =
+      shell_quoted(platform::program_on_path("ffmpeg")) +
+      " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" + " -s " +
+      std::to_string(width) + "x" + std::to_string(height) + " -r " + std::to_string(fps) +
+      " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " + shell_quoted(temporary);
   FILE* pipe = popen(command.c_str(), "w");
   if (!pipe) throw UserError("cannot start ffmpeg to write " + path);
   bool written = true;
-  for (const AnimationFrame& frame : run.frames) {
-    const int repeats = std::max(1, int(std::lround(frame.centiseconds * run.fps / 100.0)));
+  for (const AnimationFrame& frame : frames) {
+    const int repeats = std::max(1, int(std::lround(frame.centiseconds * fps / 100.0)));
     for (int r = 0; r < repeats && written; ++r)
       written = std::fwrite(frame.rgb.data(), 1, frame.rgb.size(), pipe) == frame.rgb.size();
   }
@@ -101,6 +91,14 @@ std::vector<unsigned char> transparent_pixels(const std::function<void(const flo
 
 }  // namespace
 
+void write_animation(const std::string& path, int width, int height, int fps,
+                     const std::vector<AnimationFrame>& frames) {
+  if (ends_with(path, ".mp4"))
+    write_mp4(path, width, height, fps, frames);
+  else
+    write_gif(path, width, height, frames);
+}
+
 std::string settle_for_export(AppState& state) {
   const bool reading = !state.model.loading.empty();
   if (reading) wait_for_model(state);
@@ -117,6 +115,7 @@ std::string start_picture_export(AppState& state, const StartOptions& options, P
   run.animation = options.export_animation;
   run.fps = options.fps;
   run.seconds_per_stage = options.seconds_per_stage;
+  run.print_progress = std::getenv("ATTNLAB_EXPORT_PROGRESS") != nullptr;
   if (!run.animation.empty()) {
     const bool mp4 = ends_with(run.animation, ".mp4");
     if (!mp4 && !ends_with(run.animation, ".gif"))
@@ -199,14 +198,16 @@ bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
       --run.warmup;
       return true;
     }
-    add_frame(run, rgb_of(read_frame_rgba(run.width, run.height)));
+    add_frame(run, read_frame_rgb(run.width, run.height));
+    if (run.print_progress) {
+      const double recorded = double(run.shot * run.frames_per_shot + run.frame_of_shot);
+      std::printf("progress %.3f\n", recorded / double(run.shots * run.frames_per_shot));
+      std::fflush(stdout);
+    }
     if (run.frame_of_shot < run.frames_per_shot) return true;
     run.frame_of_shot = 0;
     if (++run.shot < run.shots) return true;
-    if (ends_with(run.animation, ".mp4"))
-      write_mp4(run.animation, run);
-    else
-      write_gif(run.animation, run.width, run.height, run.frames);
+    write_animation(run.animation, run.width, run.height, run.fps, run.frames);
     std::printf("Wrote %s (%dx%d, %zu distinct frames)\n", run.animation.c_str(), run.width,
                 run.height, run.frames.size());
     exit_code = 0;

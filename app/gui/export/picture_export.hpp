@@ -26,9 +26,17 @@ struct PictureExport {
   int shot = 0, frame_of_shot = 0, frames_per_shot = 10, shots = 0;
   bool lesson = false;  // scene by scene
   int warmup = 3;       // frames drawn before the first recorded one: the layout measures itself
+  // The Save dialog runs the export as a copy of the app (ATTNLAB_EXPORT_PROGRESS set): each
+  // recorded frame prints "progress 0.42" on stdout for its progress bar.
+  bool print_progress = false;
   int width = 0, height = 0;
   std::vector<AnimationFrame> frames;
 };
+
+// The frames as a GIF, or an MP4 through ffmpeg (by the name's ending), whole or not at all;
+// throws UserError naming the file. The desktop's: a page records with its Record button.
+void write_animation(const std::string& path, int width, int height, int fps,
+                     const std::vector<AnimationFrame>& frames);
 
 // Everything an exported picture shows, computed: the model read, the trace run, the
 // measurements done. Returns the model's error when one was just read and could not be.

@@ -1,11 +1,16 @@
 // The page saves its picture with Ctrl+S (a download); stills and animations written to files off
 // screen are the desktop app's (picture_export.cpp).
 #include "app/gui/export/picture_export.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui {
 
 std::string start_picture_export(AppState&, const StartOptions&, PictureExport&) {
   return "--export-png and --export-animation are the desktop app's";
+}
+
+void write_animation(const std::string&, int, int, int, const std::vector<AnimationFrame>&) {
+  throw UserError("the page records with its Record button, as a WebM");
 }
 
 void before_picture_frame(AppState&, PictureExport&) {}

@@ -1,10 +1,10 @@
 #include "app/gui/export/vector_export.hpp"
 
 #include <cstdio>
-#include <ctime>
 #include <sstream>
 #include <variant>
 
+#include "app/gui/export/save_command.hpp"
 #include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
@@ -117,10 +117,7 @@ std::string export_svg(AppState& state, const std::string& path) {
 }
 
 std::string maps_file_name(const std::string& extension) {
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return std::string("attnlab-heads-") + stamp + "." + extension;
+  return "attnlab-heads-" + file_time_stamp() + "." + extension;
 }
 
 }  // namespace attnlab::gui

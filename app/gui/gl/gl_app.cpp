@@ -26,9 +26,11 @@
 #include "app/gui/export/maps_pdf.hpp"
 #endif
 #include "app/gui/export/picture_export.hpp"
+#include "app/gui/export/save_command.hpp"
 #include "app/gui/export/vector_export.hpp"
 #include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
+#include "app/gui/gl/save_window.hpp"
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/lessons/slide_export.hpp"
@@ -155,24 +157,16 @@ std::string export_maps(AppState& state, const std::string& path) {
 #endif
 }
 
-// "20261123-134501": the local date and time, for the names of saved files.
-std::string time_stamp() {
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return stamp;
-}
-
 std::string default_png_name(const std::optional<PanelId>& panel) {
-  return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" + time_stamp() +
-         ".png";
+  return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" +
+         file_time_stamp() + ".png";
 }
 
 // The trace's tensors as .npy files in a .zip named after the preset and the time.
 void export_npy_zip(AppState& state) {
   const std::string preset =
       state.session.preset_name.empty() ? "custom" : state.session.preset_name;
-  const std::string path = "attnlab-" + preset + "-" + time_stamp() + ".zip";
+  const std::string path = "attnlab-" + preset + "-" + file_time_stamp() + ".zip";
   try {
     if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
     write_file_atomically(path, export_zip(*state.session.trace));
@@ -336,29 +330,54 @@ void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* wind
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-// Ctrl+Shift+C: the picture alone (as --export-png draws it, at the window's size) onto the
-// clipboard; the window's own frame is drawn again after it.
-void copy_picture(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("attnlab-picture-" + time_stamp() + ".png"))
-          .string();
+// The picture alone (as --export-png draws it, at the window's size), opaque; the window's own
+// frame is drawn again after it.
+std::vector<unsigned char> picture_alone_rgba(AppState& state, GlHeatmapRenderer& renderer,
+                                              GLFWwindow* window, int& width, int& height) {
   ImGuiIO& io = ImGui::GetIO();
   const ImGuiConfigFlags flags = io.ConfigFlags;
   io.ConfigFlags |= ImGuiConfigFlags_NoMouse;  // no hover outline in the picture
   state.window.picture_only = true;
   render_frame(state, renderer, window);
-  int width = 0, height = 0;
   std::vector<unsigned char> rgba = read_frame_rgba(width, height);
   state.window.picture_only = false;
   io.ConfigFlags = flags;
   render_frame(state, renderer, window);
   for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+  return rgba;
+}
+
+// Ctrl+Shift+C: the picture alone onto the clipboard.
+void copy_picture(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("attnlab-picture-" + file_time_stamp() + ".png"))
+          .string();
+  int width = 0, height = 0;
+  const std::vector<unsigned char> rgba =
+      picture_alone_rgba(state, renderer, window, width, height);
   try {
     write_png_rgba(path, width, height, rgba);
     state.status = platform::copy_png_to_clipboard(path);
   } catch (const std::exception& error) {
     state.status = in_gui_words(error);
   }
+}
+
+// The Save dialog in a page: the picture alone at the page's size, as a download.
+void save_picture_here(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
+  const std::string path = "attnlab-picture-" + file_time_stamp() + ".png";
+  int width = 0, height = 0;
+  const std::vector<unsigned char> rgba =
+      picture_alone_rgba(state, renderer, window, width, height);
+  try {
+    write_png_rgba(path, width, height, rgba);
+    state.window.export_message = platform::deliver_file(path);
+    state.window.export_failed = false;
+  } catch (const std::exception& error) {
+    state.window.export_message = in_gui_words(error);
+    state.window.export_failed = true;
+  }
+  state.status = state.window.export_message;
 }
 
 // --screenshot: the PNG (and with --dump-layout the layout JSON) of the frame just drawn; returns
@@ -448,6 +467,7 @@ bool App::open() {
     }
     state.status = start_error;
   }
+  configure_saving(state);
   if (!options.export_slides.empty()) {
     slides.emplace();
     if (const std::string error = start_slide_export(state, options.export_slides, *slides);
@@ -542,7 +562,9 @@ bool App::step() {
     return false;
   }
   if (state.window.export_request) {
-    if (state.window.export_request->npy_zip)
+    if (state.window.export_request->picture)
+      save_picture_here(state, *renderer, window);
+    else if (state.window.export_request->npy_zip)
       export_npy_zip(state);
     else if (state.window.export_request->svg)
       export_heads_maps(state, state.window.export_request->path);
@@ -551,6 +573,7 @@ bool App::step() {
     state.window.export_request.reset();
   }
   if (std::exchange(state.window.copy_picture, false)) copy_picture(state, *renderer, window);
+  after_frame_saving(state, window);
   glfwSwapBuffers(window);
   if (std::exchange(state.window.toggle_audience, false)) {
     if (audience.is_open()) {

@@ -57,6 +57,17 @@ std::vector<unsigned char> read_frame_rgba(int& width, int& height) {
   return flipped;
 }
 
+std::vector<unsigned char> read_frame_rgb(int& width, int& height) {
+  const std::vector<unsigned char> rgba = read_frame_rgba(width, height);
+  std::vector<unsigned char> rgb(rgba.size() / 4 * 3);
+  for (size_t i = 0, j = 0; i + 3 < rgba.size(); i += 4, j += 3) {
+    rgb[j] = rgba[i];
+    rgb[j + 1] = rgba[i + 1];
+    rgb[j + 2] = rgba[i + 2];
+  }
+  return rgb;
+}
+
 void write_png_rgba(const std::string& path, int width, int height,
                     const std::vector<unsigned char>& rgba) {
   std::string png;

@@ -16,6 +16,8 @@ void save_frame_png(const std::string& path, ImVec2 framebuffer_scale, std::opti
 
 // The frame just rendered (the whole viewport), top row first, 4 bytes a pixel (RGBA).
 std::vector<unsigned char> read_frame_rgba(int& width, int& height);
+// The same, 3 bytes a pixel (RGB): an animation's frame.
+std::vector<unsigned char> read_frame_rgb(int& width, int& height);
 
 // Writes RGBA pixels as a PNG, whole or not at all; throws UserError naming the file.
 void write_png_rgba(const std::string& path, int width, int height,

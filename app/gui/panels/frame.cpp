@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "app/gui/export/save_dialog.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/first_start_card.hpp"
@@ -78,6 +79,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   draw_pointer(state);
   draw_pending_head(state);
   draw_first_start_card(state);
+  if (!audience_picture(state)) draw_save_dialog(state);
 
   // ImGui focuses each window as it first appears, and Tab in a focused window starts typing in
   // its first field: start with no window focused, so Tab does nothing until a panel is clicked.

@@ -17,6 +17,9 @@ struct JobView {
   double progress = 0;
   std::string error;  // a refusal or a failure
   bool cancelled = false;
+  const char* doing = "measuring";  // the progress bar's word
+  const char* again =
+      "Measure again";  // after a cancel; null: no button (the caller's own starts it)
 };
 
 enum class JobAction { None, Cancel, Restart };
@@ -27,9 +30,11 @@ JobAction job_status(const JobView& job, ImU32 error_colour);
 // The same for a BackgroundTask, acting on the answer. True while it runs or failed (the caller
 // then has no fresh result to draw).
 template <typename Result, typename Key>
-bool draw_task_status(BackgroundTask<Result, Key>& task, const char* id, ImU32 error_colour) {
+bool draw_task_status(BackgroundTask<Result, Key>& task, const char* id, ImU32 error_colour,
+                      const char* doing = "measuring", const char* again = "Measure again") {
   const JobAction action = job_status(
-      JobView{id, task.busy(), task.progress(), task.error(), task.cancelled()}, error_colour);
+      JobView{id, task.busy(), task.progress(), task.error(), task.cancelled(), doing, again},
+      error_colour);
   if (action == JobAction::Cancel) task.cancel();
   if (action == JobAction::Restart) task.forget();  // the panel starts it again
   return task.busy() || !task.error().empty() || task.cancelled();

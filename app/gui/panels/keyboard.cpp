@@ -45,7 +45,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyF, false},
                                    {kKeyK, false},
                                    {kKeyL, false},
-                                   {kKeyA, false}};
+                                   {kKeyA, false},
+                                   {kKeyR, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -213,8 +214,18 @@ void handle_press(AppState& state, const KeyPress& press, bool typing) {
   if (press.ctrl && press.key == kKeyS)
     state.window.export_request = ExportRequest{std::nullopt, "", false, press.shift};
   if (press.ctrl && press.shift && press.key == kKeyC) state.window.copy_picture = true;
-  if (press.ctrl && press.key == kKeyE)
+  if (press.ctrl && !press.shift && press.key == kKeyE)
     state.window.export_request = ExportRequest{std::nullopt, "", true};
+  if (press.ctrl && press.shift && press.key == kKeyE) state.save.open = !state.save.open;
+  if (press.ctrl && press.shift && press.key == kKeyR) state.save.toggle_recording = true;
+  // Esc in the Save dialog cancels the export being written, else closes the dialog.
+  if (state.save.open && !typing && press.key == code(ImGuiKey_Escape)) {
+    if (state.save.writing.busy())
+      state.save.writing.cancel();
+    else
+      state.save.open = false;
+    return;
+  }
   // A clicker's PageDown reaches the lesson even from a text field clicked last.
   const bool clicker = press.key == code(ImGuiKey_PageDown) || press.key == code(ImGuiKey_PageUp);
   if ((!typing || clicker) && lesson_key(state, press)) return;

@@ -58,6 +58,7 @@ constexpr int kKeyF = 70;
 constexpr int kKeyK = 75;
 constexpr int kKeyL = 76;
 constexpr int kKeyA = 65;
+constexpr int kKeyR = 82;
 constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey0 = 48;  // '0'; '1'..'9' follow
 constexpr int kKey1 = 49;

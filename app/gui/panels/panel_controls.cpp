@@ -232,6 +232,11 @@ void display_controls(AppState& state) {
 }
 
 void export_controls(AppState& state) {
+  if (ImGui::Button("Save picture...")) state.save.open = true;
+  tooltip(
+      "The picture alone (no controls) as a PNG or the stages as a GIF or MP4, at any size, "
+      "light or dark, with the font scale you choose (Ctrl+Shift+E); Record keeps what you step "
+      "through (Ctrl+Shift+R).");
   if (ImGui::Button("Save window PNG"))
     state.window.export_request = ExportRequest{std::nullopt, ""};
   tooltip("Save the whole window as a PNG in the current folder (Ctrl+S).");

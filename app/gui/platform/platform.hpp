@@ -5,6 +5,9 @@
 
 #include <functional>
 #include <string>
+#include <vector>
+
+#include "core/model/run_control.hpp"
 
 struct GLFWwindow;
 
@@ -33,6 +36,14 @@ std::string program_on_path(const std::string& name);
 // Puts the PNG at `path` on the system's clipboard (X11: xclip; Wayland: wl-copy), for pasting
 // into slides. Returns what to tell the user: done, or what is missing.
 std::string copy_png_to_clipboard(const std::string& path);
+
+// The Save dialog's exports at any size, theme and font scale: the app run again off screen with
+// `arguments` (its own --export-png / --export-animation), its progress reported through
+// `control` and Cancel ending it. Returns its "Wrote ..." line; throws UserError with its reason,
+// or Cancelled. True from runs_app_copies() on the desktop; a page has no processes and saves
+// what it shows.
+bool runs_app_copies();
+std::string run_app_copy(const std::vector<std::string>& arguments, const RunControl& control);
 
 // Settings were written to settings_dir(): the browser copies them into its storage (IndexedDB).
 void settings_written();

@@ -7,6 +7,7 @@
 #include <emscripten.h>
 
 #include "app/gui/platform/platform.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui::platform {
 
@@ -81,6 +82,14 @@ void settings_written() {
 
 bool saves_settings_while_running() {
   return true;
+}
+
+bool runs_app_copies() {
+  return false;
+}
+
+std::string run_app_copy(const std::vector<std::string>&, const RunControl&) {
+  throw UserError("a page cannot run the app off screen: it saves what it shows");
 }
 
 std::string limitations() {

@@ -347,7 +347,8 @@ auto jobs_of(State& state) {
                               &state.paths.comparison,      &state.word_order.shuffle,
                               &state.flash.lesson,          &state.train.head_counts,
                               &state.train.longer,          &state.model.load,
-                              &state.model.finding,         &state.check.grading};
+                              &state.model.finding,         &state.check.grading,
+                              &state.save.writing};
 }
 
 }  // namespace

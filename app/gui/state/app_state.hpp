@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/check/check_state.hpp"
+#include "app/gui/export/save_state.hpp"
 #include "app/gui/flash/flash_state.hpp"
 #include "app/gui/lessons/lesson_state.hpp"
 #include "app/gui/model/model_state.hpp"
@@ -60,6 +61,7 @@ struct AppState {
   FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
   CheckTab check;           // a student's own implementation graded (app/gui/check/)
   LessonPlayer lesson;      // a lecture's scenes (app/gui/lessons/)
+  SaveDialog save;          // pictures and animations for slides (app/gui/export/)
 
   Requests requests;      // the panels' changes to the session, applied after the frame
   WindowRequests window;  // handled between frames

@@ -16,9 +16,8 @@ bool transition_animating(const AppState& state) {
 bool window_request_pending(const AppState& state) {
   const WindowRequests& window = state.window;
   return window.fonts_dirty || window.toggle_fullscreen || window.toggle_audience ||
-         window.copy_picture ||
-         window.export_request || state.tabs.requested_tool || state.tabs.requested_info ||
-         !state.requests.empty();
+         window.copy_picture || window.export_request || state.tabs.requested_tool ||
+         state.tabs.requested_info || !state.requests.empty();
 }
 
 }  // namespace
@@ -37,6 +36,8 @@ NextFrame next_frame(const AppState& state, const InputActivity& input) {
   if (wants_frames(state) || input.frames_since_change < kSettleFrames || input.held)
     return {0, true};
   if (input.text_input) return {kCursorBlinkSeconds, true};
+  // A recording keeps a frame at its rate even while the picture holds.
+  if (state.save.recording.on) return {1.0 / state.save.recording.fps, true};
   // A lesson file is looked at about once a second: edited, it is read again.
   if (lesson_open(state) && !state.lesson.file.empty()) return {kLessonFileSeconds, true};
   return {kIdleWaitSeconds, false};

@@ -68,6 +68,7 @@ std::string settings_to_json(const Settings& s) {
         {"folder", s.model.folder}, {"layer", s.model.layer}, {"sentence", s.model.sentence}};
   if (!s.lesson.file.empty())
     object["lesson"] = {{"file", s.lesson.file}, {"scene", s.lesson.scene}};
+  if (s.save != SaveChoices{}) object["save"] = save_choices_to_json(s.save);
   // A sentence from the command line may hold bytes that are not UTF-8: saved as U+FFFD rather
   // than losing every setting to json's type_error.
   return object.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -147,6 +148,7 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
     s.lesson.file = lesson.value("file", "");
     s.lesson.scene = std::max(0, lesson.value("scene", 0));
   }
+  if (object.contains("save")) s.save = save_choices_from_json(object.at("save"));
   return s;
 }
 

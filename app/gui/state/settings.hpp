@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "app/gui/export/save_choices.hpp"
 #include "app/gui/state/ui_settings.hpp"
 #include "core/model/config.hpp"
 
@@ -35,6 +36,7 @@ struct Settings {
   std::string imgui_ini;                    // ImGui::SaveIniSettingsToMemory()
   ShownModel model;
   ShownLesson lesson;
+  SaveChoices save;  // the Save dialog's
 };
 
 std::string settings_dir();

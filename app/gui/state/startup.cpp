@@ -53,6 +53,7 @@ std::string start_state(AppState& state, const StartOptions& options,
   std::string error;
   if (restored) {
     state.ui = restored->settings.ui;
+    state.save.choices = restored->settings.save;
     state.status = restored->notice;
   }
   if (!options.theme.empty()) state.ui.theme = options.theme == "dark" ? Theme::Dark : Theme::Light;
@@ -236,6 +237,7 @@ Settings current_settings(const AppState& state, const std::string& imgui_ini) {
   if (model_is_current(state))
     settings.model = {state.model.folder, state.model.layer, state.model.sentence};
   if (lesson_open(state)) settings.lesson = {state.lesson.file, std::max(state.lesson.scene, 0)};
+  settings.save = state.save.choices;
   return settings;
 }
 

@@ -20,6 +20,7 @@ struct ExportRequest {
   std::string path;              // "" = attnlab-<panel>-<date-time>.png in the current folder
   bool npy_zip = false;          // the tensors instead: attnlab-<preset>-<date-time>.zip
   bool svg = false;              // the maps as a vector image: attnlab-heads-<date-time>.svg
+  bool picture = false;  // the picture alone at the window's size (the Save dialog in a page)
 };
 
 struct WindowRequests {
@@ -30,7 +31,7 @@ struct WindowRequests {
   bool toggle_audience = false;  // key A: the audience's window opened or closed
   // An exported picture: the picture alone (presenter mode's layout, no bar, no play button).
   bool picture_only = false;
-  bool copy_picture = false;  // Ctrl+Shift+C: the picture alone onto the clipboard
+  bool copy_picture = false;       // Ctrl+Shift+C: the picture alone onto the clipboard
   double fixed_frame_seconds = 0;  // > 0: every frame advances the clocks by this (an animation)
   std::optional<ExportRequest> export_request;
   // The last export's outcome, shown beside the Save buttons: "Saved <path>" or why not.

@@ -1,0 +1,55 @@
+// The Save dialog's part of the app state: the choices (remembered), the export running as a copy
+// of the app, and a recording made while the lecturer steps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/gui/export/gif_writer.hpp"
+#include "app/gui/export/save_choices.hpp"
+#include "app/gui/state/background_task.hpp"
+
+namespace attnlab::gui {
+
+// Record (Ctrl+Shift+R): the window shows the picture alone, and each frame drawn (at most the
+// choices' fps) is kept; a picture that holds is one longer frame. Stopping writes a GIF or MP4.
+struct Recording {
+  bool on = false;
+  int fps = 10;
+  double last_frame = 0;  // the clock when the last frame was kept
+  int width = 0, height = 0;
+  std::vector<AnimationFrame> frames;
+  size_t bytes = 0;  // of the frames kept: the recording stops itself at kMaxRecordingBytes
+};
+
+// Past this much memory for its frames a recording stops and is written.
+constexpr size_t kMaxRecordingBytes = size_t(1) << 30;
+
+// What the dialog asks the window layer to start (it runs processes and encoders; the dialog
+// itself is drawn headless in tests).
+struct SaveRequest {
+  std::vector<std::string> arguments;  // the app's options for --export-png / --export-animation
+  std::string path;
+};
+
+struct SaveDialog {
+  SaveChoices choices;      // saved with the settings
+  bool open = false;        // Ctrl+Shift+E, or the Controls' "Save picture..."
+  bool other_size = false;  // the size fields, though the size is one of the list's
+  // What this platform can do, set by the window layer: run the app again off screen for any size
+  // and animations (the desktop; a page saves what it shows), and write MP4s (ffmpeg installed).
+  bool runs_app_copies = false;
+  bool has_ffmpeg = false;
+  std::string folder_text;
+  bool folder_text_set = false;  // folder_text holds choices.folder
+  std::string problem;           // why Save is refused, from the app's own option check
+  std::vector<SaveRequest> requests;
+  BackgroundTask<std::string> writing;  // the copy of the app, or a recording's encoding
+  std::string writing_path;
+  bool watching = false;  // `writing` was started: its outcome goes to the status line once
+  Recording recording;
+  bool toggle_recording = false;  // Ctrl+Shift+R or the dialog's button
+  bool presenter_before_recording = false;
+};
+
+}  // namespace attnlab::gui

@@ -1,0 +1,225 @@
+// The Save dialog (issue 32): its choices are remembered, its export is the app's own command line
+// (checked by the app's own option parser, named beside the field at fault), its keys, and Record's
+// frames and their times.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "app/gui/export/recording.hpp"
+#include "app/gui/export/save_command.hpp"
+#include "app/gui/export/save_dialog.hpp"
+#include "app/gui/panels/keyboard.hpp"
+#include "app/gui/state/options.hpp"
+#include "app/gui/state/settings.hpp"
+#include "app/gui/state/startup.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class SaveDialogTest : public HeadlessImGui {
+ protected:
+  void chord(int key) {  // Ctrl+Shift+key, as the window queues it
+    state.typed.window_queues_keys = true;
+    note_key_press(state.typed, {key, true, true, false});
+    frame();
+    state.typed.window_queues_keys = false;  // then press() holds keys as ImGui sees them
+  }
+  StartOptions parsed(const std::vector<std::string>& words) {
+    std::vector<const char*> argv = {"attnlab"};
+    for (const std::string& word : words) argv.push_back(word.c_str());
+    StartOptions options;
+    const ParseOutcome outcome = parse_options(int(argv.size()), argv.data(), options);
+    EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
+    return options;
+  }
+};
+
+TEST_F(SaveDialogTest, ChoicesSurviveTheSettingsFileAndABadFieldCostsOnlyItself) {
+  Settings settings;
+  settings.save.kind = SaveKind::Animation;
+  settings.save.width = 1024;
+  settings.save.height = 768;
+  settings.save.theme = Theme::Dark;
+  settings.save.font_scale = 2.0f;
+  settings.save.mp4 = true;
+  settings.save.fps = 24;
+  settings.save.seconds_per_stage = 0.5f;
+  settings.save.transparent = true;
+  settings.save.folder = "/tmp/slides";
+  const Settings back = settings_from_json(settings_to_json(settings), "test");
+  EXPECT_TRUE(back.save == settings.save);
+
+  nlohmann::json object = save_choices_to_json(settings.save);
+  object["fps"] = "fast";  // wrong type: the default, the others kept
+  object["width"] = -5;
+  const SaveChoices forgiving = save_choices_from_json(object);
+  EXPECT_EQ(forgiving.fps, SaveChoices{}.fps);
+  EXPECT_EQ(forgiving.width, 1);
+  EXPECT_EQ(forgiving.height, 768);
+  EXPECT_EQ(forgiving.folder, "/tmp/slides");
+  EXPECT_TRUE(forgiving.mp4);
+}
+
+TEST_F(SaveDialogTest, TheExportsOptionsRebuildTheStateShownWithTheChoices) {
+  start_on("base");
+  Config changed = state.session.config;
+  changed.n_heads = 4;
+  set_config(state, changed);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  go_to_step(state, 5);
+  state.walk.transition_start = -1;
+  state.save.choices.kind = SaveKind::Still;
+  state.save.choices.width = 1024;
+  state.save.choices.height = 768;
+  state.save.choices.theme = Theme::Dark;
+  state.save.choices.font_scale = 2.0f;
+  state.save.choices.transparent = true;
+  const std::string path = save_file_name(state, state.save.choices, "STAMP");
+  EXPECT_EQ(path,
+            "attnlab-base-" + std::string(stage_name(current_step(state)->stage)) + "-STAMP.png");
+  const StartOptions still = parsed(save_arguments(state, state.save.choices, path));
+  EXPECT_EQ(still.export_png, path);
+  EXPECT_TRUE(still.transparent);
+  EXPECT_EQ(still.width, 1024);
+  EXPECT_EQ(still.height, 768);
+  EXPECT_EQ(still.theme, "dark");
+  ASSERT_TRUE(still.font_scale.has_value());
+  EXPECT_FLOAT_EQ(*still.font_scale, 2.0f);
+  // The state the copy of the app starts from is the one shown: the config and the step.
+  AppState copy;
+  ASSERT_EQ(start_state(copy, still, nullptr), "");
+  EXPECT_EQ(copy.session.config.n_heads, 4);
+  EXPECT_EQ(copy.session.config.d_model, state.session.config.d_model);
+  EXPECT_EQ(copy.walk.step_index, state.walk.step_index);
+  cancel_all_jobs(copy);
+
+  state.save.choices.kind = SaveKind::Animation;
+  state.save.choices.mp4 = true;
+  state.save.choices.fps = 12;
+  state.save.choices.seconds_per_stage = 0.5f;
+  state.save.choices.folder = "/tmp";
+  const std::string movie = save_file_name(state, state.save.choices, "STAMP");
+  EXPECT_EQ(movie, "/tmp/attnlab-base-pipeline-STAMP.mp4");
+  const StartOptions animation = parsed(save_arguments(state, state.save.choices, movie));
+  EXPECT_EQ(animation.export_animation, movie);
+  EXPECT_EQ(animation.fps, 12);
+  EXPECT_DOUBLE_EQ(animation.seconds_per_stage, 0.5);
+  EXPECT_TRUE(animation.export_png.empty());
+}
+
+TEST_F(SaveDialogTest, WhatTheOptionParserRefusesIsNamedBesideItsField) {
+  start_on("seed003");
+  const auto problem = [&] { return save_problem(state, "x.png"); };
+  EXPECT_EQ(problem().text, "");
+  state.save.choices.width = 100000;
+  EXPECT_EQ(problem().field, "size");
+  EXPECT_NE(problem().text.find("100000"), std::string::npos) << problem().text;
+  state.save.choices.width = 1920;
+  state.save.choices.kind = SaveKind::Animation;
+  state.save.choices.fps = 0;
+  EXPECT_EQ(problem().field, "fps");
+  state.save.choices.fps = 10;
+  state.save.choices.seconds_per_stage = 100;
+  EXPECT_EQ(problem().field, "seconds");
+  state.save.choices.seconds_per_stage = 1;
+  state.save.choices.folder = "/no/such/folder";
+  EXPECT_EQ(problem().field, "folder");
+  EXPECT_NE(problem().text.find("/no/such/folder"), std::string::npos);
+  state.save.choices.folder = std::filesystem::temp_directory_path().string();
+  EXPECT_EQ(problem().text, "");
+}
+
+TEST_F(SaveDialogTest, KeysOpenSaveCancelAndClose) {
+  start_on("seed003");
+  state.save.runs_app_copies = true;
+  state.save.choices.folder = std::filesystem::temp_directory_path().string();
+  chord(kKeyE);
+  EXPECT_TRUE(state.save.open);
+  EXPECT_FALSE(state.window.export_request) << "Ctrl+Shift+E is not Ctrl+E's tensor export";
+  frame();  // the dialog appears and takes the keyboard
+  press(kGlfwEnter);
+  ASSERT_EQ(state.save.requests.size(), 1u) << "Enter saves";
+  const SaveRequest request = state.save.requests.front();
+  EXPECT_EQ(parsed(request.arguments).export_png, request.path);
+  EXPECT_EQ(std::filesystem::path(request.path).parent_path(), state.save.choices.folder);
+  state.save.requests.clear();
+  press(kGlfwEscape);
+  EXPECT_FALSE(state.save.open) << "Esc closes the dialog when nothing is being written";
+  // While an export is written Esc cancels it and the dialog stays.
+  state.save.open = true;
+  std::atomic<bool> started{false};
+  state.save.writing.start({}, [&started](const RunControl& control) -> std::string {
+    started = true;
+    while (!control.cancel_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    throw Cancelled();
+  });
+  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  press(kGlfwEscape);
+  state.save.writing.wait();
+  EXPECT_TRUE(state.save.writing.cancelled());
+  EXPECT_TRUE(state.save.open);
+  chord(kKeyR);
+  EXPECT_TRUE(state.save.toggle_recording) << "Ctrl+Shift+R asks the window to record";
+}
+
+TEST_F(SaveDialogTest, ThePagesDialogSavesThePictureItShows) {
+  start_on("seed003");
+  state.save.runs_app_copies = false;
+  state.save.open = true;
+  frame();
+  frame();
+  press(kGlfwEnter);
+  EXPECT_TRUE(state.save.requests.empty()) << "a page runs no copy of the app";
+  const PlacedItem button = item("The picture alone at the page");
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2((button.min.x + button.max.x) / 2, (button.min.y + button.max.y) / 2);
+  frame();
+  io.MouseDown[0] = true;
+  frame();
+  io.MouseDown[0] = false;
+  frame();
+  ASSERT_TRUE(state.window.export_request.has_value());
+  EXPECT_TRUE(state.window.export_request->picture);
+}
+
+std::vector<unsigned char> picture(unsigned char value) {
+  return std::vector<unsigned char>(4 * 3 * 2, value);  // 4 x 2 pixels
+}
+
+TEST(Recording, KeepsFramesAtItsRateWithTheirTimesAndMergesAPictureThatHolds) {
+  Recording r;
+  start_recording(r, 10, 4, 2, 100.0);
+  EXPECT_TRUE(recording_wants_frame(r, 100.0));
+  ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 100.0));
+  EXPECT_FALSE(recording_wants_frame(r, 100.05)) << "sooner than 1 / fps";
+  EXPECT_TRUE(recording_wants_frame(r, 100.1));
+  ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 100.1));  // the same picture: the first lasts
+  ASSERT_TRUE(keep_frame(r, picture(2), 4, 2, 100.3));
+  ASSERT_TRUE(keep_frame(r, picture(3), 4, 2, 101.0));
+  const std::vector<AnimationFrame> frames = stop_recording(r, 101.5);
+  EXPECT_FALSE(r.on);
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0].centiseconds, 30);
+  EXPECT_EQ(frames[1].centiseconds, 70);
+  EXPECT_EQ(frames[2].centiseconds, 50);
+  EXPECT_EQ(frames[1].rgb, picture(2));
+}
+
+TEST(Recording, StopsWhenTheWindowChangesSizeOrTheMemoryIsFull) {
+  Recording r;
+  start_recording(r, 10, 4, 2, 0.0);
+  ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 0.0));
+  EXPECT_FALSE(keep_frame(r, std::vector<unsigned char>(5 * 3 * 2), 5, 2, 0.2));
+  r.bytes = kMaxRecordingBytes - 10;
+  EXPECT_FALSE(keep_frame(r, picture(7), 4, 2, 0.4)) << "past the memory for frames";
+  EXPECT_TRUE(keep_frame(r, picture(1), 4, 2, 0.6)) << "a frame that holds costs nothing";
+  EXPECT_EQ(r.frames.size(), 1u);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
