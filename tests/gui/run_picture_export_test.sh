@@ -11,6 +11,7 @@ app=$(realpath "${1:?attnlab binary}")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 source "$(dirname "$0")/app_test_setup.sh"
+export PYTHONPATH="$here"  # png_rows.py, gif_frames.py
 run() {  # ARGS...: the app, its stderr kept in $work/err
   "$app" "$@" >"$work/out" 2>"$work/err"
 }
@@ -47,25 +48,8 @@ run --preset seed003 --stage attend --export-png "$work/opaque.png" --width 1280
   --dump-layout "$work/opaque.json" && run --preset seed003 --stage attend --export-png \
   "$work/clear.png" --width 1280 --height 720 --transparent || bad "transparent: $(cat "$work/err")"
 problems=$(/usr/bin/python3 - "$work/opaque.png" "$work/clear.png" "$work/opaque.json" <<'PY'
-import json, struct, sys, zlib
-def read(path):
-    data = open(path, "rb").read(); i = 8; idat = b""
-    while i < len(data):
-        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
-        if t == b"IHDR": w, h = struct.unpack(">II", c[:8]); ch = {2: 3, 6: 4}[c[9]]
-        elif t == b"IDAT": idat += c
-    raw = zlib.decompress(idat); stride = w * ch; rows = []; prev = bytearray(stride); pos = 0
-    for y in range(h):
-        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
-        for x in range(stride):
-            a = line[x - ch] if x >= ch else 0; b = prev[x]; cc = prev[x - ch] if x >= ch else 0
-            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
-            if p is None:
-                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
-                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
-            line[x] = (line[x] + p) & 255
-        rows.append(bytes(line)); prev = line
-    return w, h, ch, rows
+import json, sys
+from png_rows import read_png as read
 w, h, ch, opaque = read(sys.argv[1]); w2, h2, ch2, clear = read(sys.argv[2])
 problems = []
 if ch2 != 4: problems.append("the transparent still has no alpha")
@@ -87,9 +71,9 @@ if run --preset seed003 --export-animation "$work/walk.gif" --width 960 --height
   run --preset seed003 --stage input --export-png "$work/first.png" --width 960 --height 540
   run --preset seed003 --stage output-project --export-png "$work/last.png" --width 960 --height 540
   problems=$(/usr/bin/python3 - "$work/walk.gif" "$work/first.png" "$work/last.png" <<PY
-import struct, sys, zlib
-sys.path.insert(0, "$here")
+import sys
 import gif_frames
+from png_rows import read_png
 w, h, frames = gif_frames.read_gif(sys.argv[1])
 problems = []
 if (w, h) != (960, 540): problems.append(f"{w}x{h}")
@@ -97,22 +81,8 @@ if len(frames) < 12: problems.append(f"{len(frames)} distinct frames")
 total = sum(d for d, _ in frames)
 if not 1200 <= total <= 1400: problems.append(f"{total} cs in all, want 13 steps of 1 s")
 def png_rgb(path):
-    data = open(path, "rb").read(); i = 8; idat = b""
-    while i < len(data):
-        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
-        if t == b"IDAT": idat += c
-    raw = zlib.decompress(idat); stride = w * 4; out = bytearray(); prev = bytearray(stride); pos = 0
-    for y in range(h):
-        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
-        for x in range(stride):
-            a = line[x - 4] if x >= 4 else 0; b = prev[x]; cc = prev[x - 4] if x >= 4 else 0
-            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
-            if p is None:
-                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
-                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
-            line[x] = (line[x] + p) & 255
-        out += bytes(v for k, v in enumerate(line) if k % 4 != 3); prev = line
-    return bytes(out)
+    _, _, ch, rows = read_png(path)
+    return b"".join(bytes(v for k, v in enumerate(row) if k % ch < 3) for row in rows)
 for name, frame, path in [("first", frames[0][1], sys.argv[2]), ("last", frames[-1][1], sys.argv[3])]:
     still = png_rgb(path)
     step = 7  # every 7th byte: the mean difference of the picture
@@ -140,7 +110,7 @@ fi
 # A lesson animated scene by scene: at least one frame a slide.
 if run --lesson notebook --export-animation "$work/lesson.gif" --width 640 --height 360 \
   --seconds-per-stage 0.3; then
-  frames=$(/usr/bin/python3 -c "import sys; sys.path.insert(0, '$here'); import gif_frames; print(len(gif_frames.read_gif('$work/lesson.gif')[2]))")
+  frames=$(/usr/bin/python3 -c "import gif_frames; print(len(gif_frames.read_gif('$work/lesson.gif')[2]))")
   [ "$frames" -ge 33 ] && ok || bad "the lesson's animation has $frames frames, want one a slide (33)"
 else
   bad "lesson animation: $(cat "$work/err")"
@@ -176,27 +146,10 @@ if env -u DISPLAY "$app" --preset seed003 --stage attend --focus-head 1 --export
     pdftoppm -r 72 -png -singlefile "$work/heads.pdf" "$work/heads-pdf"
     pdftotext "$work/heads.pdf" "$work/heads.txt"
     problems=$(/usr/bin/python3 - "$work/heads-f.svg" "$work/heads-pdf.png" "$work/heads.txt" <<'PY'
-import struct, sys, zlib, xml.etree.ElementTree as ET
+import sys, xml.etree.ElementTree as ET
+from png_rows import read_png as png
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
-def png(path):
-    data = open(path, "rb").read(); i = 8; idat = b""
-    while i < len(data):
-        n, t = struct.unpack(">I4s", data[i:i + 8]); c = data[i + 8:i + 8 + n]; i += 12 + n
-        if t == b"IHDR": w, h = struct.unpack(">II", c[:8]); ch = {0: 1, 2: 3, 6: 4}[c[9]]
-        elif t == b"IDAT": idat += c
-    raw = zlib.decompress(idat); stride = w * ch; rows = []; prev = bytearray(stride); pos = 0
-    for y in range(h):
-        f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
-        for x in range(stride):
-            a = line[x - ch] if x >= ch else 0; b = prev[x]; cc = prev[x - ch] if x >= ch else 0
-            p = {0: 0, 1: a, 2: b, 3: (a + b) // 2}.get(f)
-            if p is None:
-                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
-                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
-            line[x] = (line[x] + p) & 255
-        rows.append(bytes(line)); prev = line
-    return w, h, ch, rows
 w, h, ch, rows = png(sys.argv[2])
 problems = []
 if (w, h) != (int(float(root.get("width"))), int(float(root.get("height")))):

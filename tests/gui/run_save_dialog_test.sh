@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The Save dialog and Record in the real app (issue 32), driven by keys as a lecturer would: with
+# the choices remembered in the settings, Ctrl+Shift+E then Enter writes the still (its size, its
+# transparent background) and the animation (its size, its stages) they ask for while the window
+# goes on; Esc cancels a long export, ends the copy of the app and leaves no file; a folder that is
+# not there saves nothing; Ctrl+Shift+R, the arrows and Ctrl+Shift+R again write a recording of the
+# window's size; the choices are still in the settings when the app closes.
+#   run_save_dialog_test.sh ATTNLAB
+# Prints "N passed, M failed".
+set -u
+app=$(realpath "${1:?attnlab binary}")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+source "$(dirname "$0")/app_test_setup.sh"
+export PYTHONPATH="$here"  # png_rows.py, gif_frames.py
+mkdir -p "$work/config"
+pid= win=
+
+with_choices() {  # JSON: the Save dialog's remembered choices
+  printf '{"first_start_done": true, "save": %s}\n' "$1" >"$work/config/settings.json"
+}
+start() {
+  "$app" --preset seed003 --width 1024 --height 768 >"$work/app.log" 2>&1 &
+  pid=$!
+  win=$(window_of "$pid")
+  [ -n "$win" ] || bad "the app's window did not show: $(cat "$work/app.log")"
+}
+stop() {
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
+key() {
+  xdotool key --window "$win" "$@"
+  sleep 0.4
+}
+wait_for() {  # GLOB SECONDS: true once a file matches
+  for _ in $(seq $(($2 * 10))); do
+    compgen -G "$1" >/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+copies() {  # how many copies of the app are writing into FOLDER
+  pgrep -f -- "--export-(png|animation) $1/" | wc -l
+}
+
+# A transparent still at 800x600.
+mkdir -p "$work/still"
+with_choices '{"kind": "still", "width": 800, "height": 600, "transparent": true, "folder": "'"$work/still"'"}'
+start
+key ctrl+shift+e
+key Return
+if wait_for "$work/still/attnlab-seed003-*.png" 60; then
+  problems=$(/usr/bin/python3 - "$work"/still/attnlab-seed003-*.png <<'PY'
+import sys
+from png_rows import read_png
+w, h, ch, rows = read_png(sys.argv[1])
+problems = []
+if (w, h) != (800, 600): problems.append(f"{w}x{h}, want 800x600")
+if ch != 4 or rows[2][4 * 2 + 3] != 0: problems.append("the corner is not transparent")
+if ch == 4 and max(row[4 * x + 3] for row in rows[::10] for x in range(0, w, 10)) != 255:
+    problems.append("nothing opaque: the picture is missing")
+print("; ".join(problems))
+PY
+)
+  [ -z "$problems" ] && ok || bad "the dialog's still: $problems"
+else
+  bad "Ctrl+Shift+E, Enter wrote no still in 60 s: $(cat "$work/app.log")"
+fi
+stop
+
+# The stages animated, 480x270 at 5 frames a second; the window keeps drawing meanwhile.
+mkdir -p "$work/gif"
+with_choices '{"kind": "animation", "width": 480, "height": 270, "fps": 5, "seconds_per_stage": 0.4, "folder": "'"$work/gif"'"}'
+start
+key ctrl+shift+e
+key Return
+[ "$(copies "$work/gif")" -ge 1 ] && ok || bad "no copy of the app writes the animation"
+key Right
+if wait_for "$work/gif/attnlab-seed003-pipeline-*.gif" 120; then
+  problems=$(/usr/bin/python3 - "$work"/gif/attnlab-seed003-pipeline-*.gif <<'PY'
+import sys
+import gif_frames
+w, h, frames = gif_frames.read_gif(sys.argv[1])
+problems = []
+if (w, h) != (480, 270): problems.append(f"{w}x{h}, want 480x270")
+if len(frames) < 12: problems.append(f"{len(frames)} distinct frames, want the 13 steps")
+total = sum(d for d, _ in frames)
+if not 13 * 40 - 60 <= total <= 13 * 40 + 60: problems.append(f"{total} cs in all, want 13 x 0.4 s")
+print("; ".join(problems))
+PY
+)
+  [ -z "$problems" ] && ok || bad "the dialog's animation: $problems"
+else
+  bad "Enter wrote no animation in 120 s: $(cat "$work/app.log")"
+fi
+stop
+
+# Esc cancels a long export: the copy ends within seconds and writes nothing.
+mkdir -p "$work/cancel"
+with_choices '{"kind": "animation", "width": 1920, "height": 1080, "fps": 30, "seconds_per_stage": 5, "folder": "'"$work/cancel"'"}'
+start
+key ctrl+shift+e
+key Return
+sleep 2
+[ "$(copies "$work/cancel")" -ge 1 ] && ok || bad "the long export did not start"
+key Escape
+for _ in $(seq 50); do [ "$(copies "$work/cancel")" = 0 ] && break; sleep 0.1; done
+[ "$(copies "$work/cancel")" = 0 ] && ok || bad "Esc left the copy of the app running"
+sleep 1
+left=$(ls -A "$work/cancel")
+[ -z "$left" ] && ok || bad "a cancelled export left files: $left"
+kill -0 "$pid" 2>/dev/null && ok || bad "the app closed on Esc"
+stop
+
+# A folder that is not there: Save is refused, nothing starts.
+with_choices '{"kind": "still", "folder": "'"$work/missing"'"}'
+start
+key ctrl+shift+e
+key Return
+sleep 2
+[ "$(copies "$work/missing")" = 0 ] && [ ! -e "$work/missing" ] && ok ||
+  bad "Save started for a folder that is not there"
+stop
+
+# Record: the arrows stepped while recording, at the window's size.
+mkdir -p "$work/rec"
+with_choices '{"fps": 10, "folder": "'"$work/rec"'"}'
+start
+key ctrl+shift+r
+for _ in 1 2 3 4; do key Right; sleep 0.6; done
+key ctrl+shift+r
+if wait_for "$work/rec/attnlab-recording-*.gif" 60; then
+  problems=$(/usr/bin/python3 - "$work"/rec/attnlab-recording-*.gif <<'PY'
+import sys
+import gif_frames
+w, h, frames = gif_frames.read_gif(sys.argv[1])
+problems = []
+if (w, h) != (1024, 768): problems.append(f"{w}x{h}, want the window's 1024x768")
+if len(frames) < 5: problems.append(f"{len(frames)} distinct frames for 4 steps")
+total = sum(d for d, _ in frames)
+if not 250 <= total <= 1500: problems.append(f"{total} cs in all for about 4 s of stepping")
+print("; ".join(problems))
+PY
+)
+  [ -z "$problems" ] && ok || bad "the recording: $problems"
+else
+  bad "Ctrl+Shift+R twice wrote no recording: $(cat "$work/app.log")"
+fi
+stop
+remembered=$(/usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['save']; print(s['fps'], s['folder'])" "$work/config/settings.json" 2>&1)
+[ "$remembered" = "10 $work/rec" ] && ok || bad "the choices after closing: $remembered"
+
+rm -rf "$work"
+report
