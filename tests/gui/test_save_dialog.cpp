@@ -11,6 +11,7 @@
 #include "app/gui/export/recording.hpp"
 #include "app/gui/export/save_command.hpp"
 #include "app/gui/export/save_dialog.hpp"
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/settings.hpp"
@@ -185,6 +186,34 @@ TEST_F(SaveDialogTest, ThePagesDialogSavesThePictureItShows) {
   frame();
   ASSERT_TRUE(state.window.export_request.has_value());
   EXPECT_TRUE(state.window.export_request->picture);
+}
+
+TEST_F(SaveDialogTest, NothingInTheDialogIsCutAtAProjectorsSizeAndFont) {
+  int findings = 0;
+  for (const float scale : {1.0f, 1.5f, 2.0f}) {
+    use_font_scale(scale);
+    start_on("seed003");
+    state.lesson.file.clear();
+    for (const ImVec2 size : {ImVec2(1024, 768), ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+      ImGui::GetIO().DisplaySize = size;
+      for (const bool page : {false, true}) {
+        for (const SaveKind kind : {SaveKind::Still, SaveKind::Animation}) {
+          state.save.runs_app_copies = !page;
+          state.save.choices.kind = kind;
+          state.save.choices.mp4 = true;  // with the "needs ffmpeg" line
+          state.save.open = true;
+          for (int i = 0; i < 4; ++i) frame();
+          for (const std::string& found : text_findings(drawn_texts(), state.frame.text_fields)) {
+            if (++findings <= 10)
+              ADD_FAILURE() << size.x << "x" << size.y << " font " << scale
+                            << (page ? " page " : " desktop ")
+                            << (kind == SaveKind::Still ? "still: " : "animation: ") << found;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(findings, 0);
 }
 
 std::vector<unsigned char> picture(unsigned char value) {
