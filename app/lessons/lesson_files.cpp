@@ -55,42 +55,51 @@ bool is_builtin(const std::string& file_or_name) {
   return !std::filesystem::exists(file_or_name, error) && find_builtin(file_or_name);
 }
 
-LoadedLesson load_lesson(const std::string& file_or_name) {
-  LoadedLesson loaded;
+LessonText read_lesson_text(const std::string& file_or_name) {
+  LessonText read;
   std::error_code error;
   const std::filesystem::path path(file_or_name);
   if (!std::filesystem::exists(path, error)) {
     if (const EmbeddedLesson* builtin = find_builtin(file_or_name)) {
-      loaded.lesson = parse_lesson(builtin->markdown, builtin->name);
-      return loaded;
+      read.markdown = builtin->markdown;
+      read.name = builtin->name;
+      return read;
     }
-    loaded.error = "no lesson file or built-in lesson \"" + file_or_name +
-                   "\": give a .md file's path or one of " + names() + " (--list-lessons)";
-    return loaded;
+    read.error = "no lesson file or built-in lesson \"" + file_or_name +
+                 "\": give a .md file's path or one of " + names() + " (--list-lessons)";
+    return read;
   }
   if (std::filesystem::is_directory(path, error)) {
-    loaded.error = file_or_name + " is a folder: give the lesson's .md file";
-    return loaded;
+    read.error = file_or_name + " is a folder: give the lesson's .md file";
+    return read;
   }
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (!error && size > kMaxLessonBytes) {
-    loaded.error = file_or_name + " is " + std::to_string(size >> 20) +
-                   " MiB: a lesson is a Markdown text of at most 4 MiB";
-    return loaded;
+    read.error = file_or_name + " is " + std::to_string(size >> 20) +
+                 " MiB: a lesson is a Markdown text of at most 4 MiB";
+    return read;
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   if (!in && !in.eof()) {
-    loaded.error = "cannot read " + file_or_name + ": check that it is readable";
-    return loaded;
+    read.error = "cannot read " + file_or_name + ": check that it is readable";
+    return read;
   }
-  const std::string markdown = text.str();
-  if (markdown.find('\0') != std::string::npos) {
-    loaded.error = file_or_name + " is not a text file: a lesson is Markdown (docs/lessons.md)";
-    return loaded;
+  if (text.str().find('\0') != std::string::npos) {
+    read.error = file_or_name + " is not a text file: a lesson is Markdown (docs/lessons.md)";
+    return read;
   }
-  loaded.lesson = parse_lesson(markdown, file_or_name);
+  read.markdown = text.str();
+  read.name = file_or_name;
+  return read;
+}
+
+LoadedLesson load_lesson(const std::string& file_or_name) {
+  LoadedLesson loaded;
+  const LessonText read = read_lesson_text(file_or_name);
+  loaded.error = read.error;
+  if (read.error.empty()) loaded.lesson = parse_lesson(read.markdown, read.name);
   return loaded;
 }
 

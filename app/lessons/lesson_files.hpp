@@ -26,7 +26,16 @@ struct LoadedLesson {
   std::string error;  // one line: the file could not be read (the lesson is empty then)
 };
 
-// A file's path, or a built-in lesson's name when no such file exists.
+// A lesson's Markdown, as read: a file's path, or a built-in lesson's name when no such file
+// exists.
+struct LessonText {
+  std::string markdown;
+  std::string name;   // the file's path, or the built-in lesson's name
+  std::string error;  // one line: why it could not be read ("" when read)
+};
+LessonText read_lesson_text(const std::string& file_or_name);
+
+// The same, parsed.
 LoadedLesson load_lesson(const std::string& file_or_name);
 
 // A built-in lesson's Markdown ("" for no such lesson).

@@ -19,7 +19,9 @@ import puppeteer from 'puppeteer-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const [url, outDir, pixelCheck, plainUrl, exercises, onePage] = process.argv.slice(2);
+// desktopPage (optional): the page as one file the desktop app wrote with a lesson inside
+// (attnlab --lesson FILE --export-page), as a file:// address.
+const [url, outDir, pixelCheck, plainUrl, exercises, onePage, desktopPage] = process.argv.slice(2);
 if (!url || !outDir || !pixelCheck || !plainUrl || !exercises || !onePage) {
   console.error('usage: node browser_test.mjs URL OUT_DIR PIXEL_CHECK PLAIN_URL EXERCISES ONE_PAGE');
   process.exit(2);
@@ -436,6 +438,16 @@ try {
   s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the saved lesson\'s second scene');
   check(s.lesson.title === title && s.lesson.scene === 1,
         `the saved page opens alone and plays its lesson: scene ${s.lesson.scene + 1} of "${s.lesson.title}"`);
+  if (desktopPage) {
+    await page.goto(desktopPage);
+    s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the desktop\'s page', 120);
+    await page.mouse.move(600, 300);
+    s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the desktop page\'s second scene');
+    check(s.lesson.title === 'Written by the desktop </script>' && s.lesson.errors.length === 0 &&
+          s.lesson.scene === 1,
+          `the page the desktop app wrote (--export-page) opens alone from file:// and plays its lesson: ` +
+          `scene ${s.lesson.scene + 1} of "${s.lesson.title}"`);
+  }
   check(foreign.length === 0 && failed.length === 0,
         `the one-file pages asked for nothing outside file:, data:, blob: (${foreign.concat(failed).join(', ') || 'none'})`);
 } catch (error) {

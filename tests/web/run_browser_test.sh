@@ -4,13 +4,16 @@
 # download against the native CLI's export of the same config with Python's zipfile and NumPy. The
 # one-file page (tools/build_web.sh --single-file) is copied alone into an empty folder and opened
 # from there, from file://.
-#   run_browser_test.sh BUILD_WEB_DIR GUI_PIXEL_CHECK ATTNLAB_CLI ONE_PAGE_HTML
+# With ATTNLAB (the desktop app), the page it writes with a lesson inside (--export-page) is
+# opened alone from file:// and played too.
+#   run_browser_test.sh BUILD_WEB_DIR GUI_PIXEL_CHECK ATTNLAB_CLI ONE_PAGE_HTML [ATTNLAB]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 web=${1:?build-web folder}
 check=${2:?gui_pixel_check binary}
 cli=${3:?attnlab-cli binary}
 one_page=${4:?the one-file page, build-web-single/attnlab.html}
+app=${5:-}
 for needed in "$web/attnlab.js" "$web/index.html" "$one_page" /usr/bin/chromium "$here/node_modules/puppeteer-core"; do
   [ -e "$needed" ] || { echo "FAIL: $needed is missing: run ./setup.sh test (it builds the page and installs the browser)"; exit 1; }
 done
@@ -47,8 +50,18 @@ done
 # The one-file page alone, as on a USB stick: nothing beside it that it could load.
 mkdir "$out/usb"
 cp "$one_page" "$out/usb/attnlab.html"
+desktop_page=()
+if [ -n "$app" ]; then  # a lesson of the course's own, written into the page by the desktop app
+  mkdir "$out/desktop"
+  printf '%s\n' '# Written by the desktop </script>' '' '## First' '```attnlab' '--preset seed003 --stage attend' \
+    '```' 'Caption: The first scene.' '' '## Second' '```attnlab' '--preset seed003 --stage concat' '```' \
+    'Caption: The second, </b> and all.' >"$out/course.md"
+  ATTNLAB_ONE_PAGE="$one_page" "$app" --lesson "$out/course.md" \
+    --export-page "$out/desktop/attnlab-course.html" >/dev/null || exit 1
+  desktop_page=("file://$out/desktop/attnlab-course.html")
+fi
 node "$here/browser_test.mjs" "http://127.0.0.1:$port" "$out/run" "$check" "http://127.0.0.1:$plain_port" \
-  "$out/exercises" "file://$out/usb/attnlab.html"
+  "$out/exercises" "file://$out/usb/attnlab.html" "${desktop_page[@]}"
 status=$?
 if [ -f "$out/run/tensors.zip" ]; then
   "$cli" --preset seed003 --heads 4 --export "$out/native" >/dev/null || status=1

@@ -25,6 +25,7 @@
 #ifndef __EMSCRIPTEN__
 #include "app/gui/export/maps_pdf.hpp"
 #endif
+#include "app/gui/export/one_page.hpp"
 #include "app/gui/export/picture_export.hpp"
 #include "app/gui/export/save_command.hpp"
 #include "app/gui/export/vector_export.hpp"
@@ -625,8 +626,20 @@ int write_maps_only(const StartOptions& options) {
   return 0;
 }
 
+// --export-page: no window; the one-file page with the lesson inside.
+int write_page_only(const StartOptions& options) {
+  if (const std::string error = save_lesson_page(options.lesson, options.export_page);
+      !error.empty()) {
+    std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+    return 2;
+  }
+  std::printf("Wrote %s\n", options.export_page.c_str());
+  return 0;
+}
+
 int run_gui(const StartOptions& options) {
   if (!options.export_svg.empty() || !options.export_pdf.empty()) return write_maps_only(options);
+  if (!options.export_page.empty()) return write_page_only(options);
   // From the start, so an early Ctrl+C still ends through the normal exit (settings saved).
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);

@@ -1,8 +1,6 @@
 #include "app/gui/lessons/lesson_player.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "app/common/config_flags.hpp"
 #include "app/gui/look/colormap.hpp"
@@ -375,11 +373,9 @@ std::string capture_scene(AppState& state, const std::string& title) {
              " is here already: play that file (attnlab --lesson " + file + ") to add to it.";
     text = lessons::builtin_markdown(player.file);
   } else {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream read;
-    read << in.rdbuf();
-    if (!in && !in.eof()) return "Cannot read " + file + ": the scene was not captured.";
-    text = read.str();
+    const lessons::LessonText read = lessons::read_lesson_text(file);
+    if (!read.error.empty()) return read.error + "; the scene was not captured.";
+    text = read.markdown;
   }
   std::string block = "## " + (title.empty() ? "Captured scene" : title) + "\n```attnlab\n";
   std::string line;

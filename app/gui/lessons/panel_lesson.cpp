@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
+#include "app/gui/export/one_page.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/theme.hpp"
@@ -121,6 +123,18 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
   }
 }
 
+// The lesson as one page, beside the Save dialog's files; what to tell the lecturer.
+std::string save_lesson_page_here(const AppState& state) {
+  const std::string name = std::filesystem::path(state.lesson.file).stem().string();
+  const std::filesystem::path file = "attnlab-" + name + ".html";
+  const std::string path = state.save.choices.folder.empty()
+                               ? file.string()
+                               : (std::filesystem::path(state.save.choices.folder) / file).string();
+  const std::string error = save_lesson_page(state.lesson.file, path);
+  return error.empty() ? "Wrote " + path + ": it opens by double-click, with the lesson inside."
+                       : error;
+}
+
 // The presenter's side: notes, the next scene, the clock, capture and the lesson's problems.
 void presenter_part(AppState& state) {
   LessonPlayer& player = state.lesson;
@@ -155,6 +169,17 @@ void presenter_part(AppState& state) {
     ImGui::SetTooltip(
         "Writes what is shown now (config, stage, tab, head) into the lesson file as "
         "a new scene after this one.");
+  if (state.save.runs_app_copies) {  // the desktop's; a page saves itself (its own button)
+    same_line_if_fits(
+        ImGui::CalcTextSize("save as one page").x + 2 * ImGui::GetStyle().FramePadding.x,
+        ImGui::GetStyle().ItemSpacing.x);
+    if (ImGui::Button("save as one page"))
+      state.requests.later([](AppState& s) { s.status = save_lesson_page_here(s); });
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Writes the page as one .html file with this lesson inside: students open it by "
+          "double-click, with no server and no network.");
+  }
   if (!player.notice.empty()) text_wrapped(player.notice);
   if (!player.errors.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text,

@@ -133,6 +133,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--export-pdf", o.export_pdf,
                  "write the same picture as --export-svg as a one-page PDF (vector cells, the "
                  "tokens as text), without a window, and exit");
+  app.add_option("--export-page", o.export_page,
+                 "with --lesson: write the page as one file (./setup.sh web --single-file builds "
+                 "it) with the lesson inside, to open by double-click with no server, and exit");
   app.add_option("--fps", o.fps, "with --export-animation: frames per second (default 10)")
       ->check(CLI::Range(1, 60));
   app.add_option("--seconds-per-stage", o.seconds_per_stage,
@@ -155,13 +158,14 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
       o.export_animation.empty())
     return {2, "attnlab: --fps and --seconds-per-stage need --export-animation FILE"};
   if (int(!o.screenshot.empty()) + int(!o.export_png.empty()) + int(!o.export_animation.empty()) +
-          int(!o.export_slides.empty()) + int(!o.export_svg.empty()) + int(!o.export_pdf.empty()) >
+          int(!o.export_slides.empty()) + int(!o.export_svg.empty()) + int(!o.export_pdf.empty()) +
+          int(!o.export_page.empty()) >
       1)
     return {2,
             "attnlab: give one of --screenshot, --export-png, --export-animation, --export-svg, "
-            "--export-pdf and --export-slides at a time"};
-  if ((!o.export_slides.empty() || o.audience) && o.lesson.empty())
-    return {2, "attnlab: --export-slides and --audience need --lesson FILE"};
+            "--export-pdf, --export-slides and --export-page at a time"};
+  if ((!o.export_slides.empty() || !o.export_page.empty() || o.audience) && o.lesson.empty())
+    return {2, "attnlab: --export-slides, --export-page and --audience need --lesson FILE"};
   o.config_flags_given = o.config.any_given();
   o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
   if (!o.panel.empty() && o.screenshot.empty())

@@ -62,8 +62,9 @@ struct StartOptions {
   std::string export_png;
   bool transparent = false;
   std::string export_animation;
-  std::string export_svg;  // --export-svg FILE: the maps as a vector image (no window)
-  std::string export_pdf;  // --export-pdf FILE: the same picture as a PDF (no window)
+  std::string export_svg;   // --export-svg FILE: the maps as a vector image (no window)
+  std::string export_pdf;   // --export-pdf FILE: the same picture as a PDF (no window)
+  std::string export_page;  // --export-page FILE.html: the one-file page with --lesson inside
   int fps = 10;
   double seconds_per_stage = 1.0;
 
@@ -72,7 +73,7 @@ struct StartOptions {
   bool scripted() const {
     return !screenshot.empty() || bench_frames > 0 || !export_slides.empty() ||
            !export_png.empty() || !export_animation.empty() || !export_svg.empty() ||
-           !export_pdf.empty();
+           !export_pdf.empty() || !export_page.empty();
   }
 };
 

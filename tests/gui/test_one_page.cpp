@@ -1,0 +1,81 @@
+// The page as one file with a lesson inside, as the desktop writes it (issue 32): the block the
+// page's own "Save as one page" writes, read back as the page reads it (web/index.html: the
+// script's text with every "<\/" turned back into "</"), a lesson it held replaced, and the
+// missing page named with the command that builds it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/export/one_page.hpp"
+#include "app/lessons/lesson_files.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+const std::string kStart = "<script type=\"text/markdown\" id=\"attnlab-lesson\"";
+
+// The lesson inside `page` as the page reads it: its name and its Markdown.
+std::pair<std::string, std::string> lesson_in(const std::string& page) {
+  const size_t start = page.find(kStart);
+  if (start == std::string::npos) return {};
+  const size_t name_at = page.find("data-name=\"", start) + 11;
+  const std::string name = page.substr(name_at, page.find('"', name_at) - name_at);
+  const size_t text_at = page.find('>', start) + 1;
+  std::string text = page.substr(text_at, page.find("</script>", text_at) - text_at);
+  for (size_t at = text.find("<\\/"); at != std::string::npos; at = text.find("<\\/", at))
+    text.replace(at, 3, "</");
+  return {name, text};
+}
+
+const std::string kPage =
+    "<!doctype html>\n<html><body><script id=\"attnlab-code\">code()</script>\n</body></html>\n";
+
+TEST(OnePage, TheLessonGoesBeforeTheBodysEndAndReadsBackWhole) {
+  const std::string markdown =
+      "# A lesson\n\n## Scene </script> and </b>\n```attnlab\n--preset seed003\n```\n";
+  const std::string page = page_with_lesson(kPage, "course-1", markdown);
+  EXPECT_EQ(page.find("</script> and"), std::string::npos) << "a </ would end the block early";
+  const auto [name, text] = lesson_in(page);
+  EXPECT_EQ(name, "course-1");
+  EXPECT_EQ(text, markdown);
+  EXPECT_LT(page.find(kStart), page.rfind("</body>"));
+  EXPECT_EQ(page.substr(0, page.find(kStart)), kPage.substr(0, kPage.rfind("</body>")))
+      << "the page before the block is the page as it was";
+  // Saved again with another lesson: one block, the new one.
+  const std::string again = page_with_lesson(page, "other", "# Other\n");
+  EXPECT_EQ(again.find(kStart), again.rfind(kStart));
+  EXPECT_EQ(lesson_in(again).second, "# Other\n");
+  EXPECT_EQ(page_with_lesson(again, "x", markdown).size(), page.size() - 8 + 1);
+}
+
+TEST(OnePage, SavesABuiltInLessonAndNamesWhatIsMissing) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnlab_one_page";
+  std::filesystem::create_directories(dir);
+  const std::string template_path = (dir / "template.html").string();
+  std::ofstream(template_path) << kPage;
+  setenv("ATTNLAB_ONE_PAGE", template_path.c_str(), 1);
+  const std::string out = (dir / "notebook.html").string();
+  ASSERT_EQ(save_lesson_page("notebook", out), "");
+  std::ifstream in(out);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(lesson_in(page).first, "notebook");
+  EXPECT_EQ(lesson_in(page).second, lessons::builtin_markdown("notebook"));
+
+  EXPECT_NE(save_lesson_page("no-such-lesson", out).find("no-such-lesson"), std::string::npos);
+  const std::string unwritable = save_lesson_page("notebook", (dir / "no/dir/x.html").string());
+  EXPECT_NE(unwritable.find("cannot write"), std::string::npos) << unwritable;
+  setenv("ATTNLAB_ONE_PAGE", (dir / "absent.html").c_str(), 1);
+  const std::string missing = save_lesson_page("notebook", out);
+  EXPECT_NE(missing.find("./setup.sh web --single-file"), std::string::npos) << missing;
+  std::ofstream(template_path) << "<html><body>a served page</body></html>";
+  setenv("ATTNLAB_ONE_PAGE", template_path.c_str(), 1);
+  EXPECT_NE(save_lesson_page("notebook", out).find("no one-file page"), std::string::npos)
+      << "the served page (attnlab.js beside it) cannot hold a lesson for a USB stick";
+  unsetenv("ATTNLAB_ONE_PAGE");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
