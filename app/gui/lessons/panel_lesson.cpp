@@ -165,20 +165,18 @@ void presenter_part(AppState& state) {
       s.status = capture_scene(s, s.lesson.capture_title);
       s.lesson.capture_title.clear();
     });
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Writes what is shown now (config, stage, tab, head) into the lesson file as "
-        "a new scene after this one.");
+  tooltip(
+      "Writes what is shown now (config, stage, tab, head) into the lesson file as a new scene "
+      "after this one.");
   if (state.save.runs_app_copies) {  // the desktop's; a page saves itself (its own button)
     same_line_if_fits(
         ImGui::CalcTextSize("save as one page").x + 2 * ImGui::GetStyle().FramePadding.x,
         ImGui::GetStyle().ItemSpacing.x);
     if (ImGui::Button("save as one page"))
       state.requests.later([](AppState& s) { s.status = save_lesson_page_here(s); });
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Writes the page as one .html file with this lesson inside: students open it by "
-          "double-click, with no server and no network.");
+    tooltip(
+        "Writes the page as one .html file with this lesson inside: students open it by "
+        "double-click, with no server and no network.");
   }
   if (!player.notice.empty()) text_wrapped(player.notice);
   if (!player.errors.empty()) {
