@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -163,15 +164,14 @@ std::string default_png_name(const std::optional<PanelId>& panel) {
          file_time_stamp() + ".png";
 }
 
-// The trace's tensors as .npy files in a .zip named after the preset and the time.
-void export_npy_zip(AppState& state) {
-  const std::string preset =
-      state.session.preset_name.empty() ? "custom" : state.session.preset_name;
-  const std::string path = "attnlab-" + preset + "-" + file_time_stamp() + ".zip";
+// Runs `write`, which writes `path`, then hands the file to the user (a page's download) unless
+// `path` was the user's own; says where it went (or why not) beside the Save buttons and in the
+// status line.
+void report_export(AppState& state, const std::string& path, bool deliver,
+                   const std::function<void()>& write) {
   try {
-    if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
-    write_file_atomically(path, export_zip(*state.session.trace));
-    state.window.export_message = platform::deliver_file(path);
+    write();
+    state.window.export_message = deliver ? platform::deliver_file(path) : "Saved " + path;
     state.window.export_failed = false;
   } catch (const std::exception& error) {
     state.window.export_message = in_gui_words(error);
@@ -180,14 +180,25 @@ void export_npy_zip(AppState& state) {
   state.status = state.window.export_message;
 }
 
+// The trace's tensors as .npy files in a .zip named after the preset and the time.
+void export_npy_zip(AppState& state) {
+  const std::string preset =
+      state.session.preset_name.empty() ? "custom" : state.session.preset_name;
+  const std::string path = "attnlab-" + preset + "-" + file_time_stamp() + ".zip";
+  report_export(state, path, true, [&] {
+    if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
+    write_file_atomically(path, export_zip(*state.session.trace));
+  });
+}
+
 // The maps as SVG (or, on the desktop, as PDF when `path` ends in .pdf), named after the time when
 // `path` is "" (the page offers it as a download).
 void export_heads_maps(AppState& state, const std::string& requested) {
   const std::string path = requested.empty() ? maps_file_name("svg") : requested;
-  const std::string error = export_maps(state, path);
-  state.window.export_failed = !error.empty();
-  state.window.export_message = error.empty() ? platform::deliver_file(path) : error;
-  state.status = state.window.export_message;
+  report_export(state, path, true, [&] {
+    if (const std::string error = export_maps(state, path); !error.empty())
+      throw std::runtime_error(error);
+  });
 }
 
 // Writes the PNG the state asks for; says where (or why not) beside the Save buttons and in the
@@ -196,16 +207,8 @@ void export_png(AppState& state, const ExportRequest& request) {
   const std::string path = request.path.empty() ? default_png_name(request.panel) : request.path;
   std::optional<ImVec4> crop;
   if (request.panel) crop = state.frame.panel_rects[int(*request.panel)];
-  try {
-    save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop);
-    state.window.export_message =
-        request.path.empty() ? platform::deliver_file(path) : "Saved " + path;
-    state.window.export_failed = false;
-  } catch (const std::exception& error) {
-    state.window.export_message = in_gui_words(error);
-    state.window.export_failed = true;
-  }
-  state.status = state.window.export_message;
+  report_export(state, path, request.path.empty(),
+                [&] { save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop); });
 }
 
 // [SECTION] frame timing for --bench-frames
@@ -370,15 +373,7 @@ void save_picture_here(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow*
   int width = 0, height = 0;
   const std::vector<unsigned char> rgba =
       picture_alone_rgba(state, renderer, window, width, height);
-  try {
-    write_png_rgba(path, width, height, rgba);
-    state.window.export_message = platform::deliver_file(path);
-    state.window.export_failed = false;
-  } catch (const std::exception& error) {
-    state.window.export_message = in_gui_words(error);
-    state.window.export_failed = true;
-  }
-  state.status = state.window.export_message;
+  report_export(state, path, true, [&] { write_png_rgba(path, width, height, rgba); });
 }
 
 // --screenshot: the PNG (and with --dump-layout the layout JSON) of the frame just drawn; returns
