@@ -18,7 +18,7 @@ const std::string kStart = "<script type=\"text/markdown\" id=\"attnlab-lesson\"
 
 // The lesson inside `page` as the page reads it: its name and its Markdown.
 std::pair<std::string, std::string> lesson_in(const std::string& page) {
-  const size_t start = page.find(kStart);
+  const size_t start = page.rfind(kStart);
   if (start == std::string::npos) return {};
   const size_t name_at = page.find("data-name=\"", start) + 11;
   const std::string name = page.substr(name_at, page.find('"', name_at) - name_at);
@@ -29,23 +29,29 @@ std::pair<std::string, std::string> lesson_in(const std::string& page) {
   return {name, text};
 }
 
+// The page's own code spells the block's start (it writes the block): not a lesson.
 const std::string kPage =
-    "<!doctype html>\n<html><body><script id=\"attnlab-code\">code()</script>\n</body></html>\n";
+    "<!doctype html>\n<html><body><script id=\"attnlab-code\">code()</script>\n<script>const "
+    "block = '<script type=\"text/markdown\" id=\"attnlab-lesson\" data-name=\"';</script>\n"
+    "</body></html>\n";
 
 TEST(OnePage, TheLessonGoesBeforeTheBodysEndAndReadsBackWhole) {
   const std::string markdown =
       "# A lesson\n\n## Scene </script> and </b>\n```attnlab\n--preset seed003\n```\n";
   const std::string page = page_with_lesson(kPage, "course-1", markdown);
+  EXPECT_EQ(page.find(kStart), kPage.find(kStart)) << "the page's code is kept whole";
+  EXPECT_NE(page.find("const block = '<script"), std::string::npos);
   EXPECT_EQ(page.find("</script> and"), std::string::npos) << "a </ would end the block early";
   const auto [name, text] = lesson_in(page);
   EXPECT_EQ(name, "course-1");
   EXPECT_EQ(text, markdown);
-  EXPECT_LT(page.find(kStart), page.rfind("</body>"));
-  EXPECT_EQ(page.substr(0, page.find(kStart)), kPage.substr(0, kPage.rfind("</body>")))
+  EXPECT_LT(page.rfind(kStart), page.rfind("</body>"));
+  EXPECT_EQ(page.substr(0, page.rfind(kStart)), kPage.substr(0, kPage.rfind("</body>")))
       << "the page before the block is the page as it was";
   // Saved again with another lesson: one block, the new one.
   const std::string again = page_with_lesson(page, "other", "# Other\n");
-  EXPECT_EQ(again.find(kStart), again.rfind(kStart));
+  EXPECT_EQ(again.substr(0, again.rfind(kStart)), kPage.substr(0, kPage.rfind("</body>")))
+      << "the lesson it held is gone, the page's code kept";
   EXPECT_EQ(lesson_in(again).second, "# Other\n");
   EXPECT_EQ(page_with_lesson(again, "x", markdown).size(), page.size() - 8 + 1);
 }

@@ -183,6 +183,40 @@ try {
   check(pngSize[0] === 1280 && pngSize[1] === 720,
         `Ctrl+S downloads a PNG of the window: ${png} ${pngSize.join('x')}`);
 
+  // 4b. The Save dialog (Ctrl+Shift+E): in the page, the picture alone at the page's size, a download.
+  const saveTip = "The picture alone at the page's size";
+  let dialog = null;
+  for (let attempt = 0; attempt < 3 && !dialog; attempt++) {
+    await page.keyboard.down('Shift');
+    await press('E', 'Control');
+    await page.keyboard.up('Shift');
+    dialog = await waitFor((st) => st.items.some((item) => item.label.startsWith(saveTip)),
+                           'the Save dialog', 5).catch(() => null);
+  }
+  check(Boolean(dialog), 'Ctrl+Shift+E opens the Save dialog');
+  let saved = null;
+  if (dialog) {
+    const button = centre(dialog.items.find((item) => item.label.startsWith(saveTip)).rect);
+    for (let attempt = 0; attempt < 3 && !saved; attempt++) {
+      await page.mouse.click(button.x, button.y);
+      saved = await waitFor((st) => st.export_message.includes('attnlab-picture'),
+                              'the picture download', 5).catch(() => null);
+    }
+  }
+  let pictureFile = null;
+  for (const end = Date.now() + 20000; saved && !pictureFile && Date.now() < end;) {
+    pictureFile = fs.readdirSync(downloads).find((f) => f.startsWith('attnlab-picture') && f.endsWith('.png'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));  // written whole
+  const pictureHead = pictureFile ? fs.readFileSync(path.join(downloads, pictureFile)) : Buffer.alloc(0);
+  const pictureSize = pictureHead.length > 24 ? [pictureHead.readUInt32BE(16), pictureHead.readUInt32BE(20)] : [];
+  check(pictureSize[0] === 1280 && pictureSize[1] === 720,
+        `the page's Save dialog downloads the picture alone at the page's size: ${pictureFile} ${pictureSize.join('x')}`);
+  await press('Escape');
+  s = await waitFor((st) => !st.items.some((item) => item.label.startsWith(saveTip)), 'the dialog closed', 10)
+      .catch(() => s);
+
   // 5. Presenter mode (P), and the page follows a resize.
   s = await pressUntil('p', (st) => st.presenter, 'presenter mode');
   check(s.heatmaps.length === 4, 'presenter mode shows the four heads');

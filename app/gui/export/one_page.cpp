@@ -28,17 +28,26 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 std::string page_with_lesson(const std::string& page, const std::string& name,
                              const std::string& markdown) {
   std::string out = page;
-  if (const size_t start = out.find(kBlockStart); start != std::string::npos) {
+  size_t body_end = out.rfind("</body>");
+  if (body_end == std::string::npos) body_end = out.size();
+  // A lesson inside is the block just before </body>; the page's code spells the block's start
+  // too, inside its own script, and that is not a lesson.
+  if (const size_t start = out.rfind(kBlockStart, body_end);
+      start != std::string::npos && start > 0) {
+    const size_t opened = out.rfind("<script", start - 1), closed = out.rfind("</script>", start);
+    const bool in_a_script =
+        opened != std::string::npos && (closed == std::string::npos || closed < opened);
     const size_t end = out.find("</script>", start);
-    size_t stop = end == std::string::npos ? out.size() : end + 9;
-    if (stop < out.size() && out[stop] == '\n') ++stop;
-    out.erase(start, stop - start);
+    if (!in_a_script && end != std::string::npos &&
+        out.find_first_not_of(" \t\r\n", end + 9) == body_end) {
+      out.erase(start, body_end - start);
+      body_end = start;
+    }
   }
   const std::string block = std::string(kBlockStart) + " data-name=\"" +
                             replaced(replaced(name, "&", "&amp;"), "\"", "&quot;") + "\">" +
                             replaced(markdown, "</", "<\\/") + "</script>\n";
-  const size_t body_end = out.rfind("</body>");
-  out.insert(body_end == std::string::npos ? out.size() : body_end, block);
+  out.insert(body_end, block);
   return out;
 }
 
