@@ -5,7 +5,7 @@
 # package (libimgui-dev ships no .cpp), with its GLFW and OpenGL 3 backends and std::string helpers; GLFW and WebGL 2 are
 # Emscripten's own. Threads are Web Workers (-pthread): the page must be cross-origin isolated;
 # the one-file page (ATTNLAB_ONE_THREAD, ./setup.sh web --single-file) opens from file://, which
-# never is, so it has no threads (core/kernels/threads_available.hpp).
+# never is, so it has no threads (core/model/threads_available.hpp).
 set(WEB_HEADERS ${CMAKE_BINARY_DIR}/debian-headers)
 file(MAKE_DIRECTORY ${WEB_HEADERS})
 foreach(link IN ITEMS nlohmann CLI stb Eigen unsupported)

@@ -8,8 +8,8 @@
 #include "core/kernels/blas_threads.hpp"
 #include "core/kernels/linear.hpp"
 #include "core/kernels/parallel.hpp"
-#include "core/kernels/threads_available.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/threads_available.hpp"
 #include "core/model/tokenizer.hpp"
 #include "core/trace/plan_sizes.hpp"
 

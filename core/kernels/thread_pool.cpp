@@ -1,6 +1,6 @@
 #include "core/kernels/thread_pool.hpp"
 
-#include "core/kernels/threads_available.hpp"
+#include "core/model/threads_available.hpp"
 
 namespace attnlab {
 

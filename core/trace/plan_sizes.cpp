@@ -7,8 +7,8 @@
 #include <limits>
 #include <map>
 
-#include "core/kernels/threads_available.hpp"
 #include "core/model/inputs.hpp"
+#include "core/model/threads_available.hpp"
 
 namespace attnlab {
 

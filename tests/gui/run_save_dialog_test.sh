@@ -69,13 +69,18 @@ else
 fi
 stop
 
-# The stages animated, 480x270 at 5 frames a second; the window keeps drawing meanwhile.
+# The stages animated, 960x540 at 10 frames a second; the window takes keys meanwhile.
 mkdir -p "$work/gif"
-with_choices '{"kind": "animation", "width": 480, "height": 270, "fps": 5, "seconds_per_stage": 0.4, "folder": "'"$work/gif"'"}'
+with_choices '{"kind": "animation", "width": 960, "height": 540, "fps": 10, "seconds_per_stage": 0.5, "folder": "'"$work/gif"'"}'
 start
 key ctrl+shift+e
 key Return
-[ "$(copies "$work/gif")" -ge 1 ] && ok || bad "no copy of the app writes the animation"
+running=0
+for _ in $(seq 100); do
+  [ "$(copies "$work/gif")" -ge 1 ] && running=1 && break
+  sleep 0.05
+done
+[ "$running" = 1 ] && ok || bad "no copy of the app writes the animation"
 key Right
 if wait_for "$work/gif/attnlab-seed003-pipeline-*.gif" 120; then
   problems=$(/usr/bin/python3 - "$work"/gif/attnlab-seed003-pipeline-*.gif <<'PY'
@@ -83,10 +88,10 @@ import sys
 import gif_frames
 w, h, frames = gif_frames.read_gif(sys.argv[1])
 problems = []
-if (w, h) != (480, 270): problems.append(f"{w}x{h}, want 480x270")
+if (w, h) != (960, 540): problems.append(f"{w}x{h}, want 960x540")
 if len(frames) < 12: problems.append(f"{len(frames)} distinct frames, want the 13 steps")
 total = sum(d for d, _ in frames)
-if not 13 * 40 - 60 <= total <= 13 * 40 + 60: problems.append(f"{total} cs in all, want 13 x 0.4 s")
+if not 13 * 50 - 60 <= total <= 13 * 50 + 60: problems.append(f"{total} cs in all, want 13 x 0.5 s")
 print("; ".join(problems))
 PY
 )

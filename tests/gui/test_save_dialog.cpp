@@ -3,11 +3,14 @@
 // frames and their times.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
+#include "app/gui/export/gif_writer.hpp"
 #include "app/gui/export/recording.hpp"
 #include "app/gui/export/save_command.hpp"
 #include "app/gui/export/save_dialog.hpp"
@@ -248,6 +251,30 @@ TEST(Recording, StopsWhenTheWindowChangesSizeOrTheMemoryIsFull) {
   EXPECT_FALSE(keep_frame(r, picture(7), 4, 2, 0.4)) << "past the memory for frames";
   EXPECT_TRUE(keep_frame(r, picture(1), 4, 2, 0.6)) << "a frame that holds costs nothing";
   EXPECT_EQ(r.frames.size(), 1u);
+}
+
+TEST(Recording, ItsEncodingReportsItsFramesAndACancelWritesNothing) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "attnlab_rec.gif";
+  std::filesystem::remove(path);
+  const std::vector<AnimationFrame> frames = {
+      {picture(10), 10}, {picture(200), 20}, {picture(90), 5}};
+  std::atomic<bool> cancel{true};
+  RunControl stopped;
+  stopped.cancel = &cancel;
+  EXPECT_THROW(write_gif(path.string(), 4, 2, frames, stopped), Cancelled);
+  EXPECT_FALSE(std::filesystem::exists(path)) << "a cancelled encoding leaves no file";
+  std::vector<double> reported;
+  RunControl followed;
+  followed.progress = [&reported](double fraction) { reported.push_back(fraction); };
+  write_gif(path.string(), 4, 2, frames, followed);
+  ASSERT_EQ(reported.size(), frames.size());
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
+  EXPECT_NEAR(reported.back(), 2.0 / 3.0, 1e-9);
+  std::ifstream gif(path, std::ios::binary);
+  char magic[6] = {};
+  gif.read(magic, 6);
+  EXPECT_EQ(std::string(magic, 6), "GIF89a");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

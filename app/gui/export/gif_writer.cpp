@@ -74,7 +74,7 @@ Palette256 animation_palette(const std::vector<AnimationFrame>& frames) {
 }
 
 void write_gif(const std::string& path, int width, int height,
-               const std::vector<AnimationFrame>& frames) {
+               const std::vector<AnimationFrame>& frames, const RunControl& control) {
   if (frames.empty()) throw UserError("cannot write " + path + ": the animation has no frames");
   const Palette256 palette = animation_palette(frames);
   const int entries = int(palette.colours.size() / 3);
@@ -107,10 +107,16 @@ void write_gif(const std::string& path, int width, int height,
        EGifPutExtensionBlock(gif, 3, loop) == GIF_OK && EGifPutExtensionTrailer(gif) == GIF_OK;
   if (!ok) fail();
   std::vector<GifPixelType> line(static_cast<size_t>(width));
-  for (const AnimationFrame& frame : frames) {
-    GraphicsControlBlock control{DISPOSE_DO_NOT, false, frame.centiseconds, NO_TRANSPARENT_COLOR};
+  for (size_t f = 0; f < frames.size(); ++f) {
+    const AnimationFrame& frame = frames[f];
+    if (control.cancel_requested()) {  // nothing is written
+      EGifCloseFile(gif, &error);
+      throw Cancelled();
+    }
+    control.report(double(f) / double(frames.size()));
+    GraphicsControlBlock timing{DISPOSE_DO_NOT, false, frame.centiseconds, NO_TRANSPARENT_COLOR};
     GifByteType extension[4];
-    EGifGCBToExtension(&control, extension);
+    EGifGCBToExtension(&timing, extension);
     ok = EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, extension) == GIF_OK &&
          EGifPutImageDesc(gif, 0, 0, width, height, false, nullptr) == GIF_OK;
     for (int y = 0; ok && y < height; ++y) {

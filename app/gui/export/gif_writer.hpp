@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/run_control.hpp"
+
 namespace attnlab::gui {
 
 struct AnimationFrame {
@@ -14,9 +16,10 @@ struct AnimationFrame {
 };
 
 // Writes `path` whole or not at all (a temporary file, then renamed); throws UserError naming the
-// file when it cannot be written.
+// file when it cannot be written. `control` follows the frames encoded and can stop it (Cancelled,
+// nothing written).
 void write_gif(const std::string& path, int width, int height,
-               const std::vector<AnimationFrame>& frames);
+               const std::vector<AnimationFrame>& frames, const RunControl& control = {});
 
 // The animation's palette: at most 256 colours, each the mean of a 5-bit-per-channel bin of the
 // frames' pixels, the most used first; and for every bin (r >> 3, g >> 3, b >> 3) the nearest.

@@ -32,7 +32,7 @@ std::string shell_quoted(const std::string& text) {
 
 // The frames through ffmpeg into an MP4 (each frame repeated for its time), whole or not at all.
 void write_mp4(const std::string& path, int width, int height, int fps,
-               const std::vector<AnimationFrame>& frames) {
+               const std::vector<AnimationFrame>& frames, const RunControl& control) {
   const std::string temporary = path + ".partial.mp4";
   const std::string command =
       shell_quoted(platform::program_on_path("ffmpeg")) +
@@ -41,14 +41,21 @@ void write_mp4(const std::string& path, int width, int height, int fps,
       " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " + shell_quoted(temporary);
   FILE* pipe = popen(command.c_str(), "w");
   if (!pipe) throw UserError("cannot start ffmpeg to write " + path);
-  bool written = true;
-  for (const AnimationFrame& frame : frames) {
+  bool written = true, cancelled = false;
+  for (size_t f = 0; f < frames.size() && written && !cancelled; ++f) {
+    const AnimationFrame& frame = frames[f];
+    cancelled = control.cancel_requested();
+    control.report(double(f) / double(frames.size()));
     const int repeats = std::max(1, int(std::lround(frame.centiseconds * fps / 100.0)));
     for (int r = 0; r < repeats && written; ++r)
       written = std::fwrite(frame.rgb.data(), 1, frame.rgb.size(), pipe) == frame.rgb.size();
   }
   const int status = pclose(pipe);
   std::error_code error;
+  if (cancelled) {
+    std::filesystem::remove(temporary, error);
+    throw Cancelled();
+  }
   if (!written || status != 0) {
     std::filesystem::remove(temporary, error);
     throw UserError("ffmpeg could not write " + path +
@@ -92,11 +99,11 @@ std::vector<unsigned char> transparent_pixels(const std::function<void(const flo
 }  // namespace
 
 void write_animation(const std::string& path, int width, int height, int fps,
-                     const std::vector<AnimationFrame>& frames) {
+                     const std::vector<AnimationFrame>& frames, const RunControl& control) {
   if (ends_with(path, ".mp4"))
-    write_mp4(path, width, height, fps, frames);
+    write_mp4(path, width, height, fps, frames, control);
   else
-    write_gif(path, width, height, frames);
+    write_gif(path, width, height, frames, control);
 }
 
 std::string settle_for_export(AppState& state) {

@@ -34,9 +34,10 @@ struct PictureExport {
 };
 
 // The frames as a GIF, or an MP4 through ffmpeg (by the name's ending), whole or not at all;
-// throws UserError naming the file. The desktop's: a page records with its Record button.
+// throws UserError naming the file. `control` follows the frames and can stop it (Cancelled,
+// nothing written). The desktop's: a page records with its Record button.
 void write_animation(const std::string& path, int width, int height, int fps,
-                     const std::vector<AnimationFrame>& frames);
+                     const std::vector<AnimationFrame>& frames, const RunControl& control = {});
 
 // Everything an exported picture shows, computed: the model read, the trace run, the
 // measurements done. Returns the model's error when one was just read and could not be.

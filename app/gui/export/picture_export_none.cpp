@@ -9,7 +9,8 @@ std::string start_picture_export(AppState&, const StartOptions&, PictureExport&)
   return "--export-png and --export-animation are the desktop app's";
 }
 
-void write_animation(const std::string&, int, int, int, const std::vector<AnimationFrame>&) {
+void write_animation(const std::string&, int, int, int, const std::vector<AnimationFrame>&,
+                     const RunControl&) {
   throw UserError("the page records with its Record button, as a WebM");
 }
 

@@ -56,8 +56,8 @@ void write_recording(AppState& state, GLFWwindow* window, const std::string& why
   if (frames->empty()) return;
   const std::string path = recording_file_name(save.choices, file_time_stamp());
   state.status = why + "Writing " + path + " ...";
-  start_writing(state, path, [path, width, height, fps, frames](const RunControl&) {
-    write_animation(path, width, height, fps, *frames);
+  start_writing(state, path, [path, width, height, fps, frames](const RunControl& control) {
+    write_animation(path, width, height, fps, *frames, control);
     return "Wrote " + path + " (" + std::to_string(width) + "x" + std::to_string(height) + ", " +
            std::to_string(frames->size()) + " distinct frames)";
   });

@@ -1,6 +1,6 @@
 // A measurement too slow for a frame (the loop-vs-batched timings, head importance, one head vs
 // many at the base preset take about a second): run on its own thread (in a one-thread build,
-// core/kernels/threads_available.hpp, at once when started), polled every frame, and
+// core/model/threads_available.hpp, at once when started), polled every frame, and
 // kept with the key it was started for, so a panel knows when its numbers are stale. A job derived
 // from the shown trace is keyed by (trace generation, the panel's own choice): TraceJob and
 // start_for_trace (trace_jobs.hpp). Every task can be cancelled (the work checks the flag every few
@@ -18,8 +18,8 @@
 #include <thread>
 
 #include "app/gui/state/gui_words.hpp"
-#include "core/kernels/threads_available.hpp"
 #include "core/model/run_control.hpp"
+#include "core/model/threads_available.hpp"
 
 namespace attnlab::gui {
 

@@ -1,8 +1,8 @@
 #include "app/gui/state/trace_worker.hpp"
 
 #include "app/gui/state/gui_words.hpp"
-#include "core/kernels/threads_available.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/threads_available.hpp"
 #include "core/trace/mha.hpp"
 
 namespace attnlab::gui {

@@ -1,6 +1,6 @@
 // Computes traces (with their correct twin under a mistake) on a background thread so a big
 // configuration (the base preset, B=32) never freezes the window. A newer request supersedes the
-// one running: the old run is cancelled. A one-thread build (core/kernels/threads_available.hpp)
+// one running: the old run is cancelled. A one-thread build (core/model/threads_available.hpp)
 // has no thread: a request is computed when it is made.
 #pragma once
 

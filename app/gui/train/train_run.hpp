@@ -1,5 +1,5 @@
 // The Train tab's run: a Trainer (core/training) stepping on its own thread, so the window stays
-// responsive (in the one-thread page, core/kernels/threads_available.hpp, between the page's
+// responsive (in the one-thread page, core/model/threads_available.hpp, between the page's
 // frames), with Start / Pause / Step / Reset; every few steps a snapshot of the loss, the
 // accuracy, the per-head pattern scores and every head's attention map on a fixed evaluation
 // sequence, which the tab draws live and its scrubber replays.
