@@ -1,10 +1,13 @@
 # Sourced by the scripts that run the real app (needs $work, a temp folder): a virtual display
-# (start_xvfb.sh), settings in $work/config, sanitizer reports without leak checks, and the
-# pass/fail counters: ok, bad "what failed", and report (prints "N passed, M failed"; fails if any);
+# (start_xvfb.sh), settings in $work/config, the tests' Python readers (png_rows.py, gif_frames.py)
+# on PYTHONPATH, sanitizer reports without leak checks, and the pass/fail counters: ok, bad "what
+# failed", and report (prints "N passed, M failed"; fails if any);
 # window_of PID: the app's window once it shows (focused, its first frames drawn), or "".
 source "$(dirname "${BASH_SOURCE[0]}")/start_xvfb.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
 export ATTNLAB_CONFIG_DIR="$work/config"
+PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export PYTHONPATH
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }

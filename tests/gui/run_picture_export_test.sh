@@ -8,10 +8,8 @@
 # Prints "N passed, M failed".
 set -u
 app=$(realpath "${1:?attnlab binary}")
-here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 source "$(dirname "$0")/app_test_setup.sh"
-export PYTHONPATH="$here"  # png_rows.py, gif_frames.py
 run() {  # ARGS...: the app, its stderr kept in $work/err
   "$app" "$@" >"$work/out" 2>"$work/err"
 }

@@ -9,10 +9,8 @@
 # Prints "N passed, M failed".
 set -u
 app=$(realpath "${1:?attnlab binary}")
-here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 source "$(dirname "$0")/app_test_setup.sh"
-export PYTHONPATH="$here"  # png_rows.py, gif_frames.py
 mkdir -p "$work/config"
 pid= win=
 
@@ -42,6 +40,27 @@ wait_for() {  # GLOB SECONDS: true once a file matches
 }
 copies() {  # how many copies of the app are writing into FOLDER
   pgrep -f -- "--export-(png|animation) $1/" | wc -l
+}
+copy_shows() {  # FOLDER: true once a copy of the app writes into it (within 5 s)
+  for _ in $(seq 100); do
+    [ "$(copies "$1")" -ge 1 ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+gif_problems() {  # GIF WIDTH HEIGHT MIN_FRAMES MIN_CS MAX_CS: what is wrong with it, or nothing
+  /usr/bin/python3 - "$@" <<'PY'
+import sys
+import gif_frames
+w, h, frames = gif_frames.read_gif(sys.argv[1])
+want_w, want_h, least, shortest, longest = map(int, sys.argv[2:])
+problems = []
+if (w, h) != (want_w, want_h): problems.append(f"{w}x{h}, want {want_w}x{want_h}")
+if len(frames) < least: problems.append(f"{len(frames)} distinct frames, want at least {least}")
+total = sum(d for d, _ in frames)
+if not shortest <= total <= longest: problems.append(f"{total} cs in all, want {shortest} to {longest}")
+print("; ".join(problems))
+PY
 }
 
 # A transparent still at 800x600.
@@ -75,26 +94,11 @@ with_choices '{"kind": "animation", "width": 960, "height": 540, "fps": 10, "sec
 start
 key ctrl+shift+e
 key Return
-running=0
-for _ in $(seq 100); do
-  [ "$(copies "$work/gif")" -ge 1 ] && running=1 && break
-  sleep 0.05
-done
-[ "$running" = 1 ] && ok || bad "no copy of the app writes the animation"
+copy_shows "$work/gif" && ok || bad "no copy of the app writes the animation"
 key Right
 if wait_for "$work/gif/attnlab-seed003-pipeline-*.gif" 120; then
-  problems=$(/usr/bin/python3 - "$work"/gif/attnlab-seed003-pipeline-*.gif <<'PY'
-import sys
-import gif_frames
-w, h, frames = gif_frames.read_gif(sys.argv[1])
-problems = []
-if (w, h) != (960, 540): problems.append(f"{w}x{h}, want 960x540")
-if len(frames) < 12: problems.append(f"{len(frames)} distinct frames, want the 13 steps")
-total = sum(d for d, _ in frames)
-if not 13 * 50 - 60 <= total <= 13 * 50 + 60: problems.append(f"{total} cs in all, want 13 x 0.5 s")
-print("; ".join(problems))
-PY
-)
+  # The 13 steps, 0.5 s each.
+  problems=$(gif_problems "$work"/gif/attnlab-seed003-pipeline-*.gif 960 540 12 $((13 * 50 - 60)) $((13 * 50 + 60)))
   [ -z "$problems" ] && ok || bad "the dialog's animation: $problems"
 else
   bad "Enter wrote no animation in 120 s: $(cat "$work/app.log")"
@@ -107,8 +111,7 @@ with_choices '{"kind": "animation", "width": 1920, "height": 1080, "fps": 30, "s
 start
 key ctrl+shift+e
 key Return
-sleep 2
-[ "$(copies "$work/cancel")" -ge 1 ] && ok || bad "the long export did not start"
+copy_shows "$work/cancel" && ok || bad "the long export did not start"
 key Escape
 for _ in $(seq 50); do [ "$(copies "$work/cancel")" = 0 ] && break; sleep 0.1; done
 [ "$(copies "$work/cancel")" = 0 ] && ok || bad "Esc left the copy of the app running"
@@ -136,18 +139,8 @@ key ctrl+shift+r
 for _ in 1 2 3 4; do key Right; sleep 0.6; done
 key ctrl+shift+r
 if wait_for "$work/rec/attnlab-recording-*.gif" 60; then
-  problems=$(/usr/bin/python3 - "$work"/rec/attnlab-recording-*.gif <<'PY'
-import sys
-import gif_frames
-w, h, frames = gif_frames.read_gif(sys.argv[1])
-problems = []
-if (w, h) != (1024, 768): problems.append(f"{w}x{h}, want the window's 1024x768")
-if len(frames) < 5: problems.append(f"{len(frames)} distinct frames for 4 steps")
-total = sum(d for d, _ in frames)
-if not 250 <= total <= 1500: problems.append(f"{total} cs in all for about 4 s of stepping")
-print("; ".join(problems))
-PY
-)
+  # The window's size; the first picture and 4 steps; about 4 s of stepping.
+  problems=$(gif_problems "$work"/rec/attnlab-recording-*.gif 1024 768 5 250 1500)
   [ -z "$problems" ] && ok || bad "the recording: $problems"
 else
   bad "Ctrl+Shift+R twice wrote no recording: $(cat "$work/app.log")"

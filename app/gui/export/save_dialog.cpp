@@ -43,9 +43,7 @@ std::string field_of(const std::string& reason) {
 
 void problem_line(const AppState& state, const SaveProblem& problem, const char* field) {
   if (problem.field != field || problem.text.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  text_wrapped(problem.text);
-  ImGui::PopStyleColor();
+  error_text(state, problem.text);
   note_item(field);
 }
 
@@ -97,10 +95,9 @@ void animation_fields(AppState& state, SaveChoices& c, const SaveProblem& proble
   c.mp4 = format == 1;
   tooltip("A GIF plays everywhere (slides, web pages); an MP4 is smaller and needs ffmpeg.");
   if (c.mp4 && !state.save.has_ffmpeg) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(
+    error_text(
+        state,
         "An MP4 needs ffmpeg, which is not installed: apt-get install ffmpeg, or save a GIF.");
-    ImGui::PopStyleColor();
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputInt("frames per second", &c.fps);

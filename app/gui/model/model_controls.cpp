@@ -20,9 +20,7 @@ namespace attnlab::gui {
 namespace {
 
 void red_line(AppState& state, const std::string& text, const char* field) {
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  text_wrapped(text);
-  ImGui::PopStyleColor();
+  error_text(state, text);
   state.frame.explained.push_back(field);
 }
 

@@ -258,9 +258,7 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
   ModelTab& tab = state.model;
   const PretrainedRun* off_run = run_with_heads_off(state);
   if (!tab.off_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(tab.off_error);
-    ImGui::PopStyleColor();
+    error_text(state, tab.off_error);
     return;
   }
   if (!off_run) return;
@@ -422,9 +420,7 @@ void draw_model_tab(AppState& state) {
     dim_text(state, "Opening " + tab.loading + " ...");
   }
   if (!tab.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(tab.error);
-    ImGui::PopStyleColor();
+    error_text(state, tab.error);
     state.frame.explained.push_back("model");
   }
   if (!tab.session || !tab.run) {
@@ -441,9 +437,7 @@ void draw_model_tab(AppState& state) {
     return;
   }
   if (!tab.sentence_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(tab.sentence_error);
-    ImGui::PopStyleColor();
+    error_text(state, tab.sentence_error);
   }
 
   const ImVec2 room = ImGui::GetContentRegionAvail();

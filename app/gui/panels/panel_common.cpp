@@ -79,12 +79,16 @@ void tooltip(const char* text, bool above) {
   ImGui::EndTooltip();
 }
 
+void error_text(const AppState& state, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
+  text_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
 void issue_text(AppState& state, const char* field) {
   const std::string message = issue_for(state, field);
   if (message.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  text_wrapped(message);
-  ImGui::PopStyleColor();
+  error_text(state, message);
   for (const ConfigIssue& issue : state.session.issues)
     if (issue_belongs_to(state, issue, field)) state.frame.explained.push_back(issue.field);
 }

@@ -128,9 +128,7 @@ bool mask_controls(AppState& state, Config& c) {
   tooltip(
       "Valid length per sequence (one for all, or one per batch item): later keys are padding.");
   if (!state.controls.padding_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(state.controls.padding_error);
-    ImGui::PopStyleColor();
+    error_text(state, state.controls.padding_error);
   }
   // ImGui asserts that an int64 slider's range stays within +-2^62; T may be typed in far larger.
   const int64_t T = std::clamp<int64_t>(c.tokens(), 1, kMaxSliderRange);
@@ -151,9 +149,7 @@ void remaining_problems(AppState& state) {
       issue_text(state, issue.field.c_str());
   }
   if (state.session.run_error.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  text_wrapped(state.session.run_error);
-  ImGui::PopStyleColor();
+  error_text(state, state.session.run_error);
   state.frame.explained.push_back("run");
 }
 
@@ -274,9 +270,7 @@ void export_controls(AppState& state) {
     text_wrapped(state.window.export_message);
     return;
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-  text_wrapped(state.window.export_message);
-  ImGui::PopStyleColor();
+  error_text(state, state.window.export_message);
   state.frame.explained.push_back("export");
 }
 

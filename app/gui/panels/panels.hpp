@@ -57,6 +57,8 @@ void note_item(const char* label);
 // Records the last item, a text field, whose text scrolls inside it (the text check lets it run
 // on).
 void note_text_field();
+// `text` wrapped, in the theme's error colour: what is wrong, beside the control it is about.
+void error_text(const AppState& state, const std::string& text);
 // Red, wrapped text under a control when the config has an issue for `field`; records it in
 // state.frame.explained.
 void issue_text(AppState& state, const char* field);

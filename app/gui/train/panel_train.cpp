@@ -450,9 +450,7 @@ void draw_train_tab(AppState& state) {
     length_eval_line(shots[size_t(shown)]->lengths);
   }
   if (!tab.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    text_wrapped(tab.error);
-    ImGui::PopStyleColor();
+    error_text(state, tab.error);
     state.frame.explained.push_back("train");
   }
   ImGui::SetNextItemOpen(shown < 0, ImGuiCond_Appearing);
