@@ -113,14 +113,8 @@ void animation_fields(AppState& state, SaveChoices& c, const SaveProblem& proble
 }
 
 void folder_field(AppState& state, const SaveProblem& problem) {
-  SaveDialog& save = state.save;
-  if (!save.folder_text_set) {
-    save.folder_text = save.choices.folder;
-    save.folder_text_set = true;
-  }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
-  if (text_field(state, "folder", "the folder the app started in", save.folder_text))
-    save.choices.folder = save.folder_text;
+  text_field(state, "folder", "the folder the app started in", state.save.choices.folder);
   tooltip("Where the file goes; it is written whole or not at all.");
   problem_line(state, problem, "folder");
 }

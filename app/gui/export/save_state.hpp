@@ -40,9 +40,6 @@ struct SaveDialog {
   // and animations (the desktop; a page saves what it shows), and write MP4s (ffmpeg installed).
   bool runs_app_copies = false;
   bool has_ffmpeg = false;
-  std::string folder_text;
-  bool folder_text_set = false;  // folder_text holds choices.folder
-  std::string problem;           // why Save is refused, from the app's own option check
   std::vector<SaveRequest> requests;
   BackgroundTask<std::string> writing;  // the copy of the app, or a recording's encoding
   std::string writing_path;
