@@ -105,6 +105,16 @@ std::u32string decode_utf8(std::string_view text) {
   return out;
 }
 
+std::string valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t length = utf8_sequence(text, i, cp);
+    if (length == 0) return encode_utf8(decode_utf8(text));
+    i += length;
+  }
+  return std::string(text);
+}
+
 bool is_letter(char32_t cp) {
   return in_ranges(unicode_tables::kLetters, unicode_tables::kLettersSize, cp);
 }

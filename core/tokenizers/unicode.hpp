@@ -12,6 +12,10 @@ namespace attnlab::unicode {
 std::u32string decode_utf8(std::string_view text);
 std::string encode_utf8(std::u32string_view text);
 void append_utf8(std::string& out, char32_t cp);
+// The text as valid UTF-8: each byte that starts no valid sequence becomes U+FFFD ("caf\xe9" gives
+// "caf\uFFFD"). Text from a file passes through this before any writer (PDF, SVG, the page) or the
+// screen sees it. Unchanged (and not copied twice) when already valid.
+std::string valid_utf8(std::string_view text);
 
 bool is_letter(char32_t cp);           // \p{L}
 bool is_number(char32_t cp);           // \p{N}
