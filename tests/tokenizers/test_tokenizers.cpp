@@ -276,9 +276,13 @@ TEST_F(TokenizerFolder, ErrorsNameTheFileAndTheFix) {
 }  // namespace attnlab
 
 TEST(ValidUtf8, InvalidBytesBecomeReplacementCharactersAndValidTextIsKept) {
-  EXPECT_EQ(unicode::valid_utf8("caf\xe9 au lait"), "caf\xEF\xBF\xBD au lait");
-  EXPECT_EQ(unicode::valid_utf8("\xC3\xA9t\xC3\xA9 \xE4\xBD\xA0"), "\xC3\xA9t\xC3\xA9 \xE4\xBD\xA0");
-  EXPECT_EQ(unicode::valid_utf8("\xE4\xBD"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // a cut character
-  EXPECT_EQ(unicode::valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // an overlong "/"
-  EXPECT_EQ(unicode::valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  EXPECT_EQ(attnlab::unicode::valid_utf8("caf\xe9 au lait"), "caf\xEF\xBF\xBD au lait");
+  EXPECT_EQ(attnlab::unicode::valid_utf8("\xC3\xA9t\xC3\xA9 \xE4\xBD\xA0"),
+            "\xC3\xA9t\xC3\xA9 \xE4\xBD\xA0");
+  EXPECT_EQ(attnlab::unicode::valid_utf8("\xE4\xBD"),
+            "\xEF\xBF\xBD\xEF\xBF\xBD");  // a cut character
+  EXPECT_EQ(attnlab::unicode::valid_utf8("\xC0\xAF"),
+            "\xEF\xBF\xBD\xEF\xBF\xBD");  // an overlong "/"
+  EXPECT_EQ(attnlab::unicode::valid_utf8("\xED\xA0\x80"),
+            "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
 }
