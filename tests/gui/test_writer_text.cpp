@@ -8,7 +8,6 @@
 // text made valid. A cairo error is reported in one line and leaves no file.
 #include <cairo.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,7 +53,8 @@ std::vector<Hostile> hostile_texts() {
       {"empty", ""},
   };
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "tests/gui/writer_texts"))
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "tests/gui/writer_texts"))
     if (entry.path().extension() == ".txt") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
@@ -79,7 +79,7 @@ std::string xml_holdable(const std::string& text) {
 // numeric ones for tab, new line and carriage return. Fails on any other "&" or a "<".
 std::string xml_read(const std::string& data) {
   static const std::pair<const char*, const char*> kReferences[] = {
-      {"&amp;", "&"}, {"&lt;", "<"},   {"&gt;", ">"},    {"&quot;", "\""},
+      {"&amp;", "&"}, {"&lt;", "<"},   {"&gt;", ">"},  {"&quot;", "\""},
       {"&#9;", "\t"}, {"&#10;", "\n"}, {"&#13;", "\r"}};
   std::string out;
   for (size_t i = 0; i < data.size();) {
@@ -115,8 +115,8 @@ VectorPicture picture_with(const std::string& words) {
 
 int pdf_pages(const std::string& pdf) {
   const std::regex page(R"(/Type\s*/Page[^s\w])");
-  return int(std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page),
-                           std::sregex_iterator()));
+  return int(
+      std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()));
 }
 
 class WriterText : public ::testing::Test {
@@ -194,7 +194,8 @@ TEST_F(WriterText, ThePageHoldsEveryLessonAndNameExactly) {
     // Saved again over itself: one block, the new lesson.
     const std::string again = page_with_lesson(page, "again", text + "!");
     EXPECT_EQ(block_of(again)["markdown"].get<std::string>(), unicode::valid_utf8(text) + "!");
-    EXPECT_EQ(again.size(), page.size() - json_for_script(text).size() + json_for_script("again").size() + 1);
+    EXPECT_EQ(again.size(),
+              page.size() - json_for_script(text).size() + json_for_script("again").size() + 1);
   }
 }
 
@@ -206,7 +207,8 @@ TEST_F(WriterText, AFourMebibyteLessonOfEscapesIsWrittenAndReadsBack) {
 }
 
 TEST_F(WriterText, ACairoErrorIsOneLineAndNoFile) {
-  // Text that is not UTF-8 stops a cairo context (it draws nothing after it): the bytes are refused.
+  // Text that is not UTF-8 stops a cairo context (it draws nothing after it): the bytes are
+  // refused.
   try {
     cairo_pdf_bytes(
         100, 100, "",

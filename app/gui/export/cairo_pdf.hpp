@@ -1,8 +1,9 @@
-// A PDF drawn by cairo into memory, for the writers that then write it whole (write_file_atomically):
-// the maps (maps_pdf.hpp) and a lesson's handout (lessons/handout_pdf.hpp). cairo does not throw:
-// a drawing call that fails (text that is not UTF-8, a size it cannot take, no memory) leaves the
-// context in an error state and draws nothing after it, so the bytes are returned only when the
-// context and the surface both report success; otherwise nothing, and one line naming the error.
+// A PDF drawn by cairo into memory, for the writers that then write it whole
+// (write_file_atomically): the maps (maps_pdf.hpp) and a lesson's handout
+// (lessons/handout_pdf.hpp). cairo does not throw: a drawing call that fails (text that is not
+// UTF-8, a size it cannot take, no memory) leaves the context in an error state and draws nothing
+// after it, so the bytes are returned only when the context and the surface both report success;
+// otherwise nothing, and one line naming the error.
 #pragma once
 
 #include <functional>

@@ -27,8 +27,7 @@ size_t lesson_block_at(const std::string& page, size_t body_end) {
   for (const char* block_start : {kBlockStart, kOldBlockStart}) {
     const size_t start = page.rfind(block_start, body_end);
     if (start == std::string::npos || start == 0) continue;
-    const size_t opened = page.rfind("<script", start - 1),
-                 closed = page.rfind("</script>", start);
+    const size_t opened = page.rfind("<script", start - 1), closed = page.rfind("</script>", start);
     const bool in_a_script =
         opened != std::string::npos && (closed == std::string::npos || closed < opened);
     const size_t end = page.find("</script>", start);

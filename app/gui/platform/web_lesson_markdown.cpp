@@ -11,6 +11,7 @@
 // "" when there is none. Valid UTF-8 (unicode::valid_utf8), as the desktop writes it.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attnlab_lesson_markdown(const char* file_or_name) {
   static std::string markdown;
-  markdown = attnlab::unicode::valid_utf8(attnlab::lessons::read_lesson_text(file_or_name).markdown);
+  markdown =
+      attnlab::unicode::valid_utf8(attnlab::lessons::read_lesson_text(file_or_name).markdown);
   return markdown.c_str();
 }
