@@ -13,8 +13,7 @@ extern const char* const kSampleText;
 constexpr int64_t kMaxTokens = 4096;
 
 // Words (runs of letters, digits, apostrophes and any UTF-8 multibyte characters) and single
-// punctuation marks; whitespace and control characters separate tokens and are dropped. Bytes
-// that are not UTF-8 come out as U+FFFD (unicode::valid_utf8): "caf\xe9" gives "caf\uFFFD".
+// punctuation marks; whitespace and control characters separate tokens and are dropped.
 std::vector<std::string> tokenize(const std::string& text);
 
 // Exactly `count` tokens: the sentence's (or the sample text's) cycled or truncated.
