@@ -7,6 +7,7 @@
 #include <new>
 
 #include "core/model/errors.hpp"
+#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
 
@@ -26,6 +27,13 @@ cairo_status_t append(void* closure, const unsigned char* data, unsigned int len
 }
 
 }  // namespace
+
+std::string cairo_text(std::string_view text) {
+  std::u32string characters = unicode::decode_utf8(text);
+  for (char32_t& c : characters)
+    if ((c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE) c = U'\uFFFD';
+  return unicode::encode_utf8(characters);
+}
 
 std::string cairo_pdf_bytes(double width, double height, const std::string& title,
                             const std::function<void(cairo_t*)>& draw, const std::string& what) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 typedef struct _cairo cairo_t;
 
@@ -18,5 +19,9 @@ namespace attnlab::gui {
 // error>" when cairo reports an error while drawing or finishing.
 std::string cairo_pdf_bytes(double width, double height, const std::string& title,
                             const std::function<void(cairo_t*)>& draw, const std::string& what);
+
+// `text` as cairo draws it: valid UTF-8 (unicode::valid_utf8) with each character cairo refuses
+// (the noncharacters U+FDD0..U+FDEF and U+xFFFE, U+xFFFF of every plane) as U+FFFD.
+std::string cairo_text(std::string_view text);
 
 }  // namespace attnlab::gui

@@ -8,7 +8,6 @@
 
 #include "app/gui/export/cairo_pdf.hpp"
 #include "core/tensor/npy.hpp"
-#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
 
@@ -51,8 +50,7 @@ void draw(cairo_t* cr, const VectorRect& r) {
 
 void draw(cairo_t* cr, const VectorText& t) {
   if (t.words.empty()) return;
-  const std::string words =
-      unicode::valid_utf8(t.words);  // cairo draws nothing more after a bad byte
+  const std::string words = cairo_text(t.words);  // cairo draws nothing more after a bad byte
   cairo_save(cr);
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_font_size(cr, t.size);

@@ -8,7 +8,6 @@
 #include "app/gui/export/cairo_pdf.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
-#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
 
@@ -24,7 +23,7 @@ using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy
 // The text is made valid UTF-8 first: after a byte that is not, cairo would draw nothing more.
 double wrapped(cairo_t* cr, const std::string& any_text, double x, double y, double width,
                double size) {
-  const std::string text = unicode::valid_utf8(any_text);
+  const std::string text = cairo_text(any_text);
   cairo_set_font_size(cr, size);
   const double line_h = size * 1.3;
   std::string line;
@@ -102,7 +101,7 @@ void write_handout_pdf(const std::string& path, const std::string& lesson_title,
                     ": give it a scene (## Title, then an ```attnlab block)");
   // Drawn into memory, then written whole by the one atomic writer the exports share.
   const std::string bytes = cairo_pdf_bytes(
-      kPageW, kPageH, unicode::valid_utf8(lesson_title),
+      kPageW, kPageH, cairo_text(lesson_title),
       [&](cairo_t* cr) {
         for (size_t i = 0; i < pages.size(); ++i) page(cr, lesson_title, pages[i], int(i) + 1);
       },
