@@ -21,6 +21,13 @@ TEST(Tokenizer, Utf8StaysInsideWordsAndControlsSeparate) {
   EXPECT_EQ(tokenize("猫が座った"), (Tokens{"猫が座った"}));
 }
 
+// A sentence in Latin-1 (issue 43): each byte that is not UTF-8 is U+FFFD in its token, so the
+// labels, the PDF, the SVG and the screen never see it; the count is the same.
+TEST(Tokenizer, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  EXPECT_EQ(tokenize("caf\xe9 au lait"), (Tokens{"caf\uFFFD", "au", "lait"}));
+  EXPECT_EQ(tokenize("\xff\xfe, \xC3"), (Tokens{"\uFFFD\uFFFD", ",", "\uFFFD"}));
+}
+
 TEST(Tokenizer, EmptyAndBlankGiveNoTokens) {
   EXPECT_TRUE(tokenize("").empty());
   EXPECT_TRUE(tokenize(" \n\t ").empty());

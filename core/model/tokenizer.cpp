@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/tokenizers/unicode.hpp"
+
 namespace attnlab {
 
 const char* const kSampleText =
@@ -25,7 +27,9 @@ bool is_separator(unsigned char c) {
 std::vector<std::string> tokenize(const std::string& text) {
   std::vector<std::string> tokens;
   std::string word;
-  for (unsigned char c : text) {
+  // Invalid UTF-8 becomes U+FFFD here, so no token (label, PDF, SVG, screen) holds a bad byte; the
+  // count is the same (both are word bytes).
+  for (unsigned char c : unicode::valid_utf8(text)) {
     if (is_word_byte(c)) {
       word.push_back(static_cast<char>(c));
       continue;

@@ -1,12 +1,14 @@
 // The page as one file with a lesson inside, as the desktop writes it (issue 32): the block the
 // page's own "Save as one page" writes, read back as the page reads it (web/index.html: the
-// script's text with every "<\/" turned back into "</"), a lesson it held replaced, and the
-// missing page named with the command that builds it.
+// script's text through JSON.parse), a lesson it held replaced (a block of pages saved before the
+// JSON block too), and the missing page named with the command that builds it. Every hostile text
+// through it: test_writer_text.cpp; through a real HTML parser: run_writer_text_test.sh.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "app/gui/export/one_page.hpp"
 #include "app/lessons/lesson_files.hpp"
@@ -14,25 +16,22 @@
 namespace attnlab::gui {
 namespace {
 
-const std::string kStart = "<script type=\"text/markdown\" id=\"attnlab-lesson\"";
+const std::string kStart = "<script type=\"application/json\" id=\"attnlab-lesson\">";
 
 // The lesson inside `page` as the page reads it: its name and its Markdown.
 std::pair<std::string, std::string> lesson_in(const std::string& page) {
   const size_t start = page.rfind(kStart);
   if (start == std::string::npos) return {};
-  const size_t name_at = page.find("data-name=\"", start) + 11;
-  const std::string name = page.substr(name_at, page.find('"', name_at) - name_at);
-  const size_t text_at = page.find('>', start) + 1;
-  std::string text = page.substr(text_at, page.find("</script>", text_at) - text_at);
-  for (size_t at = text.find("<\\/"); at != std::string::npos; at = text.find("<\\/", at))
-    text.replace(at, 3, "</");
-  return {name, text};
+  const size_t text_at = start + kStart.size();
+  const nlohmann::json held =
+      nlohmann::json::parse(page.substr(text_at, page.find("</script>", text_at) - text_at));
+  return {held["name"].get<std::string>(), held["markdown"].get<std::string>()};
 }
 
 // The page's own code spells the block's start (it writes the block): not a lesson.
 const std::string kPage =
     "<!doctype html>\n<html><body><script id=\"attnlab-code\">code()</script>\n<script>const "
-    "block = '<script type=\"text/markdown\" id=\"attnlab-lesson\" data-name=\"';</script>\n"
+    "block = '<script type=\"application/json\" id=\"attnlab-lesson\">';</script>\n"
     "</body></html>\n";
 
 TEST(OnePage, TheLessonGoesBeforeTheBodysEndAndReadsBackWhole) {
@@ -42,6 +41,7 @@ TEST(OnePage, TheLessonGoesBeforeTheBodysEndAndReadsBackWhole) {
   EXPECT_EQ(page.find(kStart), kPage.find(kStart)) << "the page's code is kept whole";
   EXPECT_NE(page.find("const block = '<script"), std::string::npos);
   EXPECT_EQ(page.find("</script> and"), std::string::npos) << "a </ would end the block early";
+  EXPECT_NE(page.find("\\u003c/script\\u003e and \\u003c/b\\u003e"), std::string::npos);
   const auto [name, text] = lesson_in(page);
   EXPECT_EQ(name, "course-1");
   EXPECT_EQ(text, markdown);
@@ -54,6 +54,20 @@ TEST(OnePage, TheLessonGoesBeforeTheBodysEndAndReadsBackWhole) {
       << "the lesson it held is gone, the page's code kept";
   EXPECT_EQ(lesson_in(again).second, "# Other\n");
   EXPECT_EQ(page_with_lesson(again, "x", markdown).size(), page.size() - 8 + 1);
+  // A page saved before the JSON block (the Markdown itself, "</" written "<\\/"): its lesson is
+  // replaced too.
+  const std::string old_page = kPage.substr(0, kPage.rfind("</body>")) +
+                               "<script type=\"text/markdown\" id=\"attnlab-lesson\" "
+                               "data-name=\"old\"># Old <\\/b>\n</script>\n</body></html>\n";
+  const std::string resaved = page_with_lesson(old_page, "new", "# New\n");
+  EXPECT_EQ(resaved.find("text/markdown\" id=\"attnlab-lesson"), std::string::npos) << resaved;
+  EXPECT_EQ(lesson_in(resaved), (std::pair<std::string, std::string>{"new", "# New\n"}));
+}
+
+TEST(OnePage, JsonForScriptEscapesWhatHtmlOrJsonWouldRead) {
+  EXPECT_EQ(json_for_script("a\"b\\c\n</script>&<!--\t\x01\x7f"),
+            "\"a\\\"b\\\\c\\n\\u003c/script\\u003e\\u0026\\u003c!--\\u0009\\u0001\\u007f\"");
+  EXPECT_EQ(json_for_script(std::string("\0caf\xe9 \xC3\xA9", 8)), "\"\\u0000caf\uFFFD \xC3\xA9\"");
 }
 
 TEST(OnePage, SavesABuiltInLessonAndNamesWhatIsMissing) {

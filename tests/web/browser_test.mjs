@@ -417,11 +417,18 @@ try {
   s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the second scene');
   check(s.lesson.scene === 1 && s.lesson.errors.length === 0,
         `?lesson=notebook plays from file://: PageDown reaches scene ${s.lesson.scene + 1} of ${s.lesson.scenes}`);
-  // Save as one page: the page with the lesson's Markdown inside, as written in lessons/.
-  const lessonPattern = /<script type="text\/markdown" id="attnlab-lesson" data-name="([^"]*)">([^]*?)<\/script>/g;
+  // Save as one page: the page with the lesson's Markdown inside, as written in lessons/: one
+  // block of JSON {name, markdown} holding no "<" (web/index.html's lessonBlock).
+  const lessonPattern = /<script type="application\/json" id="attnlab-lesson">([^]*?)<\/script>/g;
   const lessonBlock = (html) => {
     const found = [...html.matchAll(lessonPattern)];
-    return found.length === 1 ? {name: found[0][1], text: found[0][2]} : null;
+    if (found.length !== 1 || found[0][1].includes('<')) return null;
+    try {
+      const held = JSON.parse(found[0][1]);
+      return {name: held.name, text: held.markdown};
+    } catch (error) {
+      return null;
+    }
   };
   const savePage = async (what) => {
     await page.evaluate(() => { window.attnlabSavedPage = null; });
@@ -443,29 +450,40 @@ try {
         notebookPage.includes('id="attnlab-code"'),
         `"Save as one page" downloads the page with the notebook lesson inside ` +
         `(${notebookBlock ? notebookBlock.name + ', ' + notebookBlock.text.length + ' characters' : 'no lesson block'})`);
-  // A lesson whose Markdown holds "</script>" and "</b>": inside the page as "<\/", read back as
-  // "</"; saved again from the page that plays it, then that saved page opened alone.
+  // A lesson whose Markdown holds "</script>", "</b>", "<!--<script", "<\/" and "]]>", in a page
+  // whose block is written as index.html writes it; saved again from the page that plays it (read
+  // back exactly, still no "<" in the block), then that saved page opened alone.
   const title = 'Escapes </script> and </b> stay text';
   const escapes = `# ${title}\n\nA lesson inside the page.\n\n## First\n\`\`\`attnlab\n--preset seed003 --stage attend\n` +
-                  `\`\`\`\nCaption: The first scene.\n\n## Second\n\`\`\`attnlab\n--preset seed003 --stage concat\n` +
-                  `\`\`\`\nCaption: The second scene, </script> and all.\n`;
+                  `\`\`\`\nCaption: The first scene, <!--<script> <\\/b> & ]]>.\n\n## Second\n\`\`\`attnlab\n` +
+                  `--preset seed003 --stage concat\n\`\`\`\nCaption: The second scene, </script> and all.\n`;
   const alone = (folder, html) => {
     const dir = path.join(outDir, folder);
     fs.mkdirSync(dir, {recursive: true});
     fs.writeFileSync(path.join(dir, 'attnlab.html'), html);
     return 'file://' + path.join(dir, 'attnlab.html');
   };
-  const block = `<script type="text/markdown" id="attnlab-lesson" data-name="escapes">` +
-                escapes.replaceAll('</', '<\\/') + '</script>';
+  const block = '<script type="application/json" id="attnlab-lesson">' +
+                JSON.stringify({name: 'escapes', markdown: escapes})
+                    .replace(/[<>&]/g, (c) => '\\u00' + c.charCodeAt(0).toString(16)) + '</script>';
   await page.goto(alone('one-page-escapes', notebookPage.replace(lessonPattern, block)));
   s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the lesson inside the page', 120);
   check(s.lesson.title === title && s.lesson.errors.length === 0,
         `a page with a lesson inside plays it: "${s.lesson.title}" (${s.lesson.errors.join('; ')})`);
   const escapedPage = await savePage('escapes');
   const escapedBlock = lessonBlock(escapedPage);
-  check(escapedBlock && escapedBlock.name === 'escapes' && !escapedBlock.text.includes('</') &&
-        escapedBlock.text.replaceAll('<\\/', '</') === escapes,
-        `saved again, every "</" of its Markdown is written "<\\/" (${escapedBlock ? 'one lesson block' : 'no lesson block'})`);
+  check(escapedBlock && escapedBlock.name === 'escapes' && escapedBlock.text === escapes,
+        `saved again, the lesson is one JSON block with no "<" that reads back exactly ` +
+        `(${escapedBlock ? 'one lesson block' : 'no lesson block'})`);
+  // A page saved before the JSON block (the Markdown itself, every "</" written "<\/") still plays.
+  const oldTitle = 'Saved before </script>';
+  const oldLesson = escapes.replace(title, oldTitle).replace('<!--<script> <\\/b> ', '');
+  const oldBlock = '<script type="text/markdown" id="attnlab-lesson" data-name="old">' +
+                   oldLesson.replaceAll('</', '<\\/') + '</script>';
+  await page.goto(alone('one-page-old', notebookPage.replace(lessonPattern, oldBlock)));
+  s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the page saved before', 120);
+  check(s.lesson.title === oldTitle && s.lesson.errors.length === 0,
+        `a page saved before the JSON block plays its lesson: "${s.lesson.title}"`);
   await page.goto(alone('one-page-saved', escapedPage));
   s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 2, 'the saved page', 120);
   await page.mouse.move(600, 300);

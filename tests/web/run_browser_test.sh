@@ -55,7 +55,7 @@ if [ -n "$app" ]; then  # a lesson of the course's own, written into the page by
   mkdir "$out/desktop"
   printf '%s\n' '# Written by the desktop </script>' '' '## First' '```attnlab' '--preset seed003 --stage attend' \
     '```' 'Caption: The first scene.' '' '## Second' '```attnlab' '--preset seed003 --stage concat' '```' \
-    'Caption: The second, </b> and all.' >"$out/course.md"
+    'Caption: The second, </b>, <!--<script> and <\/ all.' >"$out/course.md"
   ATTNLAB_ONE_PAGE="$one_page" "$app" --lesson "$out/course.md" \
     --export-page "$out/desktop/attnlab-course.html" >/dev/null || exit 1
   desktop_page=("file://$out/desktop/attnlab-course.html")

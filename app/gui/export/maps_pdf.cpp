@@ -1,14 +1,12 @@
 #include "app/gui/export/maps_pdf.hpp"
 
-#include <cairo-pdf.h>
 #include <cairo.h>
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <variant>
 
-#include "core/model/errors.hpp"
+#include "app/gui/export/cairo_pdf.hpp"
 #include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
@@ -16,9 +14,6 @@ namespace attnlab::gui {
 namespace {
 
 constexpr const char* kFont = "DejaVu Sans";  // the SVG's first choice
-
-using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
-using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
 void source(cairo_t* cr, uint32_t rgb) {
   cairo_set_source_rgb(cr, double(rgb >> 16 & 255) / 255, double(rgb >> 8 & 255) / 255,
@@ -55,6 +50,7 @@ void draw(cairo_t* cr, const VectorRect& r) {
 
 void draw(cairo_t* cr, const VectorText& t) {
   if (t.words.empty()) return;
+  const std::string words = cairo_text(t.words);  // cairo draws nothing more after a bad byte
   cairo_save(cr);
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_font_size(cr, t.size);
@@ -63,11 +59,11 @@ void draw(cairo_t* cr, const VectorText& t) {
   double shift = 0;
   if (t.anchor != TextAnchor::Start) {
     cairo_text_extents_t extents;
-    cairo_text_extents(cr, t.words.c_str(), &extents);
+    cairo_text_extents(cr, words.c_str(), &extents);
     shift = t.anchor == TextAnchor::End ? -extents.x_advance : -extents.x_advance / 2;
   }
   cairo_move_to(cr, shift, 0);
-  cairo_show_text(cr, t.words.c_str());
+  cairo_show_text(cr, words.c_str());
   cairo_restore(cr);
 }
 
@@ -87,28 +83,13 @@ void draw_picture(cairo_t* cr, const VectorPicture& picture) {
 }
 
 std::string picture_pdf(const VectorPicture& picture) {
-  // Drawn into memory, then written whole by the one atomic writer the exports share.
-  std::string bytes;
-  const auto append = [](void* closure, const unsigned char* data, unsigned int length) {
-    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-    return CAIRO_STATUS_SUCCESS;
-  };
-  Surface surface(
-      cairo_pdf_surface_create_for_stream(append, &bytes, picture.width, picture.height),
-      cairo_surface_destroy);
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_TITLE,
-                                 "Attention Lab: the heads' maps");
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATOR, "Attention Lab");
-  {
-    Context cr(cairo_create(surface.get()), cairo_destroy);
-    draw_picture(cr.get(), picture);
-    cairo_show_page(cr.get());
-  }
-  cairo_surface_finish(surface.get());
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-    throw UserError(std::string("cannot draw the maps as PDF: ") +
-                    cairo_status_to_string(cairo_surface_status(surface.get())));
-  return bytes;
+  return cairo_pdf_bytes(
+      picture.width, picture.height, "Attention Lab: the heads' maps",
+      [&](cairo_t* cr) {
+        draw_picture(cr, picture);
+        cairo_show_page(cr);
+      },
+      "cannot draw the maps as PDF");
 }
 
 std::string write_picture_pdf(const VectorPicture& picture, const std::string& path) {

@@ -6,14 +6,23 @@
 
 #include "app/gui/export/save_command.hpp"
 #include "core/tensor/npy.hpp"
+#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
 
 namespace {
 
+// `text` as XML 1.0 character data or an attribute's value: valid UTF-8 (unicode::valid_utf8),
+// the markup characters as references, tab, new line and carriage return as character references
+// (kept as they are, not turned into spaces), and each character XML does not allow (the other
+// control characters, U+FFFE, U+FFFF) as U+FFFD.
 std::string escaped(const std::string& text) {
+  const std::string valid = unicode::valid_utf8(text);
   std::string out;
-  for (const char c : text) {
+  out.reserve(valid.size());
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const char c = valid[i];
+    const auto byte = static_cast<unsigned char>(c);
     if (c == '&')
       out += "&amp;";
     else if (c == '<')
@@ -22,7 +31,15 @@ std::string escaped(const std::string& text) {
       out += "&gt;";
     else if (c == '"')
       out += "&quot;";
-    else
+    else if (c == '\t' || c == '\n' || c == '\r')
+      out += "&#" + std::to_string(byte) + ";";
+    else if (byte < 0x20)
+      out += "\uFFFD";
+    else if (byte == 0xEF && valid.compare(i + 1, 1, "\xBF") == 0 && i + 2 < valid.size() &&
+             (valid[i + 2] == '\xBE' || valid[i + 2] == '\xBF')) {
+      out += "\uFFFD";  // U+FFFE or U+FFFF
+      i += 2;
+    } else
       out += c;
   }
   return out;
@@ -67,7 +84,7 @@ void write(std::ostream& out, const VectorRect& r) {
 void write(std::ostream& out, const VectorText& t) {
   out << "<text x=\"" << number(t.x) << "\" y=\"" << number(t.y) << "\" font-size=\""
       << number(t.size) << "\" text-anchor=\"" << anchor_name(t.anchor) << "\"";
-  if (!t.kind.empty()) out << " class=\"" << t.kind << "\"";
+  if (!t.kind.empty()) out << " class=\"" << escaped(t.kind) << "\"";
   if (t.rotation != 0)
     out << " transform=\"rotate(" << number(t.rotation) << " " << number(t.x) << " " << number(t.y)
         << ")\"";
@@ -79,7 +96,7 @@ void write(std::ostream& out, const VectorGroup& g) {
     out << "</g>\n";
     return;
   }
-  out << "<g id=\"" << g.id << "\"";
+  out << "<g id=\"" << escaped(g.id) << "\"";
   for (const auto& [name, value] : g.data) out << " " << name << "=\"" << escaped(value) << "\"";
   out << ">\n";
 }

@@ -1,11 +1,11 @@
 #include "app/gui/lessons/handout_pdf.hpp"
 
-#include <cairo-pdf.h>
 #include <cairo.h>
 
 #include <algorithm>
 #include <memory>
 
+#include "app/gui/export/cairo_pdf.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 
@@ -18,11 +18,12 @@ constexpr double kPageW = 842, kPageH = 595, kMargin = 36;
 constexpr const char* kFont = "DejaVu Sans";
 
 using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
-using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
 // `text` wrapped at spaces to `width` in the current font, drawn from `y`; returns the y below it.
-double wrapped(cairo_t* cr, const std::string& text, double x, double y, double width,
+// The text is made valid UTF-8 first: after a byte that is not, cairo would draw nothing more.
+double wrapped(cairo_t* cr, const std::string& any_text, double x, double y, double width,
                double size) {
+  const std::string text = cairo_text(any_text);
   cairo_set_font_size(cr, size);
   const double line_h = size * 1.3;
   std::string line;
@@ -95,22 +96,16 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
 
 void write_handout_pdf(const std::string& path, const std::string& lesson_title,
                        const std::vector<HandoutPage>& pages) {
+  if (pages.empty())
+    throw UserError("the lesson has no slide to put in the handout " + path +
+                    ": give it a scene (## Title, then an ```attnlab block)");
   // Drawn into memory, then written whole by the one atomic writer the exports share.
-  std::string bytes;
-  const auto append = [](void* closure, const unsigned char* data, unsigned int length) {
-    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-    return CAIRO_STATUS_SUCCESS;
-  };
-  {
-    Surface surface(cairo_pdf_surface_create_for_stream(append, &bytes, kPageW, kPageH),
-                    cairo_surface_destroy);
-    Context cr(cairo_create(surface.get()), cairo_destroy);
-    for (size_t i = 0; i < pages.size(); ++i) page(cr.get(), lesson_title, pages[i], int(i) + 1);
-    cairo_surface_finish(surface.get());
-    if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-      throw UserError("cannot draw the handout " + path + ": " +
-                      cairo_status_to_string(cairo_surface_status(surface.get())));
-  }
+  const std::string bytes = cairo_pdf_bytes(
+      kPageW, kPageH, cairo_text(lesson_title),
+      [&](cairo_t* cr) {
+        for (size_t i = 0; i < pages.size(); ++i) page(cr, lesson_title, pages[i], int(i) + 1);
+      },
+      "cannot draw the handout " + path);
   write_file_atomically(path, bytes);
 }
 

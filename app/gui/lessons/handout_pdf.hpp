@@ -15,7 +15,9 @@ struct HandoutPage {
 };
 
 // Writes `path` whole or not at all (a temporary file, then renamed); throws UserError naming the
-// file when it cannot be written or a picture cannot be read.
+// file when there is no page, it cannot be written, a picture cannot be read or cairo fails to
+// draw (cairo_pdf.hpp). Every text is drawn as valid UTF-8 (unicode::valid_utf8: a byte that is
+// not shows as U+FFFD).
 void write_handout_pdf(const std::string& path, const std::string& lesson_title,
                        const std::vector<HandoutPage>& pages);
 

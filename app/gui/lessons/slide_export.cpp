@@ -31,6 +31,10 @@ HandoutPage page_of(const AppState& state, const Slide& slide, const std::string
 }  // namespace
 
 std::string start_slide_export(AppState& state, const std::string& dir, SlideExport& run) {
+  if (state.lesson.lesson.scenes.empty())
+    return "the lesson " + state.lesson.lesson.source +
+           " has no scene, so there are no slides to write: a scene starts with \"## Title\" "
+           "and its ```attnlab block (docs/lessons.md)";
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir))
@@ -88,6 +92,12 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
     run.frames = 0;
   }
   if (run.index < run.slides.size()) return true;
+  if (run.pages.empty()) {  // every scene failed, each said on stderr: no empty handout
+    std::fprintf(stderr, "attnlab: no slide could be built, so %s/lesson.pdf is not written\n",
+                 run.dir.c_str());
+    exit_code = 2;
+    return false;
+  }
   try {
     write_handout_pdf((std::filesystem::path(run.dir) / "lesson.pdf").string(),
                       state.lesson.lesson.title, run.pages);

@@ -23,7 +23,8 @@ struct SlideExport {
   std::string model_error;  // a scene's model could not be read (said on stderr)
 };
 
-// Creates DIR and puts the state in the audience's view; "" or why not.
+// Creates DIR and puts the state in the audience's view; "" or why not (a lesson without a scene
+// is refused before anything is made).
 std::string start_slide_export(AppState& state, const std::string& dir, SlideExport& run);
 
 // Before a frame: a new slide's scene shown, its trace, model and measurements waited for.
