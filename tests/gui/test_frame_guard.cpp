@@ -49,20 +49,25 @@ TEST_F(FrameGuardTest, EachExceptionTypeThroughAFrameEndsThatFrameOnlyWithOneLin
   start_on("seed003");
   for (const Thrower& thrower : throwers()) {
     ::testing::internal::CaptureStderr();
-    const bool goes_on = guard_frame(state, [&] {
-      ImGui::NewFrame();
-      draw_frame(state, nullptr);
-      // Thrown half-way through a window, an ID and a colour: the frame is left as it was.
-      ImGui::Begin("half drawn");
-      ImGui::PushID(7);
-      ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 0, 0, 255));
-      thrower.raise();
-      ImGui::End();
-      ImGui::Render();
-      return true;
-    });
+    bool failed = false;
+    const bool goes_on = guard_frame(
+        state,
+        [&] {
+          ImGui::NewFrame();
+          draw_frame(state, nullptr);
+          // Thrown half-way through a window, an ID and a colour: the frame is left as it was.
+          ImGui::Begin("half drawn");
+          ImGui::PushID(7);
+          ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 0, 0, 255));
+          thrower.raise();
+          ImGui::End();
+          ImGui::Render();
+          return true;
+        },
+        &failed);
     const std::string said = ::testing::internal::GetCapturedStderr();
     EXPECT_TRUE(goes_on) << thrower.name;
+    EXPECT_TRUE(failed) << thrower.name;
     EXPECT_EQ(said, "attnlab: " + state.status + "\n") << thrower.name << ": one line on stderr";
     EXPECT_EQ(state.status.find('\n'), std::string::npos) << thrower.name;
     EXPECT_EQ(state.status.rfind("This frame could not be drawn: ", 0), 0u) << state.status;
@@ -73,8 +78,11 @@ TEST_F(FrameGuardTest, EachExceptionTypeThroughAFrameEndsThatFrameOnlyWithOneLin
     frame();
     EXPECT_TRUE(state.session.trace) << thrower.name;
   }
-  // A frame that ends the loop still does.
-  EXPECT_FALSE(guard_frame(state, [] { return false; }));
+  // A frame that ends the loop still does, and one that does not throw is not a failure.
+  bool failed = false;
+  EXPECT_FALSE(guard_frame(
+      state, [] { return false; }, &failed));
+  EXPECT_FALSE(failed);
 }
 
 TEST(JobBoundary, EachExceptionTypeThroughAJobEndsThatJobWithItsReason) {

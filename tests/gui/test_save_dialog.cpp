@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/gui/export/animation_sink.hpp"
 #include "app/gui/export/gif_writer.hpp"
 #include "app/gui/export/recording.hpp"
 #include "app/gui/export/save_command.hpp"
@@ -19,6 +20,7 @@
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
+#include "core/model/errors.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
@@ -302,6 +304,44 @@ TEST(Recording, StopsWhenTheWindowChangesSizeAndKeepsOnlyTheFrameBefore) {
   start_recording(empty, 10, 4, 2, 0.0, std::make_unique<KeptFrames>(&frames, &finished));
   EXPECT_EQ(stop_recording(empty, 1.0), 0u);
   EXPECT_FALSE(finished);
+}
+
+// Record encodes on its own thread: every frame reaches the encoder, in order, before the file is
+// finished; the encoder's failure is thrown to the window by the next frame; dropped unfinished,
+// nothing is finished.
+struct FailingEncoder final : AnimationSink {
+  void add(const AnimationFrame&) override { throw UserError("cannot write x.gif: disk full"); }
+  void finish() override {}
+};
+
+TEST(Recording, ItsEncoderThreadHandsOnEveryFrameInOrderAndItsFailure) {
+  std::vector<AnimationFrame> frames;
+  bool finished = false;
+  {
+    EncoderThread encoder(std::make_unique<KeptFrames>(&frames, &finished));
+    for (int i = 0; i < 20; ++i) encoder.add({picture((unsigned char)i), i + 1});
+    encoder.finish();
+  }
+  EXPECT_TRUE(finished);
+  ASSERT_EQ(frames.size(), 20u);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(frames[size_t(i)].rgb, picture((unsigned char)i));
+    EXPECT_EQ(frames[size_t(i)].centiseconds, i + 1);
+  }
+  finished = false;
+  {
+    EncoderThread dropped(std::make_unique<KeptFrames>(&frames, &finished));
+    dropped.add({picture(1), 1});
+  }
+  EXPECT_FALSE(finished) << "dropped unfinished: the file is not finished";
+  EncoderThread failing(std::make_unique<FailingEncoder>());
+  failing.add({picture(1), 1});  // handed over: its failure comes with the next
+  EXPECT_THROW(
+      {
+        failing.add({picture(2), 1});
+        failing.finish();
+      },
+      UserError);
 }
 
 TEST(Recording, ItsEncodingReportsItsFramesAndACancelWritesNothing) {

@@ -3,7 +3,13 @@
 // holds into one longer frame, so an export or a recording keeps at most the frame before.
 #pragma once
 
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace attnlab::gui {
@@ -38,6 +44,32 @@ class MergingFrames {
  private:
   AnimationFrame kept_{{}, 0};
   size_t distinct_ = 0;
+};
+
+// Another sink's encoding on its own thread, so the window draws on while a frame is encoded
+// (Record): add() hands the frame over and returns at once, waiting only while the frame before
+// is still being encoded (so at most one frame is held here). The encoder's error is thrown by the
+// next add() or by finish(); dropped unfinished, the encoder is dropped too (no file).
+class EncoderThread final : public AnimationSink {
+ public:
+  explicit EncoderThread(std::unique_ptr<AnimationSink> encoder);
+  ~EncoderThread() override;
+  EncoderThread(const EncoderThread&) = delete;
+  EncoderThread& operator=(const EncoderThread&) = delete;
+  void add(const AnimationFrame& frame) override;
+  void finish() override;  // waits for the frames handed over, then finishes the file
+
+ private:
+  void encode_frames();  // the thread's loop
+  void wait_until_free(std::unique_lock<std::mutex>& lock);
+  std::unique_ptr<AnimationSink> encoder_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<AnimationFrame> handed_;  // the frame waiting for the thread
+  bool encoding_ = false;                 // the thread is encoding one
+  bool stopping_ = false;
+  std::exception_ptr failure_;
+  std::thread thread_;  // last: starts once every member above exists
 };
 
 }  // namespace attnlab::gui

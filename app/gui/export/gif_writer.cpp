@@ -92,7 +92,7 @@ Palette256 frame_palette(const std::vector<unsigned char>& rgb) {
 
 GifStream::GifStream(const std::string& path, int width, int height)
     : path_(path),
-      temporary_(path + ".partial-" + std::to_string(::getpid()) + ".gif"),
+      temporary_(path + ".partial-" + std::to_string(::getpid())),  // no .gif: not the file yet
       width_(width),
       height_(height) {
   // Opened here, not by giflib: its files are readable by their owner alone.

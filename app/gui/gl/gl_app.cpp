@@ -14,13 +14,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "app/gui/export/one_page.hpp"
@@ -36,12 +32,9 @@
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/panels/text_field.hpp"
 #include "app/gui/platform/platform.hpp"
-#include "app/gui/state/gui_words.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
-#include "core/tensor/npy.hpp"
-#include "core/trace/export.hpp"
 
 namespace attnlab::gui {
 
@@ -377,8 +370,15 @@ bool App::step() {
   if (new_input) input.frames_since_change = 0;
   last_draw = now;
   // The frame's boundary: whatever it throws ends this frame only (one line on stderr and in the
-  // status line); the app stays up.
-  return guard_frame(state, [this] { return draw_one_frame(); });
+  // status line); the app stays up. A scripted run (an export, a screenshot) ends there, exit 2.
+  bool failed = false;
+  const bool goes_on = guard_frame(
+      state, [this] { return draw_one_frame(); }, &failed);
+  if (failed && options.scripted()) {
+    exit_code = 2;
+    return false;
+  }
+  return goes_on;
 }
 
 // One frame: the modes around it in the list's order (before it is drawn, once drawn, once
@@ -411,7 +411,7 @@ bool App::draw_one_frame() {
 }
 
 // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its
-// cancel flag every few milliseconds), so the threads are joined within a second.
+// cancel flag every few milliseconds); one that cannot stop is abandoned by run_gui.
 void App::finish() {
   cancel_all_jobs(state);
   for (const std::unique_ptr<FrameMode>& mode : modes) mode->finish(loop);

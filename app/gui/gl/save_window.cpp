@@ -82,8 +82,10 @@ void toggle_recording(AppState& state, GLFWwindow* window) {
   glfwGetFramebufferSize(window, &width, &height);
   const std::string path = recording_file_name(save.choices, file_time_stamp());
   try {
-    start_recording(save.recording, save.choices.fps, width, height, now_seconds(),
-                    open_animation(path, width, height, save.choices.fps));
+    // Encoded on its own thread: the window draws on while a frame is encoded.
+    start_recording(
+        save.recording, save.choices.fps, width, height, now_seconds(),
+        std::make_unique<EncoderThread>(open_animation(path, width, height, save.choices.fps)));
   } catch (const std::exception& error) {
     state.status = in_gui_words(error);
     return;

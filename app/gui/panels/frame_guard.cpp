@@ -36,7 +36,7 @@ std::string frame_failure_line(const std::string& what) {
   return "This frame could not be drawn: " + first + ". The app goes on.";
 }
 
-bool guard_frame(AppState& state, const std::function<bool()>& frame) {
+bool guard_frame(AppState& state, const std::function<bool()>& frame, bool* failed) {
   try {
     return frame();
   } catch (const std::exception& error) {
@@ -46,6 +46,7 @@ bool guard_frame(AppState& state, const std::function<bool()>& frame) {
     recover_imgui_frame();
     say_frame_failed(state, "an unknown error");
   }
+  if (failed) *failed = true;
   return true;
 }
 

@@ -12,9 +12,9 @@
 
 namespace attnlab::gui {
 
-// Runs `frame` and returns what it returns (false: the loop ends); when it throws, says so and
-// returns true (the next frame is drawn as usual).
-bool guard_frame(AppState& state, const std::function<bool()>& frame);
+// Runs `frame` and returns what it returns (false: the loop ends); when it throws, says so, sets
+// `*failed` (when given) and returns true (the next frame is drawn as usual).
+bool guard_frame(AppState& state, const std::function<bool()>& frame, bool* failed = nullptr);
 
 // The one line a frame's exception is said in: "This frame failed (out of memory): ... The app
 // goes on."
