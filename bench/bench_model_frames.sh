@@ -20,7 +20,7 @@ source "$root/tests/gui/start_xvfb.sh"  # a free display, stopped (and $work rem
 export ATTNLAB_CONFIG_DIR="$work/config"
 
 model="$work/gpt2-small-random"
-python3 - "$root/tests/numpy" "$model" <<'PY' || { echo "bench_model_frames.sh: could not write the checkpoint" >&2; exit 2; }
+/usr/bin/python3 - "$root/tests/numpy" "$model" <<'PY' || { echo "bench_model_frames.sh: could not write the checkpoint" >&2; exit 2; }
 import os, sys
 sys.path.insert(0, sys.argv[1])
 import hf_checkpoints
@@ -29,7 +29,7 @@ hf_checkpoints.write_gpt2(sys.argv[2], seed=12, d=768, n_layer=12, n_head=12, vo
                           n_positions=1024, mask_buffer=None)
 PY
 # A 64-token prompt of ids (the folder has no tokenizer).
-sentence=$(python3 -c 'print(", ".join(str((11 + 37 * i) % 2048) for i in range(64)))')
+sentence=$(/usr/bin/python3 -c 'print(", ".join(str((11 + 37 * i) % 2048) for i in range(64)))')
 
 echo "attnlab frame times with a 12-layer d_model 768 GPT-2 (64 tokens) working, $frames frames, a head switched every $every frames, 1600x1000, $(nproc) cores, $(glxinfo -B 2>/dev/null | grep -m1 'OpenGL renderer' | cut -d: -f2- | sed 's/^ *//' || true)"
 line=$("$app" --model "$model" --sentence "$sentence" --tab model --model-page next \

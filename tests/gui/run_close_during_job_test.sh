@@ -3,8 +3,8 @@
 # while a job runs, by the window's X (WM_DELETE_WINDOW, close_window.py), by SIGTERM and by
 # Ctrl+C (SIGINT). The jobs: a 12-layer d_model 768 GPT-2 opened (the load, then the head finder,
 # which cannot be interrupted: abandoned at exit), and a huge config's trace computing. Each run
-# must end with exit 0 and nothing fatal on stderr, within a generous bound (5 s; the app's own is
-# one second), not be killed.
+# must end with exit 0 and nothing fatal on stderr, within a generous bound (10 s, for a loaded
+# test machine; the app's own is one second for the jobs), not be killed.
 #   run_close_during_job_test.sh ATTNLAB
 # Prints "N passed, M failed".
 set -u
@@ -15,7 +15,7 @@ source "$(dirname "$0")/app_test_setup.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
 model="$work/gpt2-small-random"
-python3 - "$root/tests/numpy" "$model" <<'PY' || { echo "FAIL: could not write the checkpoint"; exit 1; }
+/usr/bin/python3 - "$root/tests/numpy" "$model" <<'PY' || { echo "FAIL: could not write the checkpoint"; exit 1; }
 import os, sys
 sys.path.insert(0, sys.argv[1])
 import hf_checkpoints
@@ -25,7 +25,7 @@ hf_checkpoints.write_gpt2(sys.argv[2], seed=12, d=768, n_layer=12, n_head=12, vo
 PY
 
 # close NAME HOW ARGS...: starts the app, waits for its window and a moment for the job to run,
-# closes it (HOW: x, term, int) and waits at most 5 s for it to end.
+# closes it (HOW: x, term, int) and waits at most 10 s for it to end.
 close() {
   local name=$1 how=$2
   shift 2
@@ -44,12 +44,12 @@ close() {
   local started
   started=$(date +%s.%N)
   case $how in
-    x) python3 "$here/close_window.py" "$window" ;;
+    x) /usr/bin/python3 "$here/close_window.py" "$window" ;;
     term) kill -TERM "$pid" ;;
     int) kill -INT "$pid" ;;
   esac
   local ended=
-  for _ in $(seq 100); do
+  for _ in $(seq 200); do
     if ! kill -0 "$pid" 2>/dev/null; then
       ended=yes
       break
@@ -59,7 +59,7 @@ close() {
   local seconds
   seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
   if [ -z "$ended" ]; then
-    bad "$name ($how): still running 5 s after the close"
+    bad "$name ($how): still running 10 s after the close"
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     return

@@ -264,7 +264,7 @@ struct App {
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
   // What every mode may use (the state, the window, the frame's number, the exit code), and the
   // modes the options ask for (after platform: the audience's window is closed before it).
-  FrameLoop loop{state, options};
+  FrameLoop loop{state, options, nullptr, nullptr, 0, 0, nullptr};
   std::vector<std::unique_ptr<FrameMode>> modes;
   int& exit_code = loop.exit_code;
 
