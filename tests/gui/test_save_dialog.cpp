@@ -297,8 +297,8 @@ TEST(Recording, StopsWhenTheWindowChangesSizeAndKeepsOnlyTheFrameBefore) {
     ASSERT_TRUE(keep_frame(r, picture((unsigned char)(i % 7)), 4, 2, 0.4 + 0.1 * i));
   ASSERT_TRUE(r.frames.kept());
   EXPECT_EQ(r.frames.kept()->rgb, picture(999 % 7));
-  EXPECT_EQ(frames.size(), 999u);
-  EXPECT_EQ(r.frames.distinct(), 1000u);
+  EXPECT_EQ(frames.size(), 1000u);  // every picture before the last (each differs from its own)
+  EXPECT_EQ(r.frames.distinct(), 1001u);
   // Nothing recorded: no file.
   Recording empty;
   start_recording(empty, 10, 4, 2, 0.0, std::make_unique<KeptFrames>(&frames, &finished));
