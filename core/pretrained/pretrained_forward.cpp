@@ -186,7 +186,8 @@ Mat embed(const PretrainedModel& m, const std::vector<int64_t>& ids, int64_t p0)
 }  // namespace
 
 void check_token_ids(const PretrainedModel& m, const std::vector<int64_t>& ids) {
-  if (ids.empty()) throw UserError("no tokens: give a sentence, or token ids{{(tokens)}}, with at least one id");
+  if (ids.empty())
+    throw UserError("no tokens: give a sentence, or token ids{{(tokens)}}, with at least one id");
   for (int64_t id : ids)
     if (id < 0 || id >= m.spec.vocab)
       throw UserError("token id " + std::to_string(id) + " is outside the vocabulary (0 to " +
@@ -268,7 +269,8 @@ std::vector<bool> heads_off_in(const ModelSpec& s, int64_t l, const std::vector<
 }  // namespace
 
 PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t>& ids,
-                             const std::vector<HeadSwitch>& off, bool logits) {
+                             const std::vector<HeadSwitch>& off, bool logits,
+                             const RunControl& control) {
   check_token_ids(m, ids);
   PretrainedRun run;
   run.ids = ids;
@@ -278,6 +280,8 @@ PretrainedRun run_pretrained(const PretrainedModel& m, const std::vector<int64_t
     LayerRecord rec;
     h = block_forward(m, l, std::move(h), cache, heads_off_in(m.spec, l, off), &rec);
     run.layers.push_back(std::move(rec));
+    control.check_cancel();
+    control.report(double(l + 1) / double(m.spec.n_layers + 1));
   }
   if (logits && m.has_head()) run.logits = to_tensor("logits", head_logits(m, h));  // (1, T, vocab)
   return run;
@@ -305,7 +309,8 @@ std::vector<float> Generator::feed(const std::vector<int64_t>& ids) {
 
 std::vector<GeneratedToken> generate_greedy(const PretrainedModel& model,
                                             const std::vector<int64_t>& prompt, int64_t n,
-                                            const std::vector<HeadSwitch>& off) {
+                                            const std::vector<HeadSwitch>& off,
+                                            const RunControl& control) {
   Generator generator(model, off);
   std::vector<float> logits = generator.feed(prompt);
   const bool learned_positions = model.position_embedding.has_values();
@@ -318,6 +323,8 @@ std::vector<GeneratedToken> generate_greedy(const PretrainedModel& model,
         {generator.position(), best - logits.begin(), 1.0 / sum, generator.cache_bytes()});
     if (i + 1 == n || (learned_positions && generator.position() + 1 >= model.spec.max_positions))
       break;
+    control.check_cancel();
+    control.report(double(i + 1) / double(n));
     logits = generator.feed({out.back().id});
   }
   return out;

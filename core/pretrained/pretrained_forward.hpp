@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/model/run_control.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 
 namespace attnlab {
@@ -38,8 +39,10 @@ struct HeadSwitch {
 // Throws UserError for no tokens, an id outside the vocabulary, or more tokens than the model's
 // learned positions (GPT-2, BERT) hold.
 // `logits` false skips the output head (the head finder's induction run needs only the weights).
+// `control` is checked and told the progress after each layer (the app runs it as a job).
 PretrainedRun run_pretrained(const PretrainedModel& model, const std::vector<int64_t>& ids,
-                             const std::vector<HeadSwitch>& off = {}, bool logits = true);
+                             const std::vector<HeadSwitch>& off = {}, bool logits = true,
+                             const RunControl& control = {});
 
 // One layer's KV cache: the rotated keys and the values of every position so far (t, n_kv*dh).
 struct LayerCache {
@@ -75,10 +78,11 @@ struct GeneratedToken {
 
 // Up to `n` more tokens after `prompt`, the likeliest each time, with a Generator (the prompt
 // once, then one token at a time); stops early at a model's last learned position. Throws as
-// Generator does.
+// Generator does; `control` is checked and told the progress after each token.
 std::vector<GeneratedToken> generate_greedy(const PretrainedModel& model,
                                             const std::vector<int64_t>& prompt, int64_t n,
-                                            const std::vector<HeadSwitch>& off = {});
+                                            const std::vector<HeadSwitch>& off = {},
+                                            const RunControl& control = {});
 
 // Checks ids against the model (the same errors run_pretrained throws).
 void check_token_ids(const PretrainedModel& model, const std::vector<int64_t>& ids);

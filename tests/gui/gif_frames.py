@@ -1,5 +1,6 @@
 """A GIF read without a library, for the export tests: its size, its frames' delays and each
-frame's pixels (RGB, through the global colour table), decoding the LZW data (GIF89a)."""
+frame's pixels (RGB, through the frame's own colour table when it has one, else the global one),
+decoding the LZW data (GIF89a)."""
 import struct
 
 
@@ -69,7 +70,12 @@ def read_gif(path):
         elif block == 0x2C:
             x, y, w, h, local = struct.unpack("<HHHHB", data[pos : pos + 9])
             pos += 9
-            assert not local & 0x80 and (x, y, w, h) == (0, 0, width, height), "one palette, whole frames"
+            assert (x, y, w, h) == (0, 0, width, height), "whole frames"
+            colours = palette
+            if local & 0x80:  # the frame's own palette
+                entries = 2 << (local & 7)
+                colours = data[pos : pos + 3 * entries]
+                pos += 3 * entries
             min_code = data[pos]
             pos += 1
             lzw = bytearray()
@@ -80,7 +86,7 @@ def read_gif(path):
             indices = _lzw(bytes(lzw), min_code, w * h)
             rgb = bytearray()
             for index in indices:
-                rgb += palette[3 * index : 3 * index + 3]
+                rgb += colours[3 * index : 3 * index + 3]
             frames.append((delay, bytes(rgb)))
         else:
             raise ValueError(f"unknown block {block:#x}")

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -206,14 +208,103 @@ TEST_F(ModelTabTest, TheTopTenAreTheCoresProbabilities) {
   state.model.requested_page = ModelPage::NextToken;
   show_model_tab();
   toggle_head_ablation(state, 1);
+  state.session.worker->wait_idle();
+  frame();  // the trace without it is shown, the panel asks for the pass without it
+  wait_for_measurements(state);
   frame();
   const std::vector<HeadSwitch> off = switched_off_heads(state);
   ASSERT_EQ(off, (std::vector<HeadSwitch>{{0, 1}}));
-  ASSERT_TRUE(state.model.off_run);
+  const HeadsOffRun* without_job = heads_off_run(state);
+  ASSERT_TRUE(without_job) << state.model.heads_off.error();
   const PretrainedRun without =
       run_pretrained(state.model.session->model, state.model.run->ids, off);
-  EXPECT_EQ(next_token_loss(*state.model.off_run), next_token_loss(without));
+  EXPECT_EQ(without_job->loss, next_token_loss(without));
+  EXPECT_EQ(next_token_loss(*without_job->run), next_token_loss(without));
   EXPECT_NE(next_token_loss(without), next_token_loss(*state.model.run));
+}
+
+// The pass with heads switched off is a job keyed by (trace generation, the run and the heads
+// off): the panel asks for it, shows its progress and Cancel while it runs and nothing of it,
+// "Cancelled." once stopped, and after "Compute again" the pass's own result.
+TEST_F(ModelTabTest, TheForwardWithHeadsOffIsAJobThePanelAsksForAndCanCancel) {
+  start_on("seed003");
+  open("gpt2-f32-tied");
+  state.model.requested_page = ModelPage::NextToken;
+  show_model_tab();
+  toggle_head_ablation(state, 2);
+  state.session.worker->wait_idle();
+  poll_trace(state);
+  const std::optional<ModelPassChoice> choice = model_pass_choice(state);
+  ASSERT_TRUE(choice);
+  EXPECT_EQ(choice->off, (std::vector<HeadSwitch>{{0, 2}}));
+  EXPECT_EQ(choice->run, state.model.run);
+  // A pass that runs until it is cancelled stands for a slow model under the same key: the
+  // panel does not start another, draws the job's line, and has no result to show.
+  const TraceKey<ModelPassChoice> key{state.session.generation, *choice};
+  state.model.heads_off.start(key, [](const RunControl& control) -> HeadsOffRun {
+    control.report(0.5);
+    while (!control.cancel_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    control.check_cancel();
+    return {};
+  });
+  frame();
+  EXPECT_TRUE(state.model.heads_off.busy());
+  EXPECT_TRUE(state.model.heads_off.started_for(key));
+  EXPECT_EQ(heads_off_run(state), nullptr);
+  EXPECT_EQ(item("Stop it").label, "Stop it (within a fraction of a second).");
+  state.model.heads_off.cancel();  // what the line's Cancel does
+  state.model.heads_off.wait();
+  frame();
+  EXPECT_TRUE(state.model.heads_off.cancelled());
+  EXPECT_EQ(heads_off_run(state), nullptr);  // not started again on its own
+  state.model.heads_off.forget();            // what "Compute again" does
+  frame();
+  EXPECT_TRUE(state.model.heads_off.pending());
+  wait_for_measurements(state);
+  frame();
+  const HeadsOffRun* done = heads_off_run(state);
+  ASSERT_TRUE(done) << state.model.heads_off.error();
+  const PretrainedRun want =
+      run_pretrained(state.model.session->model, state.model.run->ids, choice->off);
+  EXPECT_EQ(done->run->logits.to_vector(), want.logits.to_vector());
+  // Switched on again: no pass is asked for, and the old result is not the shown trace's.
+  toggle_head_ablation(state, 2);
+  state.session.worker->wait_idle();
+  frame();
+  EXPECT_EQ(heads_off_run(state), nullptr);
+  EXPECT_FALSE(state.model.heads_off.result_for(
+      TraceKey<ModelPassChoice>{state.session.generation, *choice}));
+}
+
+// Generate runs as a job: its tokens are the core's greedy ones for the shown trace (the heads
+// switched off stay off), and a new trace does not show them as its own.
+TEST_F(ModelTabTest, GenerateIsAJobWhoseTokensAreTheCoresGreedyOnes) {
+  start_on("seed003");
+  open("gpt2-f32-tied");
+  state.model.requested_page = ModelPage::NextToken;
+  show_model_tab();
+  toggle_head_ablation(state, 0);
+  state.session.worker->wait_idle();
+  frame();
+  state.model.generate_count = 5;
+  start_generation(state);
+  EXPECT_TRUE(state.model.generating.pending());
+  EXPECT_EQ(state.model.generating.key()->choice.count, 5);
+  wait_for_measurements(state);
+  frame();
+  const std::vector<GeneratedToken>* generated = generated_tokens(state);
+  ASSERT_TRUE(generated) << state.model.generating.error();
+  const std::vector<GeneratedToken> want = generate_greedy(
+      state.model.session->model, state.model.run->ids, 5, std::vector<HeadSwitch>{{0, 0}});
+  ASSERT_EQ(generated->size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ((*generated)[i].id, want[i].id);
+    EXPECT_EQ((*generated)[i].position, want[i].position);
+  }
+  toggle_head_ablation(state, 0);
+  state.session.worker->wait_idle();
+  frame();
+  EXPECT_EQ(generated_tokens(state), nullptr);
 }
 
 TEST_F(ModelTabTest, BertPredictsNothingWithoutAMask) {

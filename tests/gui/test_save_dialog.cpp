@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/gui/export/animation_sink.hpp"
 #include "app/gui/export/gif_writer.hpp"
 #include "app/gui/export/recording.hpp"
 #include "app/gui/export/save_command.hpp"
@@ -19,6 +20,7 @@
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
+#include "core/model/errors.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
@@ -138,6 +140,32 @@ TEST_F(SaveDialogTest, WhatTheOptionParserRefusesIsNamedBesideItsField) {
   EXPECT_EQ(problem().text, "");
 }
 
+// The dialog checks its choices (a stat of the folder, the option parser) when they change, not
+// every frame; what it shows is the check's finding.
+TEST_F(SaveDialogTest, TheChoicesAreCheckedWhenTheyChangeNotEveryFrame) {
+  start_on("seed003");
+  state.save.runs_app_copies = true;
+  state.save.open = true;
+  for (int i = 0; i < 10; ++i) frame();
+  EXPECT_EQ(state.save.check.count, 1) << "ten frames of the same choices: one check";
+  EXPECT_EQ(state.save.check.problem.text, "");
+  state.save.choices.folder = "/no/such/folder";
+  for (int i = 0; i < 5; ++i) frame();
+  EXPECT_EQ(state.save.check.count, 2);
+  EXPECT_EQ(state.save.check.problem.field, "folder");
+  state.save.choices.folder.clear();
+  state.save.choices.width = 100000;
+  frame();
+  EXPECT_EQ(state.save.check.count, 3);
+  EXPECT_EQ(state.save.check.problem.field, "size");
+  // Closed and opened again: checked again (a folder made meanwhile is seen).
+  state.save.open = false;
+  frame();
+  state.save.open = true;
+  frame();
+  EXPECT_EQ(state.save.check.count, 4);
+}
+
 TEST_F(SaveDialogTest, KeysOpenSaveCancelAndClose) {
   start_on("seed003");
   state.save.runs_app_copies = true;
@@ -223,17 +251,32 @@ std::vector<unsigned char> picture(unsigned char value) {
   return std::vector<unsigned char>(4 * 3 * 2, value);  // 4 x 2 pixels
 }
 
-TEST(Recording, KeepsFramesAtItsRateWithTheirTimesAndMergesAPictureThatHolds) {
+// What an encoder is handed, kept to be looked at; `finished` once the file would be whole.
+struct KeptFrames final : AnimationSink {
+  std::vector<AnimationFrame>* frames;
+  bool* finished;
+  KeptFrames(std::vector<AnimationFrame>* f, bool* done) : frames(f), finished(done) {}
+  void add(const AnimationFrame& frame) override { frames->push_back(frame); }
+  void finish() override { *finished = true; }
+};
+
+TEST(Recording, SendsFramesAtItsRateWithTheirTimesAndMergesAPictureThatHolds) {
+  std::vector<AnimationFrame> frames;
+  bool finished = false;
   Recording r;
-  start_recording(r, 10, 4, 2, 100.0);
+  start_recording(r, 10, 4, 2, 100.0, std::make_unique<KeptFrames>(&frames, &finished));
   EXPECT_TRUE(recording_wants_frame(r, 100.0));
   ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 100.0));
   EXPECT_FALSE(recording_wants_frame(r, 100.05)) << "sooner than 1 / fps";
   EXPECT_TRUE(recording_wants_frame(r, 100.1));
   ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 100.1));  // the same picture: the first lasts
+  EXPECT_TRUE(frames.empty()) << "a frame goes to the encoder once its time is known";
   ASSERT_TRUE(keep_frame(r, picture(2), 4, 2, 100.3));
+  ASSERT_EQ(frames.size(), 1u) << "the first, as soon as a different picture arrives";
   ASSERT_TRUE(keep_frame(r, picture(3), 4, 2, 101.0));
-  const std::vector<AnimationFrame> frames = stop_recording(r, 101.5);
+  EXPECT_EQ(frames.size(), 2u);
+  EXPECT_EQ(stop_recording(r, 101.5), 3u);
+  EXPECT_TRUE(finished);
   EXPECT_FALSE(r.on);
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].centiseconds, 30);
@@ -242,15 +285,63 @@ TEST(Recording, KeepsFramesAtItsRateWithTheirTimesAndMergesAPictureThatHolds) {
   EXPECT_EQ(frames[1].rgb, picture(2));
 }
 
-TEST(Recording, StopsWhenTheWindowChangesSizeOrTheMemoryIsFull) {
+TEST(Recording, StopsWhenTheWindowChangesSizeAndKeepsOnlyTheFrameBefore) {
+  std::vector<AnimationFrame> frames;
+  bool finished = false;
   Recording r;
-  start_recording(r, 10, 4, 2, 0.0);
+  start_recording(r, 10, 4, 2, 0.0, std::make_unique<KeptFrames>(&frames, &finished));
   ASSERT_TRUE(keep_frame(r, picture(1), 4, 2, 0.0));
   EXPECT_FALSE(keep_frame(r, std::vector<unsigned char>(5 * 3 * 2), 5, 2, 0.2));
-  r.bytes = kMaxRecordingBytes - 10;
-  EXPECT_FALSE(keep_frame(r, picture(7), 4, 2, 0.4)) << "past the memory for frames";
-  EXPECT_TRUE(keep_frame(r, picture(1), 4, 2, 0.6)) << "a frame that holds costs nothing";
-  EXPECT_EQ(r.frames.size(), 1u);
+  // However long it runs, the recording holds one picture: the one before, to merge with.
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_TRUE(keep_frame(r, picture((unsigned char)(i % 7)), 4, 2, 0.4 + 0.1 * i));
+  ASSERT_TRUE(r.frames.kept());
+  EXPECT_EQ(r.frames.kept()->rgb, picture(999 % 7));
+  EXPECT_EQ(frames.size(), 1000u);  // every picture before the last (each differs from its own)
+  EXPECT_EQ(r.frames.distinct(), 1001u);
+  // Nothing recorded: no file.
+  Recording empty;
+  start_recording(empty, 10, 4, 2, 0.0, std::make_unique<KeptFrames>(&frames, &finished));
+  EXPECT_EQ(stop_recording(empty, 1.0), 0u);
+  EXPECT_FALSE(finished);
+}
+
+// Record encodes on its own thread: every frame reaches the encoder, in order, before the file is
+// finished; the encoder's failure is thrown to the window by the next frame; dropped unfinished,
+// nothing is finished.
+struct FailingEncoder final : AnimationSink {
+  void add(const AnimationFrame&) override { throw UserError("cannot write x.gif: disk full"); }
+  void finish() override {}
+};
+
+TEST(Recording, ItsEncoderThreadHandsOnEveryFrameInOrderAndItsFailure) {
+  std::vector<AnimationFrame> frames;
+  bool finished = false;
+  {
+    EncoderThread encoder(std::make_unique<KeptFrames>(&frames, &finished));
+    for (int i = 0; i < 20; ++i) encoder.add({picture((unsigned char)i), i + 1});
+    encoder.finish();
+  }
+  EXPECT_TRUE(finished);
+  ASSERT_EQ(frames.size(), 20u);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(frames[size_t(i)].rgb, picture((unsigned char)i));
+    EXPECT_EQ(frames[size_t(i)].centiseconds, i + 1);
+  }
+  finished = false;
+  {
+    EncoderThread dropped(std::make_unique<KeptFrames>(&frames, &finished));
+    dropped.add({picture(1), 1});
+  }
+  EXPECT_FALSE(finished) << "dropped unfinished: the file is not finished";
+  EncoderThread failing(std::make_unique<FailingEncoder>());
+  failing.add({picture(1), 1});  // handed over: its failure comes with the next
+  EXPECT_THROW(
+      {
+        failing.add({picture(2), 1});
+        failing.finish();
+      },
+      UserError);
 }
 
 TEST(Recording, ItsEncodingReportsItsFramesAndACancelWritesNothing) {
@@ -268,6 +359,9 @@ TEST(Recording, ItsEncodingReportsItsFramesAndACancelWritesNothing) {
   followed.progress = [&reported](double fraction) { reported.push_back(fraction); };
   write_gif(path.string(), 4, 2, frames, followed);
   ASSERT_EQ(reported.size(), frames.size());
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().string().find("attnlab_rec.gif.partial"), std::string::npos)
+        << "the temporary file is renamed: " << entry.path();
   EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
   EXPECT_NEAR(reported.back(), 2.0 / 3.0, 1e-9);
   std::ifstream gif(path, std::ios::binary);

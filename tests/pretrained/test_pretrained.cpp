@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -134,6 +135,31 @@ TEST_P(CausalFamily, GreedyGenerationIsTheFullPassesArgmax) {
               m.spec.n_layers * g.position * 2 * m.spec.n_kv_heads * m.spec.d_head * 4);
     ids.push_back(g.id);
   }
+}
+
+// The app runs both passes as jobs: each stops when its cancel flag is set (after a layer, after a
+// token) and reports its progress, rising to the end.
+TEST_P(CausalFamily, TheForwardAndGenerationStopWhenCancelledAndReportProgress) {
+  const PretrainedModel m = model(GetParam());
+  const std::vector<int64_t> ids(kIds.begin(), kIds.begin() + 5);
+  std::atomic<bool> cancel{true};
+  RunControl stopped;
+  stopped.cancel = &cancel;
+  EXPECT_THROW(run_pretrained(m, ids, {}, true, stopped), Cancelled) << GetParam();
+  EXPECT_THROW(generate_greedy(m, ids, 4, {}, stopped), Cancelled) << GetParam();
+  std::vector<double> seen;
+  RunControl followed;
+  followed.progress = [&seen](double fraction) { seen.push_back(fraction); };
+  const PretrainedRun run = run_pretrained(m, ids, {}, true, followed);
+  ASSERT_EQ(seen.size(), size_t(m.spec.n_layers)) << GetParam();
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_GT(seen.front(), 0.0);
+  EXPECT_LT(seen.back(), 1.0);
+  // The same numbers as without a control.
+  EXPECT_EQ(run.logits.to_vector(), run_pretrained(m, ids).logits.to_vector()) << GetParam();
+  seen.clear();
+  EXPECT_EQ(generate_greedy(m, ids, 4, {}, followed).size(), 4u);
+  EXPECT_EQ(seen, (std::vector<double>{0.25, 0.5, 0.75})) << GetParam();
 }
 
 INSTANTIATE_TEST_SUITE_P(Checkpoints, CausalFamily,

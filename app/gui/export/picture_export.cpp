@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
 
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
@@ -30,48 +31,60 @@ std::string shell_quoted(const std::string& text) {
   return out + "'";
 }
 
-// The frames through ffmpeg into an MP4 (each frame repeated for its time), whole or not at all.
-void write_mp4(const std::string& path, int width, int height, int fps,
-               const std::vector<AnimationFrame>& frames, const RunControl& control) {
-  const std::string temporary = path + ".partial.mp4";
-  const std::string command =
-      shell_quoted(platform::program_on_path("ffmpeg")) +
-      " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" + " -s " +
-      std::to_string(width) + "x" + std::to_string(height) + " -r " + std::to_string(fps) +
-      " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " + shell_quoted(temporary);
-  FILE* pipe = popen(command.c_str(), "w");
-  if (!pipe) throw UserError("cannot start ffmpeg to write " + path);
-  bool written = true, cancelled = false;
-  for (size_t f = 0; f < frames.size() && written && !cancelled; ++f) {
-    const AnimationFrame& frame = frames[f];
-    cancelled = control.cancel_requested();
-    control.report(double(f) / double(frames.size()));
-    const int repeats = std::max(1, int(std::lround(frame.centiseconds * fps / 100.0)));
-    for (int r = 0; r < repeats && written; ++r)
-      written = std::fwrite(frame.rgb.data(), 1, frame.rgb.size(), pipe) == frame.rgb.size();
+// An MP4 through ffmpeg, fed each frame as it comes (repeated for its time), written to a
+// temporary file renamed when whole.
+class Mp4Stream final : public AnimationSink {
+ public:
+  Mp4Stream(const std::string& path, int width, int height, int fps)
+      : path_(path), temporary_(path + ".partial.mp4"), fps_(fps) {
+    const std::string command =
+        shell_quoted(platform::program_on_path("ffmpeg")) +
+        " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgb24" + " -s " +
+        std::to_string(width) + "x" + std::to_string(height) + " -r " + std::to_string(fps) +
+        " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " + shell_quoted(temporary_);
+    pipe_ = popen(command.c_str(), "w");
+    if (!pipe_) throw UserError("cannot start ffmpeg to write " + path);
   }
-  const int status = pclose(pipe);
-  std::error_code error;
-  if (cancelled) {
-    std::filesystem::remove(temporary, error);
-    throw Cancelled();
+  ~Mp4Stream() override {
+    if (!pipe_) return;
+    pclose(pipe_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
   }
-  if (!written || status != 0) {
-    std::filesystem::remove(temporary, error);
-    throw UserError("ffmpeg could not write " + path +
+  Mp4Stream(const Mp4Stream&) = delete;
+  Mp4Stream& operator=(const Mp4Stream&) = delete;
+
+  void add(const AnimationFrame& frame) override {
+    const int repeats = std::max(1, int(std::lround(frame.centiseconds * fps_ / 100.0)));
+    for (int r = 0; r < repeats; ++r)
+      if (std::fwrite(frame.rgb.data(), 1, frame.rgb.size(), pipe_) != frame.rgb.size()) fail();
+  }
+  void finish() override {
+    const int status = pclose(std::exchange(pipe_, nullptr));
+    if (status != 0) fail();
+    std::error_code error;
+    std::filesystem::rename(temporary_, path_, error);
+    if (error) throw UserError("cannot write " + path_ + ": " + error.message());
+  }
+
+ private:
+  [[noreturn]] void fail() {
+    if (pipe_) pclose(std::exchange(pipe_, nullptr));
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+    throw UserError("ffmpeg could not write " + path_ +
                     " (check that its folder is writable and the disk is not full)");
   }
-  std::filesystem::rename(temporary, path, error);
-  if (error) throw UserError("cannot write " + path + ": " + error.message());
-}
+  std::string path_, temporary_;
+  int fps_ = 10;
+  FILE* pipe_ = nullptr;
+};
 
+// A recorded frame to the encoder (opened with the first), merged with the one before when the
+// picture holds.
 void add_frame(PictureExport& run, std::vector<unsigned char> rgb) {
-  const int centiseconds = std::max(1, int(std::lround(100.0 / run.fps)));
-  if (!run.frames.empty() && run.frames.back().rgb == rgb) {
-    run.frames.back().centiseconds += centiseconds;  // the picture holds: one longer frame
-    return;
-  }
-  run.frames.push_back({std::move(rgb), centiseconds});
+  if (!run.sink) run.sink = open_animation(run.animation, run.width, run.height, run.fps);
+  run.frames.add(*run.sink, std::move(rgb), std::max(1, int(std::lround(100.0 / run.fps))));
 }
 
 // A transparent still: the frame drawn on black and on white; where they differ the picture lets
@@ -98,12 +111,10 @@ std::vector<unsigned char> transparent_pixels(const std::function<void(const flo
 
 }  // namespace
 
-void write_animation(const std::string& path, int width, int height, int fps,
-                     const std::vector<AnimationFrame>& frames, const RunControl& control) {
-  if (ends_with(path, ".mp4"))
-    write_mp4(path, width, height, fps, frames, control);
-  else
-    write_gif(path, width, height, frames, control);
+std::unique_ptr<AnimationSink> open_animation(const std::string& path, int width, int height,
+                                              int fps) {
+  if (ends_with(path, ".mp4")) return std::make_unique<Mp4Stream>(path, width, height, fps);
+  return std::make_unique<GifStream>(path, width, height);
 }
 
 std::string settle_for_export(AppState& state) {
@@ -214,11 +225,13 @@ bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
     if (run.frame_of_shot < run.frames_per_shot) return true;
     run.frame_of_shot = 0;
     if (++run.shot < run.shots) return true;
-    write_animation(run.animation, run.width, run.height, run.fps, run.frames);
+    run.frames.finish(*run.sink);
+    run.sink->finish();
     std::printf("Wrote %s (%dx%d, %zu distinct frames)\n", run.animation.c_str(), run.width,
-                run.height, run.frames.size());
+                run.height, run.frames.distinct());
     exit_code = 0;
   } catch (const std::exception& error) {
+    run.sink.reset();  // a partial file is removed
     std::fprintf(stderr, "attnlab: %s\n", error.what());
     exit_code = 2;
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,14 +31,16 @@ struct PictureExport {
   // recorded frame prints "progress 0.42" on stdout for its progress bar.
   bool print_progress = false;
   int width = 0, height = 0;
-  std::vector<AnimationFrame> frames;
+  // Each recorded frame goes to the encoder as it is made: only the one before is kept.
+  std::unique_ptr<AnimationSink> sink;  // opened with the first recorded frame
+  MergingFrames frames;
 };
 
-// The frames as a GIF, or an MP4 through ffmpeg (by the name's ending), whole or not at all;
-// throws UserError naming the file. `control` follows the frames and can stop it (Cancelled,
-// nothing written). The desktop's: a page records with its Record button.
-void write_animation(const std::string& path, int width, int height, int fps,
-                     const std::vector<AnimationFrame>& frames, const RunControl& control = {});
+// The encoder of `path`: a GIF, or an MP4 through ffmpeg (by the name's ending), written as its
+// frames are given and whole once finished (dropped before: no file); throws UserError naming the
+// file. The desktop's: a page records with its Record button.
+std::unique_ptr<AnimationSink> open_animation(const std::string& path, int width, int height,
+                                              int fps);
 
 // Everything an exported picture shows, computed: the model read, the trace run, the
 // measurements done. Returns the model's error when one was just read and could not be.

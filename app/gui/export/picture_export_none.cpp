@@ -9,8 +9,7 @@ std::string start_picture_export(AppState&, const StartOptions&, PictureExport&)
   return "--export-png and --export-animation are the desktop app's";
 }
 
-void write_animation(const std::string&, int, int, int, const std::vector<AnimationFrame>&,
-                     const RunControl&) {
+std::unique_ptr<AnimationSink> open_animation(const std::string&, int, int, int) {
   throw UserError("the page records with its Record button, as a WebM");
 }
 

@@ -10,20 +10,21 @@ namespace {
 // The last frame is shown from when it was kept until `seconds`.
 void close_last_frame(Recording& recording, double seconds) {
   if (recording.frames.empty()) return;
-  const int shown = int(std::lround((seconds - recording.last_frame) * 100));
-  recording.frames.back().centiseconds += std::max(0, shown);
+  recording.frames.lengthen(int(std::lround((seconds - recording.last_frame) * 100)));
   recording.last_frame = seconds;
 }
 
 }  // namespace
 
-void start_recording(Recording& recording, int fps, int width, int height, double seconds) {
+void start_recording(Recording& recording, int fps, int width, int height, double seconds,
+                     std::unique_ptr<AnimationSink> sink) {
   recording = Recording{};
   recording.on = true;
   recording.fps = std::max(1, fps);
   recording.width = width;
   recording.height = height;
   recording.last_frame = seconds;
+  recording.sink = std::move(sink);
 }
 
 bool recording_wants_frame(const Recording& recording, double seconds) {
@@ -36,19 +37,19 @@ bool keep_frame(Recording& recording, std::vector<unsigned char> rgb, int width,
                 double seconds) {
   if (width != recording.width || height != recording.height) return false;
   close_last_frame(recording, seconds);
-  if (!recording.frames.empty() && recording.frames.back().rgb == rgb) return true;
-  if (recording.bytes + rgb.size() > kMaxRecordingBytes) return false;
-  recording.bytes += rgb.size();
-  recording.frames.push_back({std::move(rgb), 0});
+  recording.frames.add(*recording.sink, std::move(rgb), 0);
   recording.last_frame = seconds;
   return true;
 }
 
-std::vector<AnimationFrame> stop_recording(Recording& recording, double seconds) {
+size_t stop_recording(Recording& recording, double seconds) {
   close_last_frame(recording, seconds);
-  std::vector<AnimationFrame> frames = std::move(recording.frames);
-  for (AnimationFrame& frame : frames) frame.centiseconds = std::max(1, frame.centiseconds);
+  Recording done = std::move(recording);
   recording = Recording{};
+  const size_t frames = done.frames.distinct();
+  if (frames == 0) return 0;  // the encoder, dropped, leaves no file
+  done.frames.finish(*done.sink);
+  done.sink->finish();
   return frames;
 }
 

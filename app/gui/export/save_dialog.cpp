@@ -143,7 +143,7 @@ void desktop_dialog(AppState& state) {
       "The picture alone (the stage view, the heads, the caption; no controls) as a still, or "
       "the six stages and their transitions as the app animates them.");
   const std::string path = save_file_name(state, c, file_time_stamp());
-  const SaveProblem problem = save_problem(state, path);
+  const SaveProblem problem = checked_save_problem(state);
   size_fields(save);
   problem_line(state, problem, "size");
   look_fields(c);
@@ -212,6 +212,22 @@ SaveProblem save_problem(const AppState& state, const std::string& path) {
   return {field, reason};
 }
 
+const SaveProblem& checked_save_problem(AppState& state) {
+  SaveDialog& save = state.save;
+  // The name without its time stamp: what is checked does not change every second.
+  const std::string path = save_file_name(state, save.choices, "");
+  std::vector<std::string> arguments = save_arguments(state, save.choices, path);
+  SaveCheck& check = save.check;
+  if (!check.valid || arguments != check.arguments || save.choices.folder != check.folder) {
+    check.problem = save_problem(state, path);
+    check.arguments = std::move(arguments);
+    check.folder = save.choices.folder;
+    check.valid = true;
+    ++check.count;
+  }
+  return check.problem;
+}
+
 void draw_save_dialog(AppState& state) {
   SaveDialog& save = state.save;
   if (!save.open) return;
@@ -225,7 +241,10 @@ void draw_save_dialog(AppState& state) {
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, display.y * 0.95f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Save picture", &save.open, flags)) {
-    if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();  // Enter saves, Esc closes
+    if (ImGui::IsWindowAppearing()) {
+      ImGui::SetWindowFocus();   // Enter saves, Esc closes
+      save.check.valid = false;  // a folder made meanwhile is seen
+    }
     if (save.runs_app_copies)
       desktop_dialog(state);
     else

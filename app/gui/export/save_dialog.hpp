@@ -13,12 +13,12 @@ namespace attnlab::gui {
 // Call after the panels, every frame; draws nothing while the dialog is closed.
 void draw_save_dialog(AppState& state);
 
-// The problem with the choices, named by the dialog's field ("" when Save may start): the folder
+// The problem with the choices (SaveProblem, save_state.hpp) when written to `path`: the folder
 // first, then what the app's option parser says of the export's options.
-struct SaveProblem {
-  std::string field;  // "folder", "size", "font", "fps", "seconds", or "" (the whole export)
-  std::string text;
-};
 SaveProblem save_problem(const AppState& state, const std::string& path);
+
+// The same for the choices shown, kept in state.save.check: checked again (a stat of the folder,
+// the option parser) only when the export's options or the folder change, or the dialog opens.
+const SaveProblem& checked_save_problem(AppState& state);
 
 }  // namespace attnlab::gui

@@ -2,34 +2,50 @@
 // of the app, and a recording made while the lecturer steps.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "app/gui/export/gif_writer.hpp"
+#include "app/gui/export/animation_sink.hpp"
 #include "app/gui/export/save_choices.hpp"
 #include "app/gui/state/background_task.hpp"
 
 namespace attnlab::gui {
 
 // Record (Ctrl+Shift+R): the window shows the picture alone, and each frame drawn (at most the
-// choices' fps) is kept; a picture that holds is one longer frame. Stopping writes a GIF or MP4.
+// choices' fps) goes to the encoder as it is made, keeping only the one before (a picture that
+// holds is one longer frame). Stopping finishes the GIF or MP4; however long, it holds two frames.
 struct Recording {
   bool on = false;
   int fps = 10;
   double last_frame = 0;  // the clock when the last frame was kept
   int width = 0, height = 0;
-  std::vector<AnimationFrame> frames;
-  size_t bytes = 0;  // of the frames kept: the recording stops itself at kMaxRecordingBytes
+  std::string path;                     // the file being written
+  std::unique_ptr<AnimationSink> sink;  // its encoder
+  MergingFrames frames;
 };
-
-// Past this much memory for its frames a recording stops and is written.
-constexpr size_t kMaxRecordingBytes = size_t(1) << 30;
 
 // What the dialog asks the window layer to start (it runs processes and encoders; the dialog
 // itself is drawn headless in tests).
 struct SaveRequest {
   std::vector<std::string> arguments;  // the app's options for --export-png / --export-animation
   std::string path;
+};
+
+// The problem with the dialog's choices, named by its field ("" when Save may start).
+struct SaveProblem {
+  std::string field;  // "folder", "size", "font", "fps", "seconds", or "" (the whole export)
+  std::string text;
+};
+
+// The dialog's last check of its choices: what it checked (the export's options, the folder) and
+// what it found. Done again only when they change, not every frame.
+struct SaveCheck {
+  std::vector<std::string> arguments;
+  std::string folder;
+  SaveProblem problem;
+  bool valid = false;  // false: check at the next frame (the dialog just opened)
+  int count = 0;       // how many checks were made (tests)
 };
 
 struct SaveDialog {
@@ -41,6 +57,7 @@ struct SaveDialog {
   bool runs_app_copies = false;
   bool has_ffmpeg = false;
   std::vector<SaveRequest> requests;
+  SaveCheck check;
   BackgroundTask<std::string> writing;  // the copy of the app, or a recording's encoding
   std::string writing_path;
   bool watching = false;  // `writing` was started: its outcome goes to the status line once

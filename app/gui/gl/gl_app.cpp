@@ -14,41 +14,27 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-#ifndef __EMSCRIPTEN__
-#include "app/gui/export/maps_pdf.hpp"
-#endif
 #include "app/gui/export/one_page.hpp"
-#include "app/gui/export/picture_export.hpp"
-#include "app/gui/export/save_command.hpp"
-#include "app/gui/export/vector_export.hpp"
-#include "app/gui/gl/audience_window.hpp"
 #include "app/gui/gl/heatmap_renderer.hpp"
+#include "app/gui/gl/modes/frame_mode.hpp"
+#include "app/gui/gl/modes/window_exports.hpp"
 #include "app/gui/gl/save_window.hpp"
-#include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
-#include "app/gui/lessons/slide_export.hpp"
 #include "app/gui/look/theme.hpp"
-#include "app/gui/panels/bench_drag.hpp"
 #include "app/gui/panels/frame.hpp"
+#include "app/gui/panels/frame_guard.hpp"
 #include "app/gui/panels/keyboard.hpp"
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/panels/text_field.hpp"
 #include "app/gui/platform/platform.hpp"
-#include "app/gui/state/gui_words.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
-#include "core/tensor/npy.hpp"
-#include "core/trace/export.hpp"
 
 namespace attnlab::gui {
 
@@ -143,87 +129,6 @@ void rebuild_fonts(AppState& state) {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   state.window.fonts_dirty = false;
-}
-
-// [SECTION] export
-
-// The maps as a vector picture at `path`: PDF when it ends in .pdf (cairo: the desktop only), else
-// SVG; "" or one line saying why not.
-std::string export_maps(AppState& state, const std::string& path) {
-  const bool pdf = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pdf") == 0;
-  if (!pdf) return export_svg(state, path);
-#ifdef __EMSCRIPTEN__
-  return "the page saves the maps as SVG; the desktop app writes PDF";
-#else
-  return write_picture_pdf(heads_picture(state), path);
-#endif
-}
-
-std::string default_png_name(const std::optional<PanelId>& panel) {
-  return std::string("attnlab-") + (panel ? panel_name(*panel) : "window") + "-" +
-         file_time_stamp() + ".png";
-}
-
-// Runs `write`, which writes `path`, then hands the file to the user (a page's download) unless
-// `path` was the user's own; says where it went (or why not) beside the Save buttons and in the
-// status line.
-void report_export(AppState& state, const std::string& path, bool deliver,
-                   const std::function<void()>& write) {
-  try {
-    write();
-    state.window.export_message = deliver ? platform::deliver_file(path) : "Saved " + path;
-    state.window.export_failed = false;
-  } catch (const std::exception& error) {
-    state.window.export_message = in_gui_words(error);
-    state.window.export_failed = true;
-  }
-  state.status = state.window.export_message;
-}
-
-// The trace's tensors as .npy files in a .zip named after the preset and the time.
-void export_npy_zip(AppState& state) {
-  const std::string preset =
-      state.session.preset_name.empty() ? "custom" : state.session.preset_name;
-  const std::string path = "attnlab-" + preset + "-" + file_time_stamp() + ".zip";
-  report_export(state, path, true, [&] {
-    if (!state.session.trace) throw std::runtime_error("no trace yet: wait for it to be computed");
-    write_file_atomically(path, export_zip(*state.session.trace));
-  });
-}
-
-// The maps as SVG (or, on the desktop, as PDF when `path` ends in .pdf), named after the time when
-// `path` is "" (the page offers it as a download).
-void export_heads_maps(AppState& state, const std::string& requested) {
-  const std::string path = requested.empty() ? maps_file_name("svg") : requested;
-  report_export(state, path, true, [&] {
-    if (const std::string error = export_maps(state, path); !error.empty())
-      throw std::runtime_error(error);
-  });
-}
-
-// Writes the PNG the state asks for; says where (or why not) beside the Save buttons and in the
-// status line.
-void export_png(AppState& state, const ExportRequest& request) {
-  const std::string path = request.path.empty() ? default_png_name(request.panel) : request.path;
-  std::optional<ImVec4> crop;
-  if (request.panel) crop = state.frame.panel_rects[int(*request.panel)];
-  report_export(state, path, request.path.empty(),
-                [&] { save_frame_png(path, ImGui::GetIO().DisplayFramebufferScale, crop); });
-}
-
-// [SECTION] frame timing for --bench-frames
-
-// `traces_shown` >= 0 (a drag): how many new traces reached the screen during the run.
-void report_frame_times(std::vector<double> ms, int traces_shown) {
-  if (ms.empty()) return;
-  std::sort(ms.begin(), ms.end());
-  const auto at = [&](double q) {
-    return ms[std::min(ms.size() - 1, size_t(q * double(ms.size())))];
-  };
-  std::printf("frames=%zu median_ms=%.2f p95_ms=%.2f max_ms=%.2f", ms.size(), at(0.5), at(0.95),
-              ms.back());
-  if (traces_shown >= 0) std::printf(" traces_shown=%d", traces_shown);
-  std::printf("\n");
 }
 
 // [SECTION] start-up
@@ -334,70 +239,6 @@ void render_frame(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* wind
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-// The picture alone (as --export-png draws it, at the window's size), opaque; the window's own
-// frame is drawn again after it.
-std::vector<unsigned char> picture_alone_rgba(AppState& state, GlHeatmapRenderer& renderer,
-                                              GLFWwindow* window, int& width, int& height) {
-  ImGuiIO& io = ImGui::GetIO();
-  const ImGuiConfigFlags flags = io.ConfigFlags;
-  io.ConfigFlags |= ImGuiConfigFlags_NoMouse;  // no hover outline in the picture
-  state.window.picture_only = true;
-  render_frame(state, renderer, window);
-  std::vector<unsigned char> rgba = read_frame_rgba(width, height);
-  state.window.picture_only = false;
-  io.ConfigFlags = flags;
-  render_frame(state, renderer, window);
-  for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
-  return rgba;
-}
-
-// Ctrl+Shift+C: the picture alone onto the clipboard.
-void copy_picture(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("attnlab-picture-" + file_time_stamp() + ".png"))
-          .string();
-  int width = 0, height = 0;
-  const std::vector<unsigned char> rgba =
-      picture_alone_rgba(state, renderer, window, width, height);
-  try {
-    write_png_rgba(path, width, height, rgba);
-    state.status = platform::copy_png_to_clipboard(path);
-  } catch (const std::exception& error) {
-    state.status = in_gui_words(error);
-  }
-}
-
-// The Save dialog in a page: the picture alone at the page's size, as a download.
-void save_picture_here(AppState& state, GlHeatmapRenderer& renderer, GLFWwindow* window) {
-  const std::string path = "attnlab-picture-" + file_time_stamp() + ".png";
-  int width = 0, height = 0;
-  const std::vector<unsigned char> rgba =
-      picture_alone_rgba(state, renderer, window, width, height);
-  report_export(state, path, true, [&] { write_png_rgba(path, width, height, rgba); });
-}
-
-// --screenshot: the PNG (and with --dump-layout the layout JSON) of the frame just drawn; returns
-// the exit code (2 when a file cannot be written: the user's to fix, as a bad option).
-int save_screenshot(AppState& state, const StartOptions& options) {
-  std::optional<PanelId> panel;
-  if (PanelId id; parse_panel(options.panel, id)) panel = id;
-  export_png(state, ExportRequest{panel, options.screenshot});
-  if (state.status != "Saved " + options.screenshot) {
-    std::fprintf(stderr, "attnlab: %s\n", state.status.c_str());
-    return 2;
-  }
-  if (options.dump_layout.empty()) return 0;
-  const ImGuiIO& io = ImGui::GetIO();
-  try {
-    write_file_atomically(options.dump_layout,
-                          layout_json(state, io.DisplaySize, io.DisplayFramebufferScale));
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "attnlab: %s\n", error.what());
-    return 2;
-  }
-  return 0;
-}
-
 // [SECTION] the app: everything the main loop keeps between frames (on the heap: in the browser
 // the loop runs from the page's animation frames after run_gui has returned)
 
@@ -416,19 +257,19 @@ struct App {
   std::string dir;            // settings
   AppState state;
   std::unique_ptr<GlHeatmapRenderer> renderer;
-  std::vector<double> frame_ms;
-  int traces_shown = 0;  // new traces that arrived during the run (--bench-drag)
-  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_draw = last_frame;
-  std::chrono::steady_clock::time_point last_settings_check = last_frame;
-  int exit_code = 0;
-  InputActivity input;  // frames_since_change = 0: the first frames settle as after input
-  int frame = 0;
+  std::chrono::steady_clock::time_point last_draw = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_settings_check = last_draw;
+  InputActivity input;         // frames_since_change = 0: the first frames settle as after input
   std::string saved_settings;  // what was last written, where settings are saved while running
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
-  std::optional<SlideExport> slides;     // --export-slides
-  std::optional<PictureExport> picture;  // --export-png, --export-animation
-  AudienceWindow audience;               // --audience, key A (after platform: closed before it)
+  // What every mode may use (the state, the window, the frame's number, the exit code), and the
+  // modes the options ask for (after platform: the audience's window is closed before it).
+  FrameLoop loop{state, options, nullptr, nullptr, 0, 0, nullptr};
+  std::vector<std::unique_ptr<FrameMode>> modes;
+  int& exit_code = loop.exit_code;
+
+ private:
+  bool draw_one_frame();  // step's frame, inside the frame boundary
 };
 
 bool App::open() {
@@ -464,28 +305,22 @@ bool App::open() {
     state.status = start_error;
   }
   configure_saving(state);
-  if (!options.export_slides.empty()) {
-    slides.emplace();
-    if (const std::string error = start_slide_export(state, options.export_slides, *slides);
-        !error.empty()) {
+  loop.window = platform.window;
+  loop.render = [this](const float* clear) {
+    render_frame(state, *renderer, platform.window, clear);
+  };
+  modes = frame_modes(options);
+  for (const std::unique_ptr<FrameMode>& mode : modes)
+    if (const std::string error = mode->start(loop); !error.empty()) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());
       exit_code = 2;
       return false;
     }
-  }
-  if (!options.export_png.empty() || !options.export_animation.empty()) {
-    picture.emplace();
-    if (const std::string error = start_picture_export(state, options, *picture); !error.empty()) {
-      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-      exit_code = 2;
-      return false;
-    }
-  }
   state.window.platform_note = platform::limitations();
   state.window.first_start_card = !options.scripted() && !state.ui.first_start_done;
   rebuild_fonts(state);
   renderer = std::make_unique<GlHeatmapRenderer>();
-  state.window.toggle_audience = options.audience;
+  loop.renderer = renderer.get();
   return true;
 }
 
@@ -533,73 +368,53 @@ bool App::step() {
   events_seen = input_events.count;
   if (!new_input && !(next.draw_on_timeout && due)) return true;  // nothing to draw yet
   if (new_input) input.frames_since_change = 0;
-  ++frame;
   last_draw = now;
+  // The frame's boundary: whatever it throws ends this frame only (one line on stderr and in the
+  // status line); the app stays up. A scripted run (an export, a screenshot) ends there, exit 2.
+  bool failed = false;
+  const bool goes_on = guard_frame(
+      state, [this] { return draw_one_frame(); }, &failed);
+  if (failed && options.scripted()) {
+    exit_code = 2;
+    return false;
+  }
+  return goes_on;
+}
+
+// One frame: the modes around it in the list's order (before it is drawn, once drawn, once
+// shown); false when one of them has ended the run.
+bool App::draw_one_frame() {
+  GLFWwindow* window = platform.window;
+  ++loop.frame;
   if (state.window.fonts_dirty) rebuild_fonts(state);
   if (state.window.toggle_fullscreen) {
     platform::toggle_fullscreen(window);
     state.window.toggle_fullscreen = false;
   }
-  drag_heads_for_bench(state, frame, options.bench_drag);
-  const Trace* shown_before = state.session.trace.get();
-  if (slides) before_slide_frame(state, *slides);
-  if (picture) before_picture_frame(state, *picture);
+  for (const std::unique_ptr<FrameMode>& mode : modes) mode->before_frame(loop);
   render_frame(state, *renderer, window);
-  traces_shown += state.session.trace.get() != shown_before;
-  if (slides &&
-      !after_slide_frame(state, *slides, ImGui::GetIO().DisplayFramebufferScale, exit_code))
-    return false;
-  if (picture && !after_picture_frame(state, *picture, exit_code, [&](const float* clear) {
-        render_frame(state, *renderer, window, clear);
-      }))
-    return false;
-  if (!options.screenshot.empty() && frame >= options.frames) {
-    exit_code = save_screenshot(state, options);
-    return false;
+  for (const std::unique_ptr<FrameMode>& mode : modes) {
+    mode->frame(loop);
+    if (mode->done()) return false;
   }
-  if (state.window.export_request) {
-    if (state.window.export_request->picture)
-      save_picture_here(state, *renderer, window);
-    else if (state.window.export_request->npy_zip)
-      export_npy_zip(state);
-    else if (state.window.export_request->svg)
-      export_heads_maps(state, state.window.export_request->path);
-    else
-      export_png(state, *state.window.export_request);
-    state.window.export_request.reset();
-  }
-  if (std::exchange(state.window.copy_picture, false)) copy_picture(state, *renderer, window);
-  after_frame_saving(state, window);
   glfwSwapBuffers(window);
-  if (std::exchange(state.window.toggle_audience, false)) {
-    if (audience.is_open()) {
-      audience.close(state);
-    } else if (const std::string error = audience.open(window, state); !error.empty()) {
-      state.status = error;
-    }
-  }
-  audience.draw(state);
-  if (options.bench_frames > 0) {  // only then: a lecture left running all day keeps no list
-    const auto drawn = std::chrono::steady_clock::now();
-    frame_ms.push_back(std::chrono::duration<double, std::milli>(drawn - last_frame).count());
-    last_frame = drawn;
-    if (frame >= options.bench_frames + 1) return false;
+  for (const std::unique_ptr<FrameMode>& mode : modes) {
+    mode->after_swap(loop);
+    if (mode->done()) return false;
   }
   note_frame_drawn(input, state, ImGui::GetIO());
   platform::publish_state([this] {
     const ImGuiIO& io = ImGui::GetIO();
-    return layout_json(state, io.DisplaySize, io.DisplayFramebufferScale, frame);
+    return layout_json(state, io.DisplaySize, io.DisplayFramebufferScale, loop.frame);
   });
   return true;
 }
 
 // Closing the window, Ctrl+C and SIGTERM all end here: stop every job first (each checks its
-// cancel flag every few milliseconds), so the threads are joined within a second.
+// cancel flag every few milliseconds); one that cannot stop is abandoned by run_gui.
 void App::finish() {
   cancel_all_jobs(state);
-  if (options.bench_frames > 0)
-    report_frame_times(std::vector<double>(frame_ms.begin() + 1, frame_ms.end()),  // 1st: setup
-                       options.bench_drag > 0 ? traces_shown : -1);
+  for (const std::unique_ptr<FrameMode>& mode : modes) mode->finish(loop);
   if (!options.scripted()) save_settings_now();
 }
 
@@ -643,6 +458,14 @@ int run_gui(const StartOptions& options) {
   platform::run_frames([app] {
     if (app->step()) return true;
     app->finish();
+    // Every job was asked to stop and checks for it; one that has not stopped within a second
+    // (a computation that cannot be interrupted) is abandoned: the process ends here, without
+    // destroying the state its thread may still read.
+    if (!wait_for_jobs_to_stop(app->state, std::chrono::seconds(1))) {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(app->exit_code);
+    }
     return false;
   });
   return app->exit_code;

@@ -9,6 +9,7 @@
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/platform/gl_api.hpp"
 #include "app/gui/platform/platform.hpp"
+#include "app/gui/state/gui_words.hpp"
 
 namespace attnlab::gui {
 
@@ -44,23 +45,23 @@ void start_exports(AppState& state) {
   }
 }
 
-// The frames kept are written on the job's thread; the window goes on at once.
+// Ends the recording: its last frame encoded and its file made whole (every frame before went to
+// the encoder as it was made); `why` it stopped, when not asked to, goes before what was written.
 void write_recording(AppState& state, GLFWwindow* window, const std::string& why) {
   SaveDialog& save = state.save;
-  const int width = save.recording.width, height = save.recording.height, fps = save.recording.fps;
-  auto frames =
-      std::make_shared<std::vector<AnimationFrame>>(stop_recording(save.recording, now_seconds()));
+  const int width = save.recording.width, height = save.recording.height;
+  const std::string path = save.recording.path;
   state.window.picture_only = false;
   state.ui.presenter = save.presenter_before_recording;
   glfwSetWindowTitle(window, kTitle);
-  if (frames->empty()) return;
-  const std::string path = recording_file_name(save.choices, file_time_stamp());
-  state.status = why + "Writing " + path + " ...";
-  start_writing(state, path, [path, width, height, fps, frames](const RunControl& control) {
-    write_animation(path, width, height, fps, *frames, control);
-    return "Wrote " + path + " (" + std::to_string(width) + "x" + std::to_string(height) + ", " +
-           std::to_string(frames->size()) + " distinct frames)";
-  });
+  try {
+    const size_t frames = stop_recording(save.recording, now_seconds());
+    if (frames == 0) return;
+    state.status = why + "Wrote " + path + " (" + std::to_string(width) + "x" +
+                   std::to_string(height) + ", " + std::to_string(frames) + " distinct frames)";
+  } catch (const std::exception& error) {
+    state.status = why + in_gui_words(error);
+  }
 }
 
 void toggle_recording(AppState& state, GLFWwindow* window) {
@@ -79,7 +80,17 @@ void toggle_recording(AppState& state, GLFWwindow* window) {
   }
   int width = 0, height = 0;
   glfwGetFramebufferSize(window, &width, &height);
-  start_recording(save.recording, save.choices.fps, width, height, now_seconds());
+  const std::string path = recording_file_name(save.choices, file_time_stamp());
+  try {
+    // Encoded on its own thread: the window draws on while a frame is encoded.
+    start_recording(
+        save.recording, save.choices.fps, width, height, now_seconds(),
+        std::make_unique<EncoderThread>(open_animation(path, width, height, save.choices.fps)));
+  } catch (const std::exception& error) {
+    state.status = in_gui_words(error);
+    return;
+  }
+  save.recording.path = path;
   save.presenter_before_recording = state.ui.presenter;
   state.ui.presenter = true;  // the picture alone, as --export-animation draws it
   state.window.picture_only = true;
@@ -106,11 +117,16 @@ void keep_recorded_frame(AppState& state, GLFWwindow* window) {
   if (!recording_wants_frame(recording, now)) return;
   int width = 0, height = 0;
   std::vector<unsigned char> rgb = read_frame_rgb(width, height);
-  if (!keep_frame(recording, std::move(rgb), width, height, now))
-    write_recording(state, window,
-                    width != recording.width || height != recording.height
-                        ? "The window changed size, so the recording stopped. "
-                        : "The recording filled its memory (1 GiB of frames), so it stopped. ");
+  try {
+    if (!keep_frame(recording, std::move(rgb), width, height, now))
+      write_recording(state, window, "The window changed size, so the recording stopped. ");
+  } catch (const std::exception& error) {  // the encoder could not write: nothing is left
+    state.status = "The recording stopped: " + in_gui_words(error);
+    recording = Recording{};
+    state.window.picture_only = false;
+    state.ui.presenter = state.save.presenter_before_recording;
+    glfwSetWindowTitle(window, kTitle);
+  }
 }
 
 // Once an export is over: what it wrote, or why not, in the status line too (the dialog may be

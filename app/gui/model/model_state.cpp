@@ -8,6 +8,7 @@
 #include "app/common/config_flags.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/gui_words.hpp"
+#include "app/gui/state/trace_jobs.hpp"
 #include "core/model/errors.hpp"
 #include "core/pretrained/layer_trace.hpp"
 
@@ -38,10 +39,9 @@ bool take_sentence_run(AppState& state, const SentenceRun& done) {
   }
   tab.tokens = done.tokens;
   tab.run = done.run;
+  tab.run_loss = done.loss;
   tab.found.clear();  // poll_model starts the head finder on the new run
   tab.sentence_error.clear();
-  tab.off_for.clear();
-  tab.off_run.reset();
   return show_model_layer(state, tab.layer);
 }
 
@@ -55,8 +55,6 @@ void adopt_model(AppState& state, const LoadedModel& loaded) {
   tab.error.clear();
   tab.run.reset();
   tab.found.clear();
-  tab.off_for.clear();
-  tab.off_run.reset();
   tab.folder_text = tab.folder;
   remember_model_folder(state.ui.recent_models, tab.folder);
   const int64_t layers = tab.session->model.spec.n_layers;
@@ -251,8 +249,9 @@ SentenceRun run_model_sentence(const ModelSession& session, const std::string& s
     }
     done.run =
         std::make_shared<const PretrainedRun>(run_pretrained(session.model, done.tokens.ids));
+    done.loss = next_token_loss(*done.run);
   } catch (const std::exception& error) {
-    done = SentenceRun{sentence, {}, nullptr, one_line(in_gui_words(error))};
+    done = SentenceRun{sentence, {}, nullptr, 0, one_line(in_gui_words(error))};
   }
   return done;
 }
@@ -280,22 +279,51 @@ std::vector<HeadSwitch> switched_off_heads(const AppState& state) {
   return off;
 }
 
-const PretrainedRun* run_with_heads_off(AppState& state) {
+std::optional<ModelPassChoice> model_pass_choice(const AppState& state) {
+  const std::shared_ptr<const Trace>& trace = state.session.trace;
+  // The shown trace, once it is the config's (a head just switched off: its trace computes first).
+  if (!model_is_current(state) || !trace ||
+      trace->config.ablated_heads != state.session.config.ablated_heads)
+    return std::nullopt;
+  ModelPassChoice choice;
+  choice.run = state.model.run;
+  choice.off = switched_off_heads(state);
+  return choice;
+}
+
+const HeadsOffRun* heads_off_run(AppState& state) {
   ModelTab& tab = state.model;
-  const std::vector<HeadSwitch> off = switched_off_heads(state);
-  if (off.empty() || !tab.run) return nullptr;
-  if (off != tab.off_for || !tab.off_run) {
-    tab.off_for = off;
-    tab.off_run.reset();
-    tab.off_error.clear();
-    try {
-      tab.off_run = std::make_shared<const PretrainedRun>(
-          run_pretrained(tab.session->model, tab.run->ids, off));
-    } catch (const std::exception& error) {
-      tab.off_error = one_line(in_gui_words(error));
-    }
-  }
-  return tab.off_run.get();
+  const std::optional<ModelPassChoice> choice = model_pass_choice(state);
+  if (!choice || choice->off.empty()) return nullptr;
+  const TraceKey<ModelPassChoice> key = shown_key(state, *choice);
+  if (!tab.heads_off.started_for(key))
+    tab.heads_off.start(key, [session = tab.session, choice = *choice](const RunControl& control) {
+      HeadsOffRun done;
+      done.run = std::make_shared<const PretrainedRun>(
+          run_pretrained(session->model, choice.run->ids, choice.off, true, control));
+      done.loss = next_token_loss(*done.run);
+      return done;
+    });
+  return tab.heads_off.result_for(key);
+}
+
+void start_generation(AppState& state) {
+  ModelTab& tab = state.model;
+  std::optional<ModelPassChoice> choice = model_pass_choice(state);
+  if (!choice || tab.generating.busy()) return;
+  choice->count = tab.generate_count;
+  tab.generating.forget();  // the same again when asked: the button is the request
+  tab.generating.start(shown_key(state, *choice), [session = tab.session,
+                                                   choice = *choice](const RunControl& control) {
+    return generate_greedy(session->model, choice.run->ids, choice.count, choice.off, control);
+  });
+}
+
+const std::vector<GeneratedToken>* generated_tokens(const AppState& state) {
+  const auto& task = state.model.generating;
+  if (!task.key() || !task.result() || task.key()->generation != state.session.generation)
+    return nullptr;
+  return &*task.result();
 }
 
 // [SECTION] the head finder and the next token

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/gui/state/background_task.hpp"
+#include "app/gui/state/trace_cache.hpp"
 #include "core/pretrained/head_finder.hpp"
 #include "core/pretrained/model_session.hpp"
 #include "core/pretrained/pretrained_forward.hpp"
@@ -43,7 +44,24 @@ struct SentenceRun {
   std::string sentence;  // as asked ("" = the default text or ids)
   ModelTokens tokens;
   std::shared_ptr<const PretrainedRun> run;
+  double loss = 0;    // next_token_loss of `run` (NaN without logits), computed with it
   std::string error;  // why the sentence cannot run (then nothing else is set)
+};
+
+// The view's choice a pass of the real model is computed for (with the trace generation: the
+// key of its job): the sentence's run, the heads switched off in the shown trace, and for
+// generation how many tokens.
+struct ModelPassChoice {
+  std::shared_ptr<const PretrainedRun> run;
+  std::vector<HeadSwitch> off;
+  int64_t count = 0;
+  bool operator==(const ModelPassChoice&) const = default;
+};
+
+// The forward again with heads switched off, and its next-token loss.
+struct HeadsOffRun {
+  std::shared_ptr<const PretrainedRun> run;
+  double loss = 0;
 };
 
 // What the load task hands over: the model and its first sentence, both computed off the UI thread.
@@ -74,6 +92,7 @@ struct ModelTab {
   std::string sentence_error;                   // why the sentence cannot run, beside it
   ModelTokens tokens;                           // of the sentence that ran last
   std::shared_ptr<const PretrainedRun> run;     // every head on
+  double run_loss = 0;                          // its next-token loss
   // find_heads of `run`, on its own task after the run is shown (the first heatmap does not wait
   // for the induction run): empty while finding. Keyed by the run it was started for.
   std::vector<FoundHead> found;
@@ -87,15 +106,13 @@ struct ModelTab {
   std::vector<int> finder_order;  // the rows of `found` in the order last drawn
   std::vector<DrawnMap> drawn;    // the model view's maps, as last drawn
   float temperature = 1.0f;
-  // Greedy generation with the KV cache (causal models): how many, and the last result.
+  // Greedy generation with the KV cache (causal models): how many, and the job (started by the
+  // button; its result shown while the trace it was started on is shown).
   int generate_count = 8;
-  std::vector<GeneratedToken> generated;
-  std::vector<int64_t> generated_after;  // the prompt `generated` continues
-  std::string generate_error;
-  // With heads switched off (the trace's ablated_heads of the shown layer): the forward again.
-  std::vector<HeadSwitch> off_for;
-  std::shared_ptr<const PretrainedRun> off_run;
-  std::string off_error;
+  TraceJob<std::vector<GeneratedToken>, ModelPassChoice> generating;
+  // With heads switched off (the shown trace's ablated_heads of the shown layer): the forward
+  // again, a job started when the panel asks for it.
+  TraceJob<HeadsOffRun, ModelPassChoice> heads_off;
 };
 
 // [SECTION] opening
@@ -132,8 +149,17 @@ SentenceRun run_model_sentence(const ModelSession& session, const std::string& s
 void open_model_head(AppState& state, int64_t layer, int64_t head);
 // The heads switched off in the shown trace, as the forward pass takes them.
 std::vector<HeadSwitch> switched_off_heads(const AppState& state);
-// The forward with those heads off (null when none are off), computed again when they change.
-const PretrainedRun* run_with_heads_off(AppState& state);
+// The choice of the passes with the shown trace's heads switched off; nullopt while there is no
+// model trace to compute them for (none open, or a new trace still computing).
+std::optional<ModelPassChoice> model_pass_choice(const AppState& state);
+// The forward with the shown trace's heads off: asks for the job (started once per trace
+// generation and choice) and returns its result when done for them; null while it computes, when
+// no head is off, or when it failed (the reason in state.model.heads_off.error()).
+const HeadsOffRun* heads_off_run(AppState& state);
+// Starts the greedy generation of `state.model.generate_count` tokens on the shown trace.
+void start_generation(AppState& state);
+// The tokens generated for the shown trace; null when none were (or the job still runs).
+const std::vector<GeneratedToken>* generated_tokens(const AppState& state);
 
 // [SECTION] the head finder and the next token
 // The rows of `found` ordered by `column` (ties: by layer.head).

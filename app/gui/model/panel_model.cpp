@@ -253,21 +253,21 @@ void token_bars(const AppState& state, const std::vector<TopToken>& top) {
 }
 
 // Heads switched off: the loss over the sentence before -> after, and the top 10 at `position`
-// with each token's probability before and after.
+// with each token's probability before and after. The pass without them is a job: while it
+// computes, its progress and Cancel (the window never waits for it).
 void switched_off_effect(AppState& state, int64_t position, double temperature) {
   ModelTab& tab = state.model;
-  const PretrainedRun* off_run = run_with_heads_off(state);
-  if (!tab.off_error.empty()) {
-    error_text(state, tab.off_error);
-    return;
-  }
-  if (!off_run) return;
+  const HeadsOffRun* off = heads_off_run(state);
+  const bool waiting = draw_task_status(tab.heads_off, "heads_off", palette(state.ui.theme).error,
+                                        "computing without them", "Compute again");
+  if (waiting || !off) return;
+  const PretrainedRun* off_run = off->run.get();
   std::string names;
-  for (const HeadSwitch& s : tab.off_for)
+  for (const HeadSwitch& s : tab.heads_off.key()->choice.off)
     names += (names.empty() ? "" : ", ") + head_name(s.layer, s.head);
   heading(state, ("Switched off: " + names).c_str());
   if (tab.session->model.spec.causal) {
-    const double before = next_token_loss(*tab.run), after = next_token_loss(*off_run);
+    const double before = tab.run_loss, after = off->loss;
     ImGui::Text("next-token loss over the sentence: %.3f -> %.3f nats (%+.3f)", before, after,
                 after - before);
     tooltip("Mean cross-entropy of each next token of the sentence, all heads on -> these off.");
@@ -310,7 +310,7 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
 }
 
 // Greedy decoding with the KV cache: N more tokens, each computed once (the heads switched off
-// stay off), with the cache each was predicted from.
+// stay off), with the cache each was predicted from. A job: its progress and Cancel while it runs.
 void generation(AppState& state) {
   ModelTab& tab = state.model;
   ImGui::Spacing();
@@ -318,30 +318,21 @@ void generation(AppState& state) {
   ImGui::InputInt("##generate_count", &tab.generate_count, 1, 8);
   tab.generate_count = std::clamp(tab.generate_count, 1, 64);
   ImGui::SameLine();
-  if (ImGui::Button("Generate with the KV cache")) {
-    try {
-      tab.generated = generate_greedy(tab.session->model, tab.run->ids, tab.generate_count,
-                                      switched_off_heads(state));
-      tab.generated_after = tab.run->ids;
-      tab.generate_error.clear();
-    } catch (const std::exception& error) {
-      tab.generate_error = in_gui_words(error);
-    }
-  }
+  ImGui::BeginDisabled(tab.generating.busy());
+  if (ImGui::Button("Generate with the KV cache")) start_generation(state);
+  ImGui::EndDisabled();
   tooltip(
       "Decode this many more tokens, the likeliest each time: the sentence once, then one "
       "token at a time over the cached keys and values (1 to 64).");
-  if (!tab.generate_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.ui.theme).error);
-    ImGui::TextWrapped("%s", tab.generate_error.c_str());
-    ImGui::PopStyleColor();
-  }
-  if (tab.generated.empty() || tab.generated_after != tab.run->ids) return;
+  draw_task_status(tab.generating, "generate", palette(state.ui.theme).error, "generating",
+                   nullptr);
+  const std::vector<GeneratedToken>* generated = generated_tokens(state);
+  if (!generated || generated->empty()) return;
   std::string text = "continues:";  // the pieces apart, so a line can wrap between them
-  for (const GeneratedToken& g : tab.generated) text += " " + piece_of(*tab.session, g.id);
+  for (const GeneratedToken& g : *generated) text += " " + piece_of(*tab.session, g.id);
   ImGui::TextWrapped("%s", text.c_str());
-  const GeneratedToken& last = tab.generated.back();
-  dim_text(state, (std::to_string(tab.generated.size()) +
+  const GeneratedToken& last = generated->back();
+  dim_text(state, (std::to_string(generated->size()) +
                    " tokens; the last predicted from a "
                    "cache of " +
                    format_bytes(double(last.cache_bytes)) + " (" + std::to_string(last.position) +
@@ -380,7 +371,7 @@ void next_token(AppState& state) {
   if (causal) generation(state);
   ImGui::Spacing();
   if (switched_off_heads(state).empty()) {
-    if (causal) ImGui::Text("next-token loss over the sentence: %.3f nats", next_token_loss(run));
+    if (causal) ImGui::Text("next-token loss over the sentence: %.3f nats", tab.run_loss);
     dim_text(state,
              "Switch a head off (Shift+digit, or the heads panel) to see what it does to the "
              "next token and the loss.");

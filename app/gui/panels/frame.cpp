@@ -60,7 +60,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   state.frame.drawing = true;
   if (!first_start_card_takes_input(state)) handle_shortcuts(state);
 
-  poll_lesson_file(state, state.walk.clock);
+  // A lesson file changed on disk is read again between frames, like every other change.
+  state.requests.later([](AppState& s) { poll_lesson_file(s, s.walk.clock); });
   float band = 0;
   const PanelLayout layout =
       layout_over_band(state, state.ui.presenter && stage_view_alone(state), band);

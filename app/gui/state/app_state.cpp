@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <thread>
 #include <type_traits>
 
 #include "app/gui/check/check_panels.hpp"
@@ -347,7 +348,8 @@ auto jobs_of(State& state) {
                               &state.paths.comparison,      &state.word_order.shuffle,
                               &state.flash.lesson,          &state.train.head_counts,
                               &state.train.longer,          &state.model.load,
-                              &state.model.finding,         &state.check.grading,
+                              &state.model.finding,         &state.model.heads_off,
+                              &state.model.generating,      &state.check.grading,
                               &state.save.writing};
 }
 
@@ -385,6 +387,22 @@ void cancel_all_jobs(AppState& state) {
   cancel_computation(state);
   if (state.train.run) state.train.run->pause();
   for (Job* job : all_jobs(state)) job->cancel();
+}
+
+bool wait_for_jobs_to_stop(const AppState& state, std::chrono::milliseconds limit) {
+  const auto running = [&state] {
+    if (state.session.worker && state.session.worker->busy()) return true;
+    if (state.train.run && state.train.run->running()) return true;
+    for (const Job* job : all_jobs(state))
+      if (job->busy()) return true;
+    return false;
+  };
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (running()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 // [SECTION] heatmaps

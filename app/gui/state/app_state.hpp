@@ -4,6 +4,7 @@
 // Panels are functions of it. Data flows one way: Config -> attnlab::run() -> Trace -> panels.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -134,6 +135,9 @@ void poll_measurements(AppState& state);
 void wait_for_measurements(AppState& state);
 // Asks the trace worker, the training run and every job to stop (closing the window, SIGTERM).
 void cancel_all_jobs(AppState& state);
+// Waits up to `limit` for the trace worker, the training run and every job to stop running; false
+// when one still runs (a computation that cannot be interrupted: the app abandons it at exit).
+bool wait_for_jobs_to_stop(const AppState& state, std::chrono::milliseconds limit);
 
 // [SECTION] heatmaps
 // The heads panel's maps of the shown trace, for the view at the current step (view_at_step:

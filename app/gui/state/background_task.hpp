@@ -35,6 +35,8 @@ class Job {
   virtual void cancel() = 0;
   // Running, or finished with a result poll() has not taken yet: a frame is still due.
   virtual bool pending() const = 0;
+  // Its work is still running (asked to stop or not).
+  virtual bool busy() const = 0;
 };
 
 // The key of a job started by a button, whatever the state: it runs again when asked.
@@ -101,7 +103,7 @@ class BackgroundTask final : public Job {
     wait();
   }
 
-  bool busy() const {
+  bool busy() const override {
     if (!shared_) return false;
     std::lock_guard lock(shared_->mutex);
     return !shared_->done;
@@ -146,8 +148,10 @@ class BackgroundTask final : public Job {
       result = work(control);
     } catch (const Cancelled&) {
       cancelled = true;
-    } catch (const std::exception& failure) {  // UserError, bad_alloc
+    } catch (const std::exception& failure) {  // the job's boundary: UserError, bad_alloc, ...
       error = in_gui_words(failure);
+    } catch (...) {
+      error = "the job failed with an unknown error";
     }
     std::lock_guard lock(shared->mutex);
     shared->result = std::move(result);

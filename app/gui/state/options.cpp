@@ -66,6 +66,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
   app.add_option("--bench-drag", o.bench_drag,
                  "with --bench-frames: drag n_heads (8, 4, 2, ...) every N frames, as a slider")
       ->check(CLI::Range(1, 1000000));
+  app.add_option("--bench-model", o.bench_model,
+                 "with --bench-frames and --model: switch a head off or on every N frames and "
+                 "generate 16 tokens whenever none are being generated (the Model tab's jobs)")
+      ->check(CLI::Range(1, 1000000));
   app.add_option("--transition", o.transition,
                  "show the stage's animation held at this point, 0 (start) to 1 (end)")
       ->check(CLI::Range(0.0, 1.0));
@@ -179,6 +183,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& o) {
     return {2, "attnlab: --flash-step needs --flash BR:BC"};
   if (o.bench_drag > 0 && o.bench_frames == 0)
     return {2, "attnlab: --bench-drag needs --bench-frames N"};
+  if (o.bench_model > 0 && (o.bench_frames == 0 || o.model.empty()))
+    return {2, "attnlab: --bench-model needs --bench-frames N and --model DIR"};
   return {};
 }
 

@@ -1,6 +1,7 @@
 // The command line of `attnlab`:
 //   attnlab [--preset NAME] [--stage S] [--screenshot FILE.png --frames N] [--dump-layout F.json]
-//           [--bench-frames N [--bench-drag EVERY]] [--font-scale X] [--theme light|dark]
+//           [--bench-frames N [--bench-drag EVERY] [--bench-model EVERY]] [--font-scale X]
+//           [--theme light|dark]
 //           [--tab NAME] [--model DIR [--layer L]] [the config flags of attnlab-cli: --heads N
 //           --mask causal ...]
 #pragma once
@@ -24,6 +25,8 @@ struct StartOptions {
   std::string dump_layout;  // with --screenshot: where each heatmap was drawn, as JSON
   int bench_frames = 0;     // render this many frames as fast as possible, print frame times
   int bench_drag = 0;       // with bench_frames: change n_heads every this many frames (0 = no)
+  int bench_model = 0;  // with bench_frames and model: a head off/on every this many frames, and
+                        // generation kept running (the Model tab's jobs; 0 = no)
   std::optional<float> transition;  // hold the step's animation at this point (0..1), for figures
   std::optional<float> font_scale;
   std::string theme;  // "light" / "dark" / "" (the saved one)
