@@ -1,7 +1,6 @@
 #include "core/training/position_layers.hpp"
 
 #include <cassert>
-#include <cmath>
 
 namespace attnlab::training {
 
@@ -29,67 +28,40 @@ void position_gradients(PositionEncoding pos, const Matrix<S>& dx0, int64_t T, P
   for (int64_t n = 0; n < dx0.rows(); ++n) dtable.row(n % T) += dx0.row(n);
 }
 
-template <typename S>
-void rope_angles(int64_t T, int64_t d_k, RopeAngles<S>& a) {
+void rope_angles(int64_t T, int64_t d_k, RopeAngles& a) {
   const int64_t half = d_k / 2;
-  if (a.cos.rows() == T && a.cos.cols() == half) return;
+  if (int64_t(a.at.size()) == T && (T == 0 || int64_t(a.at[0].cos.size()) == half)) return;
   const std::vector<double> inv_freq = rope_inverse_frequencies(d_k);  // (d_k / 2)
-  a.cos.resize(T, half);
-  a.sin.resize(T, half);
-  for (int64_t t = 0; t < T; ++t)
-    for (int64_t i = 0; i < half; ++i) {
-      const double angle = double(t) * inv_freq[size_t(i)];
-      a.cos(t, i) = S(std::cos(angle));
-      a.sin(t, i) = S(std::sin(angle));
-    }
+  a.at.resize(size_t(T));
+  for (int64_t t = 0; t < T; ++t) rope_cos_sin(double(t), inv_freq.data(), half, a.at[size_t(t)]);
 }
 
 template <typename S>
-void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const RopeAngles<S>& a,
+void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const RopeAngles& a,
                   bool transposed) {
-  const int64_t half = d_k / 2;
-  const S sign = transposed ? S(-1) : S(1);  // R(-angle) = R(angle)^T
   for (int64_t n = 0; n < qkv.rows(); ++n) {
     S* row = qkv.row(n).data();
-    const S* cos = a.cos.row(n % T).data();
-    const S* sin = a.sin.row(n % T).data();
-    for (int64_t head = 0; head < width; head += d_k) {
-      S* x = row + head;  // one head's (d_k) vector
-      for (int64_t i = 0; i < half; ++i) {
-        const S lo = x[i], hi = x[i + half], s = sign * sin[i];
-        x[i] = lo * cos[i] - hi * s;
-        x[i + half] = hi * cos[i] + lo * s;
-      }
-    }
+    const RopeCosSin& angles = a.at[size_t(n % T)];
+    for (int64_t head = 0; head < width; head += d_k)  // one head's (d_k) vector
+      rope_turn(row + head, 1, row + head, angles, RopePairing::Half, transposed);
   }
 }
 
 template <typename S>
-void alibi_bias_table(int64_t T, int64_t heads, Matrix<S>& bias) {
-  if (bias.rows() == heads * T && bias.cols() == T) return;
-  const std::vector<double> slopes = alibi_slopes(heads);  // (h)
-  bias.resize(heads * T, T);
-  for (int64_t head = 0; head < heads; ++head)
-    for (int64_t query = 0; query < T; ++query)
-      for (int64_t key = 0; key < T; ++key)
-        bias(head * T + query, key) = S(alibi_bias(slopes[size_t(head)], query, key));
+void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads) {
+  const std::vector<double> slopes = alibi_slopes(heads);     // (h)
+  for (int64_t pair = 0; pair < scores.rows() / T; ++pair) {  // (sequence, head) pairs
+    S* block = scores.data() + pair * T * T;
+    add_alibi<S>(block, block, T, T, T, 0, 0, nullptr, 0, slopes[size_t(pair % heads)]);
+  }
 }
 
-template <typename S>
-void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const Matrix<S>& bias) {
-  for (int64_t pair = 0; pair < scores.rows() / T; ++pair)  // (sequence, head) pairs
-    scores.block(pair * T, 0, T, T) += bias.block((pair % heads) * T, 0, T, T);
-}
-
-#define ATTNLAB_POSITION_LAYERS(S)                                                             \
-  template void add_positions<S>(PositionEncoding, const Parameters<S>&, int64_t, Matrix<S>&); \
-  template void position_gradients<S>(PositionEncoding, const Matrix<S>&, int64_t,             \
-                                      Parameters<S>&);                                         \
-  template void rope_angles<S>(int64_t, int64_t, RopeAngles<S>&);                              \
-  template void rotate_heads<S>(Matrix<S>&, int64_t, int64_t, int64_t, const RopeAngles<S>&,   \
-                                bool);                                                         \
-  template void alibi_bias_table<S>(int64_t, int64_t, Matrix<S>&);                             \
-  template void add_alibi_bias<S>(Matrix<S>&, int64_t, int64_t, const Matrix<S>&);
+#define ATTNLAB_POSITION_LAYERS(S)                                                               \
+  template void add_positions<S>(PositionEncoding, const Parameters<S>&, int64_t, Matrix<S>&);   \
+  template void position_gradients<S>(PositionEncoding, const Matrix<S>&, int64_t,               \
+                                      Parameters<S>&);                                           \
+  template void rotate_heads<S>(Matrix<S>&, int64_t, int64_t, int64_t, const RopeAngles&, bool); \
+  template void add_alibi_bias<S>(Matrix<S>&, int64_t, int64_t);
 ATTNLAB_POSITION_LAYERS(float)
 ATTNLAB_POSITION_LAYERS(double)
 #undef ATTNLAB_POSITION_LAYERS

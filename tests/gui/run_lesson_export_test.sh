@@ -17,7 +17,8 @@ source "$(dirname "$0")/app_test_setup.sh"
 # SLIDE_DIR W H SCENES QUESTIONS: the PNGs' count and size, the PDF's pages.
 check_slides() {
   python3 - "$@" <<'PY'
-import glob, os, re, struct, sys
+import glob, os, re, struct, subprocess, sys
+from png_rows import read_png
 folder, w, h, scenes, questions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 pngs = sorted(glob.glob(os.path.join(folder, "*.png")))
 want = scenes + questions
@@ -33,10 +34,38 @@ for i, p in enumerate(pngs):
         problems.append(f"{os.path.basename(p)} is {pw}x{ph}, want {w}x{h}")
     if not re.match(r"%02d-[a-z0-9-]+\.png$" % (i + 1), os.path.basename(p)):
         problems.append(f"{os.path.basename(p)}: not NN-scene.png")
-pdf = open(os.path.join(folder, "lesson.pdf"), "rb").read()
-pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
-if not pdf.startswith(b"%PDF") or pages != want:
-    problems.append(f"lesson.pdf has {pages} pages, want {want}")
+# The handout read back by poppler (poppler-utils, which setup.sh installs): its pages, each
+# page's heading ("N. scene title") and the answers as text, and each page drawn (the slide's
+# picture on it, not a blank page).
+pdf = os.path.join(folder, "lesson.pdf")
+info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True)
+found = re.search(r"^Pages:\s*(\d+)", info.stdout, re.M)
+pages = int(found.group(1)) if info.returncode == 0 and found else None
+if pages != want:
+    problems.append(f"lesson.pdf: pdfinfo reads {pages} pages ({info.stderr.strip()[:200]}), want {want}")
+else:
+    answers = 0
+    for page in range(1, pages + 1):
+        text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), pdf, "-"],
+                              capture_output=True, text=True).stdout
+        if not re.search(r"^\d+\. \S", text, re.M):
+            problems.append(f"lesson.pdf page {page} has no heading 'N. title' as text")
+        answers += "Answer:" in text
+        drawn = os.path.join(folder, f"page-{page}")
+        subprocess.run(["pdftoppm", "-r", "24", "-f", str(page), "-l", str(page), "-singlefile",
+                        "-png", pdf, drawn], check=False)
+        try:
+            pw, ph, ch, rows = read_png(drawn + ".png")
+            inked = sum(1 for row in rows for x in range(0, pw * ch, ch) if min(row[x:x + 3]) < 200)
+            if inked < pw * ph // 100:
+                problems.append(f"lesson.pdf page {page} is nearly blank ({inked} of {pw * ph} pixels inked)")
+        except (OSError, ValueError) as error:
+            problems.append(f"lesson.pdf page {page}: pdftoppm drew nothing readable ({error})")
+        finally:
+            if os.path.exists(drawn + ".png"):
+                os.remove(drawn + ".png")
+    if answers != questions:
+        problems.append(f"lesson.pdf: {answers} pages show an answer, want {questions}")
 print("; ".join(problems))
 PY
 }
@@ -62,6 +91,49 @@ for name in beyond-one-head notebook real-model ten-minutes; do
     bad "$name: exit $? $(head -c 500 "$work/err")"
   fi
 done
+
+# Each slide is the scene's picture: the slides of notebook's scenes 1, 2 and 3 against a still of
+# the same scene (--lesson notebook --export-png, the app resumed at that scene as settings.json
+# says), pixel by pixel within a tolerance; and the test can tell scenes apart (a still of scene
+# 2 is far from scene 1's slide).
+# compare_pngs A B: "same", or "differ: ..." (sizes, the share of pixels off by more than 32).
+compare_pngs() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+from png_rows import read_png
+(aw, ah, ac, a), (bw, bh, bc, b) = read_png(sys.argv[1]), read_png(sys.argv[2])
+if (aw, ah) != (bw, bh):
+    print(f"differ: {aw}x{ah} against {bw}x{bh}"); sys.exit()
+off = worst = 0
+for ra, rb in zip(a, b):
+    for x in range(aw):
+        d = max(abs(ra[x * ac + c] - rb[x * bc + c]) for c in range(3))
+        worst = max(worst, d)
+        off += d > 32
+share = off / (aw * ah)
+print("same" if share <= 0.002 else f"differ: {100 * share:.2f}% of pixels off by > 32 (worst {worst})")
+PY
+}
+# still_of SCENE FILE: the picture the app shows at notebook's scene SCENE (from 0), 960x540.
+still_of() {
+  rm -rf "$ATTNLAB_CONFIG_DIR" && mkdir -p "$ATTNLAB_CONFIG_DIR"
+  printf '{"first_start_done": true, "lesson": {"file": "notebook", "scene": %d}}\n' "$1" \
+    >"$ATTNLAB_CONFIG_DIR/settings.json"
+  "$app" --lesson notebook --export-png "$2" --width 960 --height 540 >"$work/out" 2>"$work/err" ||
+    bad "a still of notebook's scene $1: $(head -c 300 "$work/err")"
+}
+mapfile -t asked < <(ls "$work/slides-notebook"/*.png 2>/dev/null | grep -v -- '-answer\.png$')
+if [ "${#asked[@]}" -ge 3 ]; then
+  for scene in 0 1 2; do
+    still_of "$scene" "$work/still-$scene.png"
+    verdict=$(compare_pngs "${asked[$scene]}" "$work/still-$scene.png")
+    [ "$verdict" = same ] && ok || bad "slide $(basename "${asked[$scene]}") against a still of scene $((scene + 1)): $verdict"
+  done
+  verdict=$(compare_pngs "${asked[0]}" "$work/still-1.png")
+  [ "${verdict%%:*}" = differ ] && ok || bad "scene 1's slide and scene 2's still compare as the same"
+else
+  bad "notebook gave ${#asked[@]} question-free slides, want at least 3"
+fi
 
 # A lesson with a scene that cannot be built: the others are exported, the problem named.
 cat >"$work/broken.md" <<'MD'
