@@ -19,7 +19,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace attnlab {

@@ -18,7 +18,7 @@
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/trace/plan.hpp"
 #include "core/variants/rotary.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 
 namespace attnlab {
 

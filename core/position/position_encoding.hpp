@@ -1,7 +1,6 @@
 // Word order: the five ways a transformer is told where each token sits, and their formulas.
 // One place for them, shared by the traced pipeline (where each one enters the six stages) and
-// the trainer (which learns with each one and is evaluated on longer sequences than it saw): RoPE
-// is applied by rope_turn and ALiBi added by add_alibi, here, on every path that uses them.
+// the trainer (which learns with each one and is evaluated on longer sequences than it saw).
 //   none        nothing: attention is then permutation-equivariant
 //   sinusoidal  PE[t, 2i] = sin(t / 10000^(2i/d)), PE[t, 2i+1] = cos(t / 10000^(2i/d)), added to x
 //   learned     a trained (T_max, d) table added to x; it has no rows beyond T_max
@@ -9,7 +8,6 @@
 //   alibi       a per-head linear bias -slope_h * |t - s| on the scores before the mask
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,80 +41,10 @@ std::vector<double> rope_inverse_frequencies(int64_t d, double theta = 10000.0);
 // (1/2, 1/4, ..., 1/256 for H = 8).
 std::vector<double> alibi_slopes(int64_t heads);
 
-// [SECTION] RoPE: the one function that turns a vector by its position
-
-// Which dimensions RoPE turns together: Llama's (i, i + d/2), "rotate half" (GPT-NeoX, Mistral,
-// Qwen2, the trainer, the Word order tab), or DeepSeek-V2 MLA's neighbours (2i, 2i + 1). The two
-// are the same rotation in a permuted basis.
-enum class RopePairing { Half, Neighbours };
-
-// One position's angles, position * inv_freq[i] for i < d/2: their cos and sin, in double.
-struct RopeCosSin {
-  std::vector<double> cos, sin;
-};
-
-// Fills `a` with the cos and sin of position * inv_freq[i], i < half (inv_freq float or double).
-template <typename F>
-void rope_cos_sin(double position, const F* inv_freq, int64_t half, RopeCosSin& a) {
-  a.cos.resize(static_cast<size_t>(half));
-  a.sin.resize(static_cast<size_t>(half));
-  for (int64_t i = 0; i < half; ++i) {
-    const double angle = position * static_cast<double>(inv_freq[i]);
-    a.cos[static_cast<size_t>(i)] = std::cos(angle);
-    a.sin[static_cast<size_t>(i)] = std::sin(angle);
-  }
-}
-
-// RoPE, applied by this function wherever it is used (the traced run, forward(), the per-head
-// loop, KV-cache decoding, FlashAttention's projections, the pretrained forward, the trainer, the
-// Word order tab): one d-wide vector (d = 2 * a.cos.size()) x, read `stride` elements apart,
-// turned pair by pair into out (contiguous; out may be x when stride is 1):
-//   out[lo] = x[lo] cos - x[hi] sin,  out[hi] = x[hi] cos + x[lo] sin
-// with (lo, hi) the pairing's pair i. inverse = true turns by -angle, the transpose (the trainer's
-// backward pass). Computed in double, stored as S.
-template <typename S>
-void rope_turn(const S* x, int64_t stride, S* out, const RopeCosSin& a, RopePairing pairing,
-               bool inverse = false) {
-  const int64_t half = static_cast<int64_t>(a.cos.size());
-  for (int64_t i = 0; i < half; ++i) {
-    const int64_t lo = pairing == RopePairing::Half ? i : 2 * i;
-    const int64_t hi = pairing == RopePairing::Half ? i + half : 2 * i + 1;
-    const double first = static_cast<double>(x[lo * stride]);
-    const double second = static_cast<double>(x[hi * stride]);
-    const double cos = a.cos[static_cast<size_t>(i)];
-    const double sin = inverse ? -a.sin[static_cast<size_t>(i)] : a.sin[static_cast<size_t>(i)];
-    out[lo] = static_cast<S>(first * cos - second * sin);
-    out[hi] = static_cast<S>(second * cos + first * sin);
-  }
-}
-
-// [SECTION] ALiBi: its bias, and the one function that adds it
-
 // The bias ALiBi adds to the score of query t for key s: -slope * |t - s| (for a causal model only
 // s <= t is kept, and there it is Press et al.'s -slope * (t - s)).
 inline double alibi_bias(double slope, int64_t t, int64_t s) {
   return -slope * static_cast<double>(t > s ? t - s : s - t);
-}
-
-// ALiBi, added by this function wherever it is used (the per-head kernel's score step, so
-// forward(), KV-cache decoding and FlashAttention's tiles; the traced run; the per-head loop; the
-// trainer): over a block of rows x cols scores (rows `stride` apart) for queries i0.. and keys
-// j0..,
-//   out(r, c) = scores(r, c) + bias(i0 + r, j0 + c)
-// (out may be scores), the bias read from the head's (T, T_k) map when one is given (`map` points
-// at its (0, 0), rows map_stride apart: ALiBi's table or any map a caller gave), else computed as
-// alibi_bias(slope, i0 + r, j0 + c) in double, so a tiled run holds no (T, T_k) matrix.
-template <typename S>
-void add_alibi(const S* scores, S* out, int64_t stride, int64_t rows, int64_t cols, int64_t i0,
-               int64_t j0, const S* map, int64_t map_stride, double slope) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const S* in_row = scores + r * stride;
-    S* out_row = out + r * stride;
-    const S* map_row = map ? map + (i0 + r) * map_stride + j0 : nullptr;
-    for (int64_t c = 0; c < cols; ++c)
-      out_row[c] =
-          in_row[c] + (map_row ? map_row[c] : static_cast<S>(alibi_bias(slope, i0 + r, j0 + c)));
-  }
 }
 
 }  // namespace attnlab

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/training/parameters.hpp"
 
 namespace attnlab::training {

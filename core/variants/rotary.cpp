@@ -2,11 +2,11 @@
 
 #include <vector>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 
 namespace attnlab {
 
-// Every function here is a layout over rope_turn (core/position/position_encoding.hpp), the one
+// Every function here is a layout over rope_turn (core/position/rope_alibi.hpp), the one
 // function that applies RoPE.
 
 void rotate_by_position(Tensor& rows, int64_t d_rope, int64_t first_position) {

@@ -4,7 +4,7 @@
 // dimension i with i + d/2 instead ("rotate half"), turned by t * inv_freq[i]. Either way q·k
 // depends on the two positions only through their difference; the two pairings are the same
 // rotation in a permuted basis (even dimensions first, then odd). The functions here only walk a
-// layout: each vector is turned by rope_turn (core/position/position_encoding.hpp), the one
+// layout: each vector is turned by rope_turn (core/position/rope_alibi.hpp), the one
 // function that applies RoPE.
 #pragma once
 

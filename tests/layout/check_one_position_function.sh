@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # RoPE is applied by one function and ALiBi added by one (docs/architecture.md): no code in core/
-# or app/ computes a rotation's cos and sin but core/position/position_encoding (rope_cos_sin,
-# and the sinusoidal table) and the random numbers' Box-Muller (core/kernels/rng.cpp); ALiBi's
-# bias is added by add_alibi only, its value read from alibi_bias by the bias table
-# (core/model/inputs.cpp) and the Word order tab's drawing alone; the per-head loop has its own
-# softmax, not the kernels' it checks. Prints "N passed, M failed".
+# or app/ computes a rotation's cos and sin but core/position/rope_alibi.hpp (rope_cos_sin), the
+# sinusoidal table (core/position/position_encoding.cpp) and the random numbers' Box-Muller
+# (core/kernels/rng.cpp); ALiBi's bias is added by add_alibi only, its value read from alibi_bias
+# by the bias table (core/model/inputs.cpp) and the Word order tab's drawing alone; the per-head
+# loop has its own softmax, not the kernels' it checks. Prints "N passed, M failed".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -28,11 +28,11 @@ only_in() {
   fi
 }
 only_in 'std::(cos|sin)\(' "cos or sin (a RoPE copy?)" \
-  core/position/position_encoding.hpp core/position/position_encoding.cpp core/kernels/rng.cpp
-only_in '\balibi_bias\(' "ALiBi's bias computed" \
-  core/position/position_encoding.hpp core/model/inputs.cpp app/gui/positions/word_order_alibi.cpp
+  core/position/rope_alibi.hpp core/position/position_encoding.cpp core/kernels/rng.cpp
+only_in '\balibi_bias\(' "ALiBi's bias computed" core/position/position_encoding.hpp \
+  core/position/rope_alibi.hpp core/model/inputs.cpp app/gui/positions/word_order_alibi.cpp
 only_in '\badd_alibi\(' "ALiBi added" \
-  core/position/position_encoding.hpp core/attention/head_attention.hpp core/trace/mha.cpp \
+  core/position/rope_alibi.hpp core/attention/head_attention.hpp core/trace/mha.cpp \
   core/model/mha_loop.cpp core/training/position_layers.cpp
 if grep -vE '^\s*//' core/model/mha_loop.cpp |
   grep -qE '\b(masked_softmax_row|dropout_row|softmax_rows|attend_head|score_block)\('; then
