@@ -1,7 +1,6 @@
 // The per-head loop of seeds 001 and 003: one head at a time from column slices of the weights,
-// with plain matrices. Written independently of the traced batched run (core/trace/mha.hpp) and
-// the per-head kernel (core/attention), its own softmax and dropout rows included, so that they
-// can check each other; RoPE and ALiBi are the one function each every path calls.
+// with plain matrices. Written independently of the traced batched run (core/trace/mha.hpp) so
+// that the two can check each other.
 #pragma once
 
 #include <vector>

@@ -38,25 +38,33 @@ void rope_cos_sin(double position, const F* inv_freq, int64_t half, RopeCosSin& 
 
 // RoPE, applied by this function wherever it is used (the traced run, forward(), the per-head
 // loop, KV-cache decoding, FlashAttention's projections, the pretrained forward, the trainer, the
-// Word order tab): one d-wide vector (d = 2 * a.cos.size()) x, read `stride` elements apart,
-// turned pair by pair into out (contiguous; out may be x when stride is 1):
+// Word order tab): one d-wide vector x (d = 2 * half), read `stride` elements apart, turned pair
+// by pair into out (contiguous; out may be x when stride is 1) by its position's angles (cos[i],
+// sin[i] for i < half: rope_cos_sin's, or a table of them):
 //   out[lo] = x[lo] cos - x[hi] sin,  out[hi] = x[hi] cos + x[lo] sin
 // with (lo, hi) the pairing's pair i. inverse = true turns by -angle, the transpose (the trainer's
 // backward pass). Computed in double, stored as S.
-template <typename S>
-void rope_turn(const S* x, int64_t stride, S* out, const RopeCosSin& a, RopePairing pairing,
-               bool inverse = false) {
-  const int64_t half = static_cast<int64_t>(a.cos.size());
+template <typename S, typename C>
+void rope_turn(const S* x, int64_t stride, S* out, int64_t half, const C* cos, const C* sin,
+               RopePairing pairing, bool inverse = false) {
   for (int64_t i = 0; i < half; ++i) {
     const int64_t lo = pairing == RopePairing::Half ? i : 2 * i;
     const int64_t hi = pairing == RopePairing::Half ? i + half : 2 * i + 1;
     const double first = static_cast<double>(x[lo * stride]);
     const double second = static_cast<double>(x[hi * stride]);
-    const double cos = a.cos[static_cast<size_t>(i)];
-    const double sin = inverse ? -a.sin[static_cast<size_t>(i)] : a.sin[static_cast<size_t>(i)];
-    out[lo] = static_cast<S>(first * cos - second * sin);
-    out[hi] = static_cast<S>(second * cos + first * sin);
+    const double c = static_cast<double>(cos[i]);
+    const double s = inverse ? -static_cast<double>(sin[i]) : static_cast<double>(sin[i]);
+    out[lo] = static_cast<S>(first * c - second * s);
+    out[hi] = static_cast<S>(second * c + first * s);
   }
+}
+
+// The same with one position's RopeCosSin.
+template <typename S>
+void rope_turn(const S* x, int64_t stride, S* out, const RopeCosSin& a, RopePairing pairing,
+               bool inverse = false) {
+  rope_turn(x, stride, out, static_cast<int64_t>(a.cos.size()), a.cos.data(), a.sin.data(), pairing,
+            inverse);
 }
 
 // [SECTION] ALiBi: the one function that adds it

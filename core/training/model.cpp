@@ -23,7 +23,8 @@ void affine(const Matrix<S>& x, const Matrix<S>& w, const Matrix<S>* b, Matrix<S
 // Eigen's exp clamps them to a denormal, so the caller zeroes them afterwards (fill_future). The
 // trainer's own attention, on purpose: it keeps every head's weights (B*h*T, T) in S (float, or
 // double for the gradient check) for its hand-written backward pass, which the per-head kernel
-// (core/attention, float32, keeps nothing) does not. RoPE and ALiBi are the shared functions.
+// (core/attention: float32, keeps nothing) does not. RoPE and ALiBi are the shared functions
+// (core/position/rope_alibi.hpp, through position_layers).
 template <typename S>
 void softmax_rows(Matrix<S>& m) {
   auto a = m.array();
@@ -91,6 +92,7 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
   const bool rope = s.pos == PositionEncoding::Rope;
   if (rope) rope_angles(T, dk, cache.scratch.rope);
   const bool alibi = s.pos == PositionEncoding::Alibi;
+  if (alibi) alibi_bias_table(T, h, cache.scratch.alibi);
 
   cache.layers.resize(size_t(s.layers));
   for (int64_t l = 0; l < s.layers; ++l) {
@@ -119,7 +121,7 @@ LossReport forward_loss(const ModelShape& s, const Parameters<S>& p, const Batch
       }
     });
     // scale (+ ALiBi's bias) + mask + softmax over the keys, all heads at once: (B*h*T, T)
-    if (alibi) add_alibi_bias(c.weights, T, h);
+    if (alibi) add_alibi_bias(c.weights, T, h, cache.scratch.alibi);
     if (s.causal) fill_future(c.weights, T, minus_inf);
     softmax_rows(c.weights);
     if (s.causal) fill_future(c.weights, T, S(0));

@@ -50,7 +50,8 @@ struct ForwardCache {
     Matrix<S> w_qkv, dw_qkv;         // (D, 3*h*d_k) [W_q | W_k | W_v] and its gradient
     Matrix<S> dqkv;                  // (B*T, 3*h*d_k)
     Matrix<S> dhidden;               // (B*T, 4D)
-    RopeAngles rope;                 // (T) positions' cos and sin, with --pos rope
+    RopeAngles<S> rope;              // (T, d_k/2) cos and sin, with --pos rope
+    Matrix<S> alibi;                 // (h*T, T) ALiBi's bias, with --pos alibi
   } scratch;
 };
 

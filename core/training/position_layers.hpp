@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/position/rope_alibi.hpp"
+#include "core/position/position_encoding.hpp"
 #include "core/training/parameters.hpp"
 
 namespace attnlab::training {
@@ -27,23 +27,29 @@ template <typename S>
 void position_gradients(PositionEncoding pos, const Matrix<S>& dx0, int64_t T,
                         Parameters<S>& grads);
 
-// RoPE's cos and sin of t * inv_freq[i] for t < T, i < d_k / 2: one RopeCosSin per position.
+// RoPE's cos and sin of t * inv_freq[i] for t < T, i < d_k / 2: (T, d_k / 2) each.
+template <typename S>
 struct RopeAngles {
-  std::vector<RopeCosSin> at;  // (T)
+  Matrix<S> cos, sin;
 };
 // Fills `angles` for T positions and head width d_k (even), unless it already holds them.
-void rope_angles(int64_t T, int64_t d_k, RopeAngles& angles);
-
-// Turns, in place, the first `width` columns of qkv (B*T, >= width) head by head (d_k each) at the
-// row's position, with rope_turn (rotate-half pairing), the one function that applies RoPE.
-// transposed = true applies the inverse (the transpose): the backward pass's rotation.
 template <typename S>
-void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const RopeAngles& angles,
-                  bool transposed);
+void rope_angles(int64_t T, int64_t d_k, RopeAngles<S>& angles);
 
-// scores (B*h*T, T), rows (b*h + head)*T + query: += ALiBi's bias for the head, -slope_head *
-// |query - key|, with add_alibi, the one function that adds it.
+// Turns, in place, the first `width` columns of qkv (B*T, >= width) head by head (d_k each):
+// x[i], x[i + d_k/2] -> x[i] cos - x[i + d_k/2] sin, x[i + d_k/2] cos + x[i] sin, at the row's
+// position. transposed = true applies the inverse (the transpose): the backward pass's rotation.
 template <typename S>
-void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads);
+void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k,
+                  const RopeAngles<S>& angles, bool transposed);
+
+// ALiBi's bias for T positions and `heads` heads, (h*T, T): row head*T + query holds
+// -slope_head * |query - key| over the keys. Filled unless it already has that size.
+template <typename S>
+void alibi_bias_table(int64_t T, int64_t heads, Matrix<S>& bias);
+
+// scores (B*h*T, T), rows (b*h + head)*T + query: += the head's (T, T) block of `bias`.
+template <typename S>
+void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const Matrix<S>& bias);
 
 }  // namespace attnlab::training

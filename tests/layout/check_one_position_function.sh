@@ -3,7 +3,7 @@
 # or app/ computes a rotation's cos and sin but core/position/rope_alibi.hpp (rope_cos_sin), the
 # sinusoidal table (core/position/position_encoding.cpp) and the random numbers' Box-Muller
 # (core/kernels/rng.cpp); ALiBi's bias is added by add_alibi only, its value read from alibi_bias
-# by the bias table (core/model/inputs.cpp) and the Word order tab's drawing alone; the per-head
+# by the bias tables (core/model/inputs.cpp, the trainer's) and the Word order tab's drawing alone; the per-head
 # loop has its own softmax, not the kernels' it checks. Prints "N passed, M failed".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +30,8 @@ only_in() {
 only_in 'std::(cos|sin)\(' "cos or sin (a RoPE copy?)" \
   core/position/rope_alibi.hpp core/position/position_encoding.cpp core/kernels/rng.cpp
 only_in '\balibi_bias\(' "ALiBi's bias computed" core/position/position_encoding.hpp \
-  core/position/rope_alibi.hpp core/model/inputs.cpp app/gui/positions/word_order_alibi.cpp
+  core/position/rope_alibi.hpp core/model/inputs.cpp core/training/position_layers.cpp \
+  app/gui/positions/word_order_alibi.cpp
 only_in '\badd_alibi\(' "ALiBi added" \
   core/position/rope_alibi.hpp core/attention/head_attention.hpp core/trace/mha.cpp \
   core/model/mha_loop.cpp core/training/position_layers.cpp
