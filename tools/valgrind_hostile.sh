@@ -9,7 +9,7 @@
 #      with python3's zlib).
 # Each run: the window shown under Xvfb, PageDown pressed a few times (xdotool), the window closed
 # (WM_DELETE_WINDOW, as a window manager's close button sends it), then valgrind's error summary.
-#   tools/valgrind_hostile.sh [BUILD_DIR]     (default build; needs app/gui/attnlab, app/cli/attnlab-cli)
+#   tools/valgrind_hostile.sh [BUILD_DIR]     (default build; needs app/gui/attnlab, app/attnlab-cli)
 # Needs valgrind, xvfb, xdotool, python3 (apt-get install -y valgrind xvfb xauth xdotool python3).
 # Exits 0 when both runs end cleanly with no valgrind error; 1 on an error, a crash or a window that
 # never showed (valgrind's logs are kept in the folder it prints); 2 when something it needs is missing.
@@ -18,7 +18,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:-$root/build}")
 app="$build/app/gui/attnlab"
-cli="$build/app/cli/attnlab-cli"
+cli="$build/app/attnlab-cli"
 lesson="$root/tests/data/hostile/typos.md"
 wait_seconds=${WAIT_SECONDS:-600}
 
