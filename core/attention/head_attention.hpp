@@ -1,8 +1,11 @@
-// One head's attention, the one kernel every path calls: scores, scale, bias, mask, softmax,
-// dropout, @ V (and a switched-off head's zero context). forward(), KV-cache decoding, MLA's
-// absorbed form and the pretrained models' forward call attend_head() once per (sequence, head);
-// FlashAttention calls its score step, score_block(), tile by tile. What it does is decided once,
-// in attention_choices(), from the run's plan: no caller decides again.
+// One head's attention, the shared kernel: scores, scale, bias, mask, softmax, dropout, @ V (and a
+// switched-off head's zero context). forward(), KV-cache decoding, MLA's absorbed form and the
+// pretrained models' forward call attend_head() once per (sequence, head); FlashAttention calls
+// its score step, score_block(), tile by tile. What it does is decided once, in
+// attention_choices(), from the run's plan: no caller decides again. The paths that compute
+// attention on their own, on purpose (the traced run's recorded sub-steps, the per-head loop that
+// checks it, the trainer's backward pass, the grader's simulated students), are listed with why in
+// docs/architecture.md.
 //
 // One head of one sequence is read through strides, so no caller copies a head out:
 //   q (T, d_k), k (T_k, d_k), v (T_k, d_v), out (T, d_v), rows `*_stride` elements apart (a head's
@@ -16,7 +19,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace attnlab {
@@ -95,15 +98,9 @@ void score_block(const HeadOperands<S>& op, const AttentionChoices& choices, int
   const Strided Q(op.q + i0 * op.q_stride, rows, op.dk, Eigen::OuterStride<>(op.q_stride));
   const Strided K(op.k + j0 * op.k_stride, cols, op.dk, Eigen::OuterStride<>(op.k_stride));
   s.noalias() = (Q * K.transpose()) * static_cast<S>(choices.scale);  // (rows, cols)
-  if (!choices.bias) return;
-  if (op.bias) {
-    s += Strided(op.bias + i0 * op.bias_stride + j0, rows, cols,
-                 Eigen::OuterStride<>(op.bias_stride));
-    return;
-  }
-  for (int64_t r = 0; r < rows; ++r)  // the map's own values: -m_h |t - s| in double, then S
-    for (int64_t c = 0; c < cols; ++c)
-      s(r, c) += static_cast<S>(alibi_bias(op.alibi_slope, i0 + r, j0 + c));
+  if (choices.bias)  // ALiBi's one adder: the map's block, or -m_h |t - s| from the slope
+    add_alibi(s.data(), s.data(), cols, rows, cols, i0, j0, op.bias, op.bias_stride,
+              op.alibi_slope);
 }
 
 // [SECTION] the whole head

@@ -65,7 +65,10 @@ Tensor tensor_of(const Values& values, const Shape& shape) {
   return t;
 }
 
-// The attend stage's variants on scaled scores (B, h, T, T), as each mistake computes them.
+// The attend stage's variants on scaled scores (B, h, T, T), as each mistake computes them. The
+// grader's own softmax, on purpose: it simulates what a student wrote (masked with 0, not masked,
+// masked after the softmax, the wrong axis) from the student's own scores, which the per-head
+// kernel (core/attention, the correct path only) does not compute.
 enum class Attend { Right, MaskZero, MaskMissing, MaskAfterSoftmax, WrongAxis };
 
 Tensor attend(const Tensor& scaled, const std::vector<uint8_t>& visible, Attend how) {

@@ -1,4 +1,5 @@
-// The per-row arithmetic both computation paths share: masked softmax and dropout.
+// The per-row arithmetic the per-head kernel (core/attention) and the traced run's sub-steps
+// share: masked softmax and dropout. The per-head loop, which checks them, has its own.
 #pragma once
 
 #include <cstdint>

@@ -78,11 +78,6 @@ void scale_values(const Scalar* src, Scalar factor, Scalar* dst, int64_t n) {
   Eigen::Map<Array>(dst, n) = Eigen::Map<const Array>(src, n) * factor;
 }
 
-void add_values(const Scalar* src, const Scalar* bias, Scalar* dst, int64_t n) {
-  using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
-  Eigen::Map<Array>(dst, n) = Eigen::Map<const Array>(src, n) + Eigen::Map<const Array>(bias, n);
-}
-
 void mask_map(const Scalar* src, const uint8_t* visible, Scalar fill, Scalar* dst, int64_t M,
               int64_t N) {
   for (int64_t k = 0; k < M * N; ++k) dst[k] = visible[k] ? src[k] : fill;

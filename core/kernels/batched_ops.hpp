@@ -24,9 +24,6 @@ int64_t map_size(const Tensor& t);
 // dst = src * factor over n values.
 void scale_values(const Scalar* src, Scalar factor, Scalar* dst, int64_t n);
 
-// dst = src + bias over n values (ALiBi's bias on a map).
-void add_values(const Scalar* src, const Scalar* bias, Scalar* dst, int64_t n);
-
 // dst[i, j] = visible[i, j] ? src[i, j] : fill over an (M, N) map; visible is that sequence's
 // (T, T) block of the mask.
 void mask_map(const Scalar* src, const uint8_t* visible, Scalar fill, Scalar* dst, int64_t M,

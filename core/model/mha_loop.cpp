@@ -1,17 +1,24 @@
 // The per-head loop of seeds 001 and 003: slice each head's columns out of W_q, W_k, W_v,
 // attend with plain matrices, concatenate. Written independently of the batched path (no views,
-// no trace) so that the two can check each other; its decisions are the run's plan's.
+// no trace, no per-head kernel, its own softmax and dropout rows) so that the two can check each
+// other; its decisions are the run's plan's (attention_choices), its random numbers the run's
+// (uniform_at), and RoPE and ALiBi the one function each (rope_turn through rotate_half_rows,
+// add_alibi) that every path calls.
 #include "core/model/mha_loop.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/attention/head_attention.hpp"
-#include "core/kernels/attention_math.hpp"
 #include "core/kernels/blas_threads.hpp"
+#include "core/kernels/rng.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/trace/plan.hpp"
 #include "core/variants/rotary.hpp"
 
@@ -24,6 +31,31 @@ using Vector = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
 
 Matrix to_matrix(const Tensor& t, int64_t rows, int64_t cols) {
   return Eigen::Map<const Matrix>(t.data(), rows, cols);
+}
+
+// The loop's own row functions, written apart from the kernels' (core/kernels/attention_math),
+// which the per-head kernel and the traced run share: a check that shares no code with what it
+// checks. Softmax over the keys of one row, -inf a masked key, in double; a row with no visible
+// key is all zeros.
+void softmax_over_keys(Scalar* row, int64_t n) {
+  double top = -std::numeric_limits<double>::infinity();
+  for (int64_t j = 0; j < n; ++j) top = std::max(top, double(row[j]));
+  if (top == -std::numeric_limits<double>::infinity()) {
+    std::fill(row, row + n, Scalar(0));
+    return;
+  }
+  double sum = 0;
+  std::vector<double> e(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) sum += e[size_t(j)] = std::exp(double(row[j]) - top);
+  for (int64_t j = 0; j < n; ++j) row[j] = Scalar(e[size_t(j)] / sum);
+}
+
+// Inverted dropout of one row: weight j of the (B, h, T, T_k) map, flat index first + j, is
+// dropped when uniform_at(seed, first + j) < p (the run's random numbers, so the same weights
+// drop), the others divided by 1 - p.
+void drop_weights(Scalar* row, int64_t n, double p, uint64_t seed, int64_t first) {
+  for (int64_t j = 0; j < n; ++j)
+    row[j] = uniform_at(seed, first + j) < p ? Scalar(0) : Scalar(double(row[j]) / (1.0 - p));
 }
 
 }  // namespace
@@ -84,14 +116,14 @@ LoopResult run_loop(const Config& c, const Inputs& given, const RunControl& cont
       }
       Matrix A = (Q * K.transpose()) * static_cast<Scalar>(choices.scale);  // (T, T_k)
       if (choices.bias)  // ALiBi: + this head's (T, T_k) distance bias, -m_h |t - s|
-        A += Eigen::Map<const Matrix>(in.alibi_bias.data() + hd * T * Tk, T, Tk);
+        add_alibi(A.data(), A.data(), Tk, T, Tk, 0, 0, in.alibi_bias.data() + hd * T * Tk, Tk, 0.0);
       for (int64_t i = 0; i < T; ++i) {
         for (int64_t j = 0; j < Tk && choices.mask; ++j)
           if (!key_visible(c.mask, b, i, j)) A(i, j) = minus_inf;
-        masked_softmax_row(A.row(i).data(), Tk);
+        softmax_over_keys(A.row(i).data(), Tk);
         if (choices.dropout > 0)
-          dropout_row(A.row(i).data(), Tk, choices.dropout, choices.dropout_seed,
-                      ((b * h + hd) * T + i) * Tk);
+          drop_weights(A.row(i).data(), Tk, choices.dropout, choices.dropout_seed,
+                       ((b * h + hd) * T + i) * Tk);
       }
       // (T, d_v); a switched-off head's context is 0 (its weights are still shown)
       const Matrix C = choices.head_off(hd) ? Matrix::Zero(T, dv) : Matrix(A * V);

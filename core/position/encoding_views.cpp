@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/position/position_encoding.hpp"
+#include "core/position/rope_alibi.hpp"
 
 namespace attnlab {
 
@@ -26,13 +26,25 @@ double PlanePoint::length() const {
   return std::hypot(x, y);
 }
 
+namespace {
+
+// x (d) turned by its position with rope_turn, the one function that applies RoPE.
+std::vector<double> rope_turned(const std::vector<double>& x, const std::vector<double>& inv_freq,
+                                int64_t position) {
+  RopeCosSin angles;
+  rope_cos_sin(double(position), inv_freq.data(), int64_t(x.size() / 2), angles);
+  std::vector<double> turned(x.size());
+  rope_turn(x.data(), 1, turned.data(), angles, RopePairing::Half);
+  return turned;
+}
+
+}  // namespace
+
 PlanePoint rope_pair(const std::vector<double>& x, const std::vector<double>& inv_freq,
                      int64_t pair, int64_t position) {
-  const size_t half = x.size() / 2, i = size_t(pair);
-  const double a = double(position) * inv_freq[i];
-  // rotate_half: out[i] = x[i] cos - x[i + d/2] sin, out[i + d/2] = x[i + d/2] cos + x[i] sin
-  return {x[i] * std::cos(a) - x[i + half] * std::sin(a),
-          x[i + half] * std::cos(a) + x[i] * std::sin(a)};
+  const std::vector<double> turned = rope_turned(x, inv_freq, position);
+  const size_t i = size_t(pair);
+  return {turned[i], turned[i + x.size() / 2]};
 }
 
 double rope_pair_angle(const std::vector<double>& q, const std::vector<double>& k,
@@ -43,12 +55,9 @@ double rope_pair_angle(const std::vector<double>& q, const std::vector<double>& 
 
 double rope_score(const std::vector<double>& q, const std::vector<double>& k,
                   const std::vector<double>& inv_freq, int64_t t, int64_t s) {
+  const std::vector<double> q_t = rope_turned(q, inv_freq, t), k_s = rope_turned(k, inv_freq, s);
   double score = 0;
-  for (size_t i = 0; i < q.size() / 2; ++i) {
-    const PlanePoint a = rope_pair(q, inv_freq, int64_t(i), t);
-    const PlanePoint b = rope_pair(k, inv_freq, int64_t(i), s);
-    score += a.x * b.x + a.y * b.y;
-  }
+  for (size_t i = 0; i < q_t.size(); ++i) score += q_t[i] * k_s[i];
   return score;
 }
 

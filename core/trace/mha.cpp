@@ -15,6 +15,7 @@
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
 #include "core/model/tokenizer.hpp"
+#include "core/position/rope_alibi.hpp"
 #include "core/trace/diagnostics.hpp"
 #include "core/trace/plan.hpp"
 #include "core/trace/plan_sizes.hpp"
@@ -209,8 +210,8 @@ class BatchedRun {
               if (p_.scale)
                 scale_values(map_data(scores, pair), factor, map_data(scaled, pair), map);
               if (p_.alibi)  // + alibi_bias[h]: (T, T_k), the same for every sequence
-                add_values(map_data(scaled, pair), in_.alibi_bias.data() + (pair % maps[1]) * map,
-                           map_data(biased, pair), map);
+                add_alibi(map_data(scaled, pair), map_data(biased, pair), N, M, N, 0, 0,
+                          in_.alibi_bias.data() + (pair % maps[1]) * map, N, 0.0);
               if (p_.mask_before_softmax)
                 mask_map(map_data(biased, pair), seen, fill, map_data(masked, pair), M, N);
               if (p_.softmax_over_queries) {

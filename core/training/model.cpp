@@ -20,7 +20,11 @@ void affine(const Matrix<S>& x, const Matrix<S>& w, const Matrix<S>* b, Matrix<S
 }
 
 // Softmax of every row of m in place, vectorised (Eigen's exp). Masked scores are -inf on entry;
-// Eigen's exp clamps them to a denormal, so the caller zeroes them afterwards (fill_future).
+// Eigen's exp clamps them to a denormal, so the caller zeroes them afterwards (fill_future). The
+// trainer's own attention, on purpose: it keeps every head's weights (B*h*T, T) in S (float, or
+// double for the gradient check) for its hand-written backward pass, which the per-head kernel
+// (core/attention: float32, keeps nothing) does not. RoPE and ALiBi are the shared functions
+// (core/position/rope_alibi.hpp, through position_layers).
 template <typename S>
 void softmax_rows(Matrix<S>& m) {
   auto a = m.array();

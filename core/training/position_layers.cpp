@@ -1,7 +1,8 @@
 #include "core/training/position_layers.hpp"
 
 #include <cassert>
-#include <cmath>
+
+#include "core/position/rope_alibi.hpp"
 
 namespace attnlab::training {
 
@@ -36,31 +37,26 @@ void rope_angles(int64_t T, int64_t d_k, RopeAngles<S>& a) {
   const std::vector<double> inv_freq = rope_inverse_frequencies(d_k);  // (d_k / 2)
   a.cos.resize(T, half);
   a.sin.resize(T, half);
-  for (int64_t t = 0; t < T; ++t)
+  RopeCosSin angles;
+  for (int64_t t = 0; t < T; ++t) {
+    rope_cos_sin(double(t), inv_freq.data(), half, angles);
     for (int64_t i = 0; i < half; ++i) {
-      const double angle = double(t) * inv_freq[size_t(i)];
-      a.cos(t, i) = S(std::cos(angle));
-      a.sin(t, i) = S(std::sin(angle));
+      a.cos(t, i) = S(angles.cos[size_t(i)]);
+      a.sin(t, i) = S(angles.sin[size_t(i)]);
     }
+  }
 }
 
 template <typename S>
 void rotate_heads(Matrix<S>& qkv, int64_t width, int64_t T, int64_t d_k, const RopeAngles<S>& a,
                   bool transposed) {
   const int64_t half = d_k / 2;
-  const S sign = transposed ? S(-1) : S(1);  // R(-angle) = R(angle)^T
   for (int64_t n = 0; n < qkv.rows(); ++n) {
     S* row = qkv.row(n).data();
     const S* cos = a.cos.row(n % T).data();
     const S* sin = a.sin.row(n % T).data();
-    for (int64_t head = 0; head < width; head += d_k) {
-      S* x = row + head;  // one head's (d_k) vector
-      for (int64_t i = 0; i < half; ++i) {
-        const S lo = x[i], hi = x[i + half], s = sign * sin[i];
-        x[i] = lo * cos[i] - hi * s;
-        x[i + half] = hi * cos[i] + lo * s;
-      }
-    }
+    for (int64_t head = 0; head < width; head += d_k)  // one head's (d_k) vector, by rope_turn
+      rope_turn(row + head, 1, row + head, half, cos, sin, RopePairing::Half, transposed);
   }
 }
 
@@ -77,8 +73,10 @@ void alibi_bias_table(int64_t T, int64_t heads, Matrix<S>& bias) {
 
 template <typename S>
 void add_alibi_bias(Matrix<S>& scores, int64_t T, int64_t heads, const Matrix<S>& bias) {
-  for (int64_t pair = 0; pair < scores.rows() / T; ++pair)  // (sequence, head) pairs
-    scores.block(pair * T, 0, T, T) += bias.block((pair % heads) * T, 0, T, T);
+  for (int64_t pair = 0; pair < scores.rows() / T; ++pair) {  // (sequence, head) pairs
+    S* block = scores.data() + pair * T * T;
+    add_alibi(block, block, T, T, T, 0, 0, bias.data() + (pair % heads) * T * T, T, 0.0);
+  }
 }
 
 #define ATTNLAB_POSITION_LAYERS(S)                                                             \

@@ -3,7 +3,9 @@
 // t * 10000^(-2p / d_rope), t the token's position. Llama (and GPT-NeoX, Mistral, Qwen2) pairs
 // dimension i with i + d/2 instead ("rotate half"), turned by t * inv_freq[i]. Either way q·k
 // depends on the two positions only through their difference; the two pairings are the same
-// rotation in a permuted basis (even dimensions first, then odd).
+// rotation in a permuted basis (even dimensions first, then odd). The functions here only walk a
+// layout: each vector is turned by rope_turn (core/position/rope_alibi.hpp), the one
+// function that applies RoPE.
 #pragma once
 
 #include <cstdint>

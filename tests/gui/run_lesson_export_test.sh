@@ -17,7 +17,8 @@ source "$(dirname "$0")/app_test_setup.sh"
 # SLIDE_DIR W H SCENES QUESTIONS: the PNGs' count and size, the PDF's pages.
 check_slides() {
   python3 - "$@" <<'PY'
-import glob, os, re, struct, sys
+import glob, os, re, struct, subprocess, sys
+from png_rows import read_png
 folder, w, h, scenes, questions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 pngs = sorted(glob.glob(os.path.join(folder, "*.png")))
 want = scenes + questions
@@ -33,10 +34,38 @@ for i, p in enumerate(pngs):
         problems.append(f"{os.path.basename(p)} is {pw}x{ph}, want {w}x{h}")
     if not re.match(r"%02d-[a-z0-9-]+\.png$" % (i + 1), os.path.basename(p)):
         problems.append(f"{os.path.basename(p)}: not NN-scene.png")
-pdf = open(os.path.join(folder, "lesson.pdf"), "rb").read()
-pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
-if not pdf.startswith(b"%PDF") or pages != want:
-    problems.append(f"lesson.pdf has {pages} pages, want {want}")
+# The handout read back by poppler (poppler-utils, which setup.sh installs): its pages, each
+# page's heading ("N. scene title") and the answers as text, and each page drawn (the slide's
+# picture on it, not a blank page).
+pdf = os.path.join(folder, "lesson.pdf")
+info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True)
+found = re.search(r"^Pages:\s*(\d+)", info.stdout, re.M)
+pages = int(found.group(1)) if info.returncode == 0 and found else None
+if pages != want:
+    problems.append(f"lesson.pdf: pdfinfo reads {pages} pages ({info.stderr.strip()[:200]}), want {want}")
+else:
+    answers = 0
+    for page in range(1, pages + 1):
+        text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), pdf, "-"],
+                              capture_output=True, text=True).stdout
+        if not re.search(r"^\d+\. \S", text, re.M):
+            problems.append(f"lesson.pdf page {page} has no heading 'N. title' as text")
+        answers += "Answer:" in text
+        drawn = os.path.join(folder, f"page-{page}")
+        subprocess.run(["pdftoppm", "-r", "24", "-f", str(page), "-l", str(page), "-singlefile",
+                        "-png", pdf, drawn], check=False)
+        try:
+            pw, ph, ch, rows = read_png(drawn + ".png")
+            inked = sum(1 for row in rows for x in range(0, pw * ch, ch) if min(row[x:x + 3]) < 200)
+            if inked < pw * ph // 100:
+                problems.append(f"lesson.pdf page {page} is nearly blank ({inked} of {pw * ph} pixels inked)")
+        except (OSError, ValueError) as error:
+            problems.append(f"lesson.pdf page {page}: pdftoppm drew nothing readable ({error})")
+        finally:
+            if os.path.exists(drawn + ".png"):
+                os.remove(drawn + ".png")
+    if answers != questions:
+        problems.append(f"lesson.pdf: {answers} pages show an answer, want {questions}")
 print("; ".join(problems))
 PY
 }

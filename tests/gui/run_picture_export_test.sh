@@ -134,15 +134,20 @@ else
   bad "SVG: $(cat "$work/err")"
 fi
 
-# The same maps as PDF, without a display: one page, and where poppler-utils is installed, its
-# cells in the SVG's fills (rasterized at 72 dpi: a point a px) and its tokens as text.
+# The same maps as PDF, without a display, read back by poppler (poppler-utils, which setup.sh
+# installs): one page, its cells in the SVG's fills (rasterized at 72 dpi: a point a px) and its
+# tokens as text.
 if env -u DISPLAY "$app" --preset seed003 --stage attend --focus-head 1 --export-pdf \
   "$work/heads.pdf" >"$work/out" 2>"$work/err" && env -u DISPLAY "$app" --preset seed003 \
   --stage attend --focus-head 1 --export-svg "$work/heads-f.svg" >"$work/out" 2>"$work/err"; then
-  [ "$(head -c 5 "$work/heads.pdf")" = "%PDF-" ] && ok || bad "PDF: starts with $(head -c 8 "$work/heads.pdf")"
-  if command -v pdftoppm >/dev/null && command -v pdftotext >/dev/null; then
-    pdftoppm -r 72 -png -singlefile "$work/heads.pdf" "$work/heads-pdf"
-    pdftotext "$work/heads.pdf" "$work/heads.txt"
+  if ! command -v pdftoppm >/dev/null || ! command -v pdftotext >/dev/null; then
+    bad "PDF: pdftoppm and pdftotext are missing: apt-get install poppler-utils (setup.sh does)"
+  elif ! pdftoppm -r 72 -png -singlefile "$work/heads.pdf" "$work/heads-pdf" 2>"$work/poppler" ||
+    ! pdftotext "$work/heads.pdf" "$work/heads.txt" 2>>"$work/poppler"; then
+    bad "PDF: poppler cannot read it: $(head -c 300 "$work/poppler")"
+  else
+    pages=$(pdfinfo "$work/heads.pdf" 2>/dev/null | sed -n 's/^Pages: *//p')
+    [ "$pages" = 1 ] && ok || bad "PDF: $pages pages, want 1"
     problems=$(/usr/bin/python3 - "$work/heads-f.svg" "$work/heads-pdf.png" "$work/heads.txt" <<'PY'
 import sys, xml.etree.ElementTree as ET
 from png_rows import read_png as png
@@ -169,8 +174,6 @@ print("; ".join(problems[:5]) if problems or checked else "no cell checked")
 PY
 )
     [ -z "$problems" ] && ok || bad "PDF: $problems"
-  else
-    echo "(pdftoppm/pdftotext missing: the PDF's pixels and text are not checked here)"
   fi
 else
   bad "PDF: $(cat "$work/err")"

@@ -34,9 +34,11 @@ class WordOrderTabTest : public HeadlessImGui {
 
 TEST_F(WordOrderTabTest, TheWKeyOpensTheTab) {
   use(PositionEncoding::Sinusoidal);
+  ASSERT_NE(state.tabs.tool, ToolTab::WordOrder);
   press(kKeyW);
   frame();
   EXPECT_EQ(state.tabs.tool, ToolTab::WordOrder);
+  EXPECT_EQ(shown_view(state), WordOrderView::Sinusoidal) << "the run's encoding's view";
   EXPECT_TRUE(open_tab(state, "word-order"));
 }
 
