@@ -117,7 +117,8 @@ print("shown as it is")
   EXPECT_TRUE(has("broken.md:17: the ```attnlab block opened here is not closed"));
   EXPECT_EQ(said.size(), 5u) << testing::PrintToString(said);
   ASSERT_EQ(lesson.scenes.size(), 3u);  // every scene still plays
-  EXPECT_EQ(lesson.scenes[2].caption, "print(\"shown as it is\")");
+  // The block never closed: its lines read as the lesson's text.
+  EXPECT_EQ(lesson.scenes[2].caption, "print(\"shown as it is\")\n\n--stage split");
 }
 
 TEST(Lessons, AFileWithoutTitleOrScenesSaysSo) {

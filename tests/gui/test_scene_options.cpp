@@ -223,7 +223,8 @@ TEST_F(LessonProblems, InvalidUtf8ReachesTheLayoutDumpAsValidJson) {
 // (text, width, font size): frames after the first wrap nothing.
 TEST_F(LessonProblems, ACaptionIsWrappedOncePerTextWidthAndFontSize) {
   std::string caption;
-  while (caption.size() < (size_t{4} << 20)) caption += "attention weights sum to one ";
+  // Just under the 4 MiB a lesson may hold.
+  while (caption.size() < (size_t{4} << 20) - 4096) caption += "attention weights sum to one ";
   const std::string file =
       write("long.md", "# Long\n\n## One\n```attnlab\n--preset seed003\n```\n" + caption + "\n");
   ASSERT_EQ(open_lesson(state, file, ""), "");

@@ -172,19 +172,17 @@ bool show_scene(AppState& state, int index) {
   if (player.started_at < 0) player.started_at = state.walk.clock;
   const Scene* with_options = scene_with_options(player.lesson, index);
   if (!with_options) return true;  // no state set yet: the app as it is
-  StartOptions options;
-  const SceneOptions parsed = parse_scene(player, *with_options->options, options);
-  std::vector<std::string> reasons = parsed.problems;
-  bool built = parsed.usable;
-  if (built) {
-    std::string reason;
-    try {
-      reason = applied(state, options);
-    } catch (const std::exception& error) {
-      reason = error.what();
-    }
-    if (!reason.empty()) reasons.push_back(reason);
-    built = reason.empty();
+  std::vector<std::string> reasons;
+  try {
+    StartOptions options;
+    const SceneOptions parsed = parse_scene(player, *with_options->options, options);
+    reasons = parsed.problems;
+    // The options read (the left-out ones aside) applied.
+    if (parsed.usable)
+      if (const std::string reason = applied(state, options); !reason.empty())
+        reasons.push_back(reason);
+  } catch (const std::exception& error) {
+    reasons.push_back(error.what());
   }
   for (const std::string& reason : reasons) {
     const std::string line = scene_reason(player, with_options->options_line, reason);
@@ -192,7 +190,7 @@ bool show_scene(AppState& state, int index) {
     note_error(player, line);
   }
   report_lesson_errors(player);
-  return built;
+  return reasons.empty();
 }
 
 bool lesson_open(const AppState& state) {

@@ -305,10 +305,6 @@ std::string one_line(std::string text) {
   return text.substr(0, end) + "...";
 }
 
-}  // namespace
-
-namespace {
-
 SceneOptions read_scene_options(const std::vector<std::string>& words, const std::string& folder,
                                 const std::string& run_model, StartOptions& o) {
   SceneOptions scene;
