@@ -117,7 +117,8 @@ print("shown as it is")
   EXPECT_TRUE(has("broken.md:17: the ```attnlab block opened here is not closed"));
   EXPECT_EQ(said.size(), 5u) << testing::PrintToString(said);
   ASSERT_EQ(lesson.scenes.size(), 3u);  // every scene still plays
-  EXPECT_EQ(lesson.scenes[2].caption, "print(\"shown as it is\")");
+  // The block never closed: its lines read as the lesson's text.
+  EXPECT_EQ(lesson.scenes[2].caption, "print(\"shown as it is\")\n\n--stage split");
 }
 
 TEST(Lessons, AFileWithoutTitleOrScenesSaysSo) {
@@ -213,6 +214,87 @@ TEST(Lessons, TheBuiltInLessonsParseWholeAndAskAtLeastThreeQuestions) {
       EXPECT_GE(b.scenes, 17);
     }
   }
+}
+
+// Issue 37: `Answer: head 99999999999` aborted the app (std::stoi, called every frame). Past an
+// int it is no head: a problem on its line, and the question still asks (compared as words).
+TEST(Lessons, AnAnswerHeadPastAnyIntIsAProblemNotACrash) {
+  const Lesson lesson = parse_lesson(
+      "# Heads\n\n## Which\nQuestion: Which head looks back?\nAnswer: head 99999999999\n", "h.md");
+  ASSERT_EQ(lesson.problems.size(), 1u);
+  EXPECT_EQ(lesson.problems[0].line, 5);
+  EXPECT_NE(lesson.problems[0].reason.find("no model has that many heads"), std::string::npos)
+      << lesson.problems[0].reason;
+  ASSERT_TRUE(lesson.scenes.at(0).question);
+  EXPECT_EQ(answer_head(lesson.scenes[0].question->answer), -1);
+  EXPECT_EQ(answer_head("Head 3"), 3);
+  EXPECT_EQ(answer_head("head 2147483647"), 2147483647);
+  EXPECT_EQ(answer_head("head 2147483648"), -1);
+  EXPECT_EQ(answer_head("head x"), -1);
+}
+
+// Issue 43: invalid UTF-8 in any field becomes valid text when the lesson is read (each invalid
+// byte a U+FFFD), so no writer and no screen sees an invalid byte.
+TEST(Lessons, InvalidUtf8InEveryFieldBecomesValidText) {
+  const std::string bad = "caf\xe9";  // Latin-1
+  const std::string good = "caf\xEF\xBF\xBD";
+  const Lesson lesson = parse_lesson(
+      "# " + bad + "\n" + bad + " description\n\n## " + bad + "\n```attnlab\n--sentence \"" + bad +
+          " au lait\"\n```\n" + bad + " caption\n\nNote: " + bad + "\n\nQuestion: " + bad +
+          "?\nA) " + bad + "\nB) tea\nAnswer: A\n\n## Words\nQuestion: Say " + bad +
+          "\nAnswer: " + bad + "\n",
+      "bad\xff.md");
+  EXPECT_TRUE(lesson.problems.empty()) << describe(lesson, lesson.problems.at(0));
+  EXPECT_EQ(lesson.source, "bad\xEF\xBF\xBD.md");
+  EXPECT_EQ(lesson.title, good);
+  EXPECT_EQ(lesson.description, good + " description");
+  ASSERT_EQ(lesson.scenes.size(), 2u);
+  const Scene& scene = lesson.scenes[0];
+  EXPECT_EQ(scene.title, good);
+  ASSERT_TRUE(scene.options);
+  EXPECT_EQ(*scene.options, (std::vector<std::string>{"--sentence", good + " au lait"}));
+  EXPECT_EQ(scene.caption, good + " caption");
+  EXPECT_EQ(scene.notes, std::vector<std::string>{good});
+  ASSERT_TRUE(scene.question);
+  EXPECT_EQ(scene.question->text, good + "?");
+  EXPECT_EQ(scene.question->choices.at(0).text, good);
+  ASSERT_TRUE(lesson.scenes[1].question);
+  EXPECT_EQ(lesson.scenes[1].question->answer, good);
+}
+
+// A block never closed is a problem on its opening line, and the lines after it are still read
+// as the lesson's (the next scene plays).
+TEST(Lessons, ABlockNeverClosedIsAProblemAndTheRestIsRead) {
+  const Lesson lesson =
+      parse_lesson("# Open\n\n## A\n```attnlab\n--heads 2\n\n## B\nStill here.\n", "open.md");
+  ASSERT_EQ(lesson.problems.size(), 1u);
+  EXPECT_EQ(lesson.problems[0].line, 4);
+  EXPECT_NE(lesson.problems[0].reason.find("is not closed"), std::string::npos);
+  ASSERT_EQ(lesson.scenes.size(), 2u);
+  EXPECT_FALSE(lesson.scenes[0].options);
+  EXPECT_EQ(lesson.scenes[1].title, "B");
+  EXPECT_EQ(lesson.scenes[1].caption, "Still here.");
+}
+
+// Issue 43: a byte-order mark (some editors write one first) lost the lesson's title.
+TEST(Lessons, AByteOrderMarkIsNotPartOfTheTitle) {
+  const Lesson lesson = parse_lesson("\xEF\xBB\xBF# Marked\n\n## One\nText.\n", "bom.md");
+  EXPECT_TRUE(lesson.problems.empty());
+  EXPECT_EQ(lesson.title, "Marked");
+}
+
+// CommonMark: a block ends at a fence of the same character, at least as long as the one that
+// opened it, with nothing after it; so a four-backtick block shows a three-backtick one whole.
+TEST(Lessons, AFourBacktickFenceIsClosedOnlyByFourOrMore) {
+  const Lesson lesson = parse_lesson(
+      "# Fences\n\n## Code\n````\n```attnlab\n--heads 2\n```\n````\nAfter.\n\n## Tildes\n~~~\n"
+      "```\n~~~~~\nText.\n",
+      "fences.md");
+  EXPECT_TRUE(lesson.problems.empty()) << describe(lesson, lesson.problems.at(0));
+  ASSERT_EQ(lesson.scenes.size(), 2u);
+  EXPECT_FALSE(lesson.scenes[0].options);
+  EXPECT_EQ(lesson.scenes[0].caption, "```attnlab\n--heads 2\n```\n\nAfter.");
+  EXPECT_EQ(lesson.scenes[1].caption, "```\n\nText.");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the .npy reader, the .npz answer reader (zip + inflate) and the preset reader (+ validate + run, the variants included: K/V heads,
-# cross-attention, decoding, MLA; each checked against its second path), and the model folder's
-# .safetensors header reader and config.json reader, with libFuzzer.
+# cross-attention, decoding, MLA; each checked against its second path), the model folder's
+# .safetensors header reader and config.json reader, and the lesson reader (each scene's options
+# through the app's own parser: the GUI's logic library is built too), with libFuzzer.
 #   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
 # Builds build-fuzz/ with clang (-fsanitize=fuzzer-no-link,address,undefined), starts each target
 # from the committed seeds in tests/fuzz/corpus/<target>/ and prints executions and time per
@@ -14,14 +15,15 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 build="build-fuzz"
-targets=(npy npz preset safetensors model_config)
-packages=(clang libclang-rt-14-dev cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev zlib1g-dev)
+targets=(npy npz preset safetensors model_config lesson)
+packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev zlib1g-dev libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core
+  libfontconfig-dev libcairo2-dev libgif-dev)
 
 
 build_targets() {
   # Debug keeps assert() and Eigen's bounds checks on; -O1 keeps the fuzzer fast enough.
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_BUILD_GUI=OFF -DATTNLAB_FUZZ=ON \
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_BUILD_GUI=ON -DATTNLAB_FUZZ=ON \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
     >/dev/null
@@ -52,6 +54,7 @@ for target in "${targets[@]}"; do
   # The first corpus folder receives new inputs; the committed seeds and regressions stay untouched.
   corpora=("$build/corpus/$target" "tests/fuzz/corpus/$target")
   [ -d "tests/fuzz/regressions/$target" ] && corpora+=("tests/fuzz/regressions/$target")
+  [ "$target" = lesson ] && corpora+=(lessons)  # the built-in lessons, as seeds
   touch "$build/findings/.started"
   # A .npy or .safetensors of at most 8 KiB must never make the reader allocate more than a few
   # MiB: a lying header that did would be reported as a malloc over the limit.

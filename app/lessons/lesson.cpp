@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
+
+#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::lessons {
 
@@ -42,13 +45,29 @@ std::optional<Choice> choice_line(std::string_view line) {
                 plain(trim(line.substr(3)))};
 }
 
+// `text` as quoted in a problem: at most 60 bytes, cut at a character's start, "..." after a cut.
+std::string excerpt(const std::string& text) {
+  if (text.size() <= 60) return text;
+  size_t end = 57;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + "...";
+}
+
+// Whether `key` (an answer without spaces and brackets, in lower case) is "head" and digits.
+bool names_a_head(const std::string& key) {
+  return key.size() >= 5 && key.compare(0, 4, "head") == 0 &&
+         key.find_first_not_of("0123456789", 4) == std::string::npos;
+}
+
+std::string answer_key(const std::string& text);
+
 // Reads the lesson line by line; `paragraph` gathers the lines of the paragraph in progress.
 class Reader {
  public:
   Reader(Lesson& lesson) : lesson_(lesson) {}
 
   void line(std::string_view text, int number) {
-    if (fence_) return fenced(text);
+    if (fence_) return fenced(text, number);
     const std::string_view bare = trim(text);
     if (starts_with(bare, "```") || starts_with(bare, "~~~")) return open_fence(bare, number);
     if (bare.empty()) return end_paragraph();
@@ -82,8 +101,23 @@ class Reader {
   }
 
   void finish(int last_line) {
-    if (fence_)
-      problem(fence_line_, "the ```" + fence_info_ + " block opened here is not closed (```)");
+    if (fence_) {
+      problem(fence_line_, "the " + excerpt(*fence_ + fence_info_) +
+                               " block opened here is not closed: end it with a line of " +
+                               excerpt(*fence_) +
+                               " (the lines after it are read as the lesson's text)");
+      // Once: the block's lines read again as the lesson's (a block they open and leave unclosed
+      // in turn runs to the end, as Markdown reads it).
+      std::vector<std::pair<std::string, int>> lines = std::move(block_lines_);
+      replayed_ = true;
+      fence_.reset();
+      block_lines_.clear();
+      for (const auto& [text, number] : lines) line(text, number);
+      if (fence_)
+        problem(fence_line_, "the " + excerpt(*fence_ + fence_info_) +
+                                 " block opened here is not closed: end it with a line of " +
+                                 excerpt(*fence_));
+    }
     end_paragraph();
     end_scene();
     if (lesson_.title.empty()) problem(1, "no # title: the first heading names the lesson");
@@ -101,28 +135,40 @@ class Reader {
     paragraph_ += plain(text);
   }
 
+  // A fence is three or more backticks (or tildes); the block it opens ends at a line of the same
+  // character, at least as many, and nothing else (CommonMark), so ```` can hold a ``` block.
   void open_fence(std::string_view bare, int number) {
     end_paragraph();
-    fence_ = std::string(bare.substr(0, 3));
-    fence_info_ = std::string(trim(bare.substr(3)));
+    const size_t length = std::min(bare.find_first_not_of(bare[0]), bare.size());
+    fence_ = std::string(bare.substr(0, length));
+    fence_info_ = std::string(trim(bare.substr(length)));
     fence_line_ = number;
     block_.clear();
+    block_lines_.clear();
   }
 
-  void fenced(std::string_view text) {
-    if (!starts_with(trim(text), *fence_)) {
+  bool closes_fence(std::string_view text) const {
+    const std::string_view bare = trim(text);
+    return bare.size() >= fence_->size() &&
+           bare.find_first_not_of((*fence_)[0]) == std::string_view::npos;
+  }
+
+  void fenced(std::string_view text, int number) {
+    if (!closes_fence(text)) {
       block_ += std::string(text) + "\n";
+      if (!replayed_) block_lines_.emplace_back(std::string(text), number);
       return;
     }
     fence_.reset();
+    block_lines_.clear();
     if (fence_info_ != "attnlab") {  // another block: shown as it is, in the caption
       if (scene_) add_paragraph(scene_->caption, block_.substr(0, block_.size() - 1));
       return;
     }
     if (!scene_) return problem(fence_line_, "an attnlab block before the first ## scene");
     if (scene_->options)
-      return problem(fence_line_,
-                     "a second attnlab block in scene \"" + scene_->title + "\": a scene has one");
+      return problem(fence_line_, "a second attnlab block in scene \"" + excerpt(scene_->title) +
+                                      "\": a scene has one");
     std::string error;
     std::vector<std::string> words = split_words(block_, error);
     if (!error.empty()) return problem(fence_line_ + 1, error);
@@ -170,8 +216,8 @@ class Reader {
     if (kind_ == Kind::Note) scene_->notes.push_back(text);
     if (kind_ == Kind::Question) {
       if (scene_->question || pending_question_)
-        return problem(paragraph_line_,
-                       "a second Question: in scene \"" + scene_->title + "\": a scene asks one");
+        return problem(paragraph_line_, "a second Question: in scene \"" + excerpt(scene_->title) +
+                                            "\": a scene asks one");
       pending_question_ = Question{text, std::move(choices_), "", paragraph_line_};
       choices_.clear();
     }
@@ -184,6 +230,11 @@ class Reader {
     pending_question_.reset();
     question.answer = plain(text);
     if (question.answer.empty()) return problem(number, "an empty Answer:");
+    if (names_a_head(answer_key(question.answer)) && answer_head(question.answer) < 0)
+      problem(number,
+              "Answer: " + excerpt(question.answer) +
+                  ": no model has that many heads (heads are numbered from 0, e.g. head 3); "
+                  "the class's words are compared with it as written");
     if (!question.choices.empty()) {
       const char letter = char(std::toupper(static_cast<unsigned char>(question.answer[0])));
       const bool known = question.answer.size() == 1 &&
@@ -221,6 +272,8 @@ class Reader {
   std::optional<std::string> fence_;
   std::string fence_info_, block_;
   int fence_line_ = 0;
+  std::vector<std::pair<std::string, int>> block_lines_;  // the open block's, with their numbers
+  bool replayed_ = false;  // an unclosed block's lines were read again (once only)
   std::string paragraph_;
   Kind kind_ = Kind::Caption;
   int paragraph_line_ = 0;
@@ -230,9 +283,15 @@ class Reader {
 
 }  // namespace
 
-Lesson parse_lesson(std::string_view markdown, const std::string& source) {
+Lesson parse_lesson(std::string_view raw, const std::string& source) {
   Lesson lesson;
-  lesson.source = source;
+  lesson.source = unicode::valid_utf8(source);
+  // A byte-order mark some editors write first is not the title's; every field is valid UTF-8
+  // from here on (an invalid byte reads as U+FFFD), whatever later draws or writes it.
+  const std::string_view bom = "\xEF\xBB\xBF";
+  if (raw.substr(0, bom.size()) == bom) raw.remove_prefix(bom.size());
+  const std::string text = unicode::valid_utf8(raw);
+  const std::string_view markdown = text;
   Reader reader(lesson);
   int number = 0;
   size_t start = 0;
@@ -309,10 +368,11 @@ bool answers_match(const std::string& given, const std::string& answer) {
 
 int answer_head(const std::string& answer) {
   const std::string key = answer_key(answer);
-  if (key.size() < 5 || key.compare(0, 4, "head") != 0 ||
-      key.find_first_not_of("0123456789", 4) != std::string::npos)
-    return -1;
-  return std::stoi(key.substr(4));
+  if (!names_a_head(key)) return -1;
+  // Checked: past an int it is no head (the parser names such an answer as a problem).
+  int head = -1;
+  const auto [end, error] = std::from_chars(key.data() + 4, key.data() + key.size(), head);
+  return error == std::errc() && end == key.data() + key.size() ? head : -1;
 }
 
 std::string slide_name(int index, const std::string& title) {

@@ -14,20 +14,28 @@
 #include "core/model/errors.hpp"
 #include "core/model/preset.hpp"
 #include "tests/fuzz/fuzz_inputs.hpp"
+#ifdef ATTNLAB_FUZZ_LESSON
+#include "tests/fuzz/fuzz_lesson_input.hpp"
+#endif
 
 namespace {
 
 namespace fs = std::filesystem;
 
 struct FuzzFile {
-  std::string target;  // "npy", "npz", "preset", "safetensors" or "model_config": its exerciser
+  // "npy", "npz", "preset", "safetensors", "model_config" or "lesson": its exerciser
+  std::string target;
   fs::path path;
 };
 
 std::vector<FuzzFile> files_of(const std::string& target) {
   std::vector<FuzzFile> files;
-  for (const char* kind : {"corpus", "regressions"}) {
-    const fs::path dir = fs::path(ATTNLAB_FUZZ_DIR) / kind / target;
+  // The lesson fuzzer also starts from the built-in lessons (lessons/*.md, as they are).
+  const std::string builtin = target == "lesson" ? "../../lessons" : "";  // from tests/fuzz
+  for (const std::string kind :
+       {std::string("corpus/") + target, std::string("regressions/") + target, builtin}) {
+    if (kind.empty()) continue;
+    const fs::path dir = fs::path(ATTNLAB_FUZZ_DIR) / kind;
     if (!fs::is_directory(dir)) continue;
     for (const auto& entry : fs::directory_iterator(dir)) {
       if (entry.is_regular_file()) files.push_back({target, entry.path()});
@@ -46,9 +54,12 @@ std::string read_bytes(const fs::path& path) {
 }
 
 // "regressions/npy/crash-1a2b.npy" -> "regressions_crash_1a2b_npy" (gtest names are identifiers).
+// A built-in lesson: "builtin_notebook_md".
 std::string test_name(const FuzzFile& file) {
-  std::string name = file.path.parent_path().parent_path().filename().string() + "_" +
-                     file.path.filename().string();
+  const bool builtin = file.path.parent_path().filename() == "lessons";
+  std::string name = (builtin ? std::string("builtin")
+                              : file.path.parent_path().parent_path().filename().string()) +
+                     "_" + file.path.filename().string();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
@@ -73,6 +84,10 @@ TEST_P(FuzzReplay, OnlyUserErrorsAndKeptPromises) {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_safetensors(bytes)) << file.path;
   } else if (file.target == "model_config") {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_model_config(bytes)) << file.path;
+#ifdef ATTNLAB_FUZZ_LESSON
+  } else if (file.target == "lesson") {
+    EXPECT_NO_THROW(attnlab::fuzz::exercise_lesson(bytes)) << file.path;
+#endif
   } else {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_preset(bytes)) << file.path;
   }
@@ -87,6 +102,10 @@ INSTANTIATE_TEST_SUITE_P(Safetensors, FuzzReplay, testing::ValuesIn(files_of("sa
                          name_of);
 INSTANTIATE_TEST_SUITE_P(ModelConfig, FuzzReplay, testing::ValuesIn(files_of("model_config")),
                          name_of);
+#ifdef ATTNLAB_FUZZ_LESSON
+INSTANTIATE_TEST_SUITE_P(Lesson, FuzzReplay, testing::ValuesIn(files_of("lesson")), name_of);
+
+#endif
 
 // The fuzzer starts next to every variant: the seed presets include valid grouped-query,
 // multi-query, cross-attention (from a sentence and from X_kv), decoding and MLA configs, and a

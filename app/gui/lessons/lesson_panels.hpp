@@ -3,6 +3,7 @@
 // "capture as a scene"), and the pointer's fading trail and the pen's strokes over everything.
 #pragma once
 
+#include "app/gui/lessons/band_text.hpp"
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
@@ -13,6 +14,10 @@ float lesson_band_height(const AppState& state, float display_h);
 
 // Draws the band in `rect` (x0, y0, x1, y1).
 void draw_lesson_band(AppState& state, ImVec4 rect);
+
+// The band's texts as last wrapped in the lecturer's window (or the audience's): each is wrapped
+// again only when its text, the band's width or the font size changes.
+const BandText& band_layout(bool audience);
 
 // The right button (or X held) leaves a trail that fades in a second; with Shift it draws with
 // the pen. Call once a frame in the window the lecturer uses.

@@ -1,6 +1,8 @@
 #include "app/gui/lessons/lesson_player.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 
 #include "app/common/config_flags.hpp"
 #include "app/gui/look/colormap.hpp"
@@ -17,57 +19,23 @@ namespace {
 using lessons::Lesson;
 using lessons::Scene;
 
-// The options that say how a run is made, not what a scene shows.
-constexpr const char* kRunOptions[] = {"--screenshot",
-                                       "--frames",
-                                       "--panel",
-                                       "--dump-layout",
-                                       "--bench-frames",
-                                       "--bench-drag",
-                                       "--transition",
-                                       "--font-scale",
-                                       "--theme",
-                                       "--width",
-                                       "--height",
-                                       "--fullscreen",
-                                       "--present",
-                                       "--lesson",
-                                       "--list-lessons",
-                                       "--export-slides",
-                                       "--audience",
-                                       "--help",
-                                       "-h"};
-
-bool has_word(const std::vector<std::string>& words, const char* word) {
-  return std::find(words.begin(), words.end(), word) != words.end();
-}
-
 std::string without_prefix(std::string text) {
   const std::string prefix = "attnlab: ";
   if (text.rfind(prefix, 0) == 0) text.erase(0, prefix.size());
   return text;
 }
 
-// A scene's options read as the app's command line; "" or the reason they cannot be.
-std::string parse_scene(const LessonPlayer& player, std::vector<std::string> words,
-                        StartOptions& options) {
-  for (const char* run : kRunOptions)
-    if (has_word(words, run))
-      return std::string(run) +
-             " is for the command line, not a scene: give it when starting "
-             "the lesson";
-  if (!has_word(words, "--model")) {
-    if (!player.model_folder.empty()) {
-      words.insert(words.begin(), {"--model", player.model_folder});
-    } else if (has_word(words, "--layer") || has_word(words, "--model-page")) {
-      return "this scene shows a real model: play the lesson with --model DIR";
-    }
-  }
-  std::vector<const char*> argv = {"attnlab"};
-  for (const std::string& word : words) argv.push_back(word.c_str());
-  const ParseOutcome outcome = parse_options(int(argv.size()), argv.data(), options);
-  if (outcome.exit_code >= 0) return without_prefix(outcome.message);
-  return "";
+// The folder a lesson's relative paths are in: the file's ("" for a built-in lesson, or a file in
+// the working folder).
+std::string lesson_folder(const LessonPlayer& player) {
+  if (player.file.empty() || lessons::is_builtin(player.file)) return "";
+  return std::filesystem::path(player.file).parent_path().string();
+}
+
+// A scene's options read as the app's command line (see parse_scene_options).
+SceneOptions parse_scene(const LessonPlayer& player, const std::vector<std::string>& words,
+                         StartOptions& options) {
+  return parse_scene_options(words, lesson_folder(player), player.model_folder, options);
 }
 
 // The options in effect at `index`: its own, or the last earlier scene's that had some.
@@ -145,6 +113,14 @@ void note_error(LessonPlayer& player, const std::string& line) {
     player.errors.push_back(line);
 }
 
+// The problem lines not printed yet on stderr, printed (docs/lessons.md: the band shows them, and
+// stderr once).
+void report_lesson_errors(LessonPlayer& player) {
+  for (size_t i = player.errors_reported; i < player.errors.size(); ++i)
+    std::fprintf(stderr, "attnlab: %s\n", player.errors[i].c_str());
+  player.errors_reported = player.errors.size();
+}
+
 std::filesystem::file_time_type modified_time(const std::string& file) {
   std::error_code error;
   const auto time = std::filesystem::last_write_time(file, error);
@@ -169,6 +145,7 @@ std::string load_into(LessonPlayer& player, const std::string& file_or_name,
   if (!lessons::is_builtin(file_or_name)) player.modified = modified_time(file_or_name);
   for (const lessons::Problem& problem : player.lesson.problems)
     player.errors.push_back(lessons::describe(player.lesson, problem));
+  report_lesson_errors(player);
   return "";
 }
 
@@ -195,21 +172,25 @@ bool show_scene(AppState& state, int index) {
   if (player.started_at < 0) player.started_at = state.walk.clock;
   const Scene* with_options = scene_with_options(player.lesson, index);
   if (!with_options) return true;  // no state set yet: the app as it is
-  StartOptions options;
-  std::string reason = parse_scene(player, *with_options->options, options);
-  if (reason.empty()) {
-    try {
-      reason = applied(state, options);
-    } catch (const std::exception& error) {
-      reason = error.what();
-    }
+  std::vector<std::string> reasons;
+  try {
+    StartOptions options;
+    const SceneOptions parsed = parse_scene(player, *with_options->options, options);
+    reasons = parsed.problems;
+    // The options read (the left-out ones aside) applied.
+    if (parsed.usable)
+      if (const std::string reason = applied(state, options); !reason.empty())
+        reasons.push_back(reason);
+  } catch (const std::exception& error) {
+    reasons.push_back(error.what());
   }
-  if (!reason.empty()) {
-    player.scene_error = scene_reason(player, with_options->options_line, reason);
-    note_error(player, player.scene_error);
-    return false;
+  for (const std::string& reason : reasons) {
+    const std::string line = scene_reason(player, with_options->options_line, reason);
+    player.scene_error += (player.scene_error.empty() ? "" : "\n") + line;
+    note_error(player, line);
   }
-  return true;
+  report_lesson_errors(player);
+  return reasons.empty();
 }
 
 bool lesson_open(const AppState& state) {
@@ -241,7 +222,7 @@ void lesson_click(AppState& state, int delta) {
   }
   if (animates && with_options->options) {
     StartOptions options;
-    const bool parsed = parse_scene(player, *with_options->options, options).empty();
+    const bool parsed = parse_scene(player, *with_options->options, options).usable;
     const int first = step_of(state, options.stage.empty() ? "input" : options.stage);
     if (parsed && state.walk.step_index > first) {
       step_by(state, -1);
@@ -290,8 +271,10 @@ void poll_lesson_file(AppState& state, double now) {
   const bool playing = player.playing;
   player.lesson = std::move(loaded.lesson);
   player.errors.clear();
+  player.errors_reported = 0;  // the edited file's problems, said again
   for (const lessons::Problem& problem : player.lesson.problems)
     player.errors.push_back(lessons::describe(player.lesson, problem));
+  report_lesson_errors(player);
   player.notice = "Reloaded " + player.file + ".";
   if (player.lesson.scenes.empty()) return;
   const int shown = std::clamp(scene, 0, int(player.lesson.scenes.size()) - 1);

@@ -18,8 +18,10 @@ std::string open_lesson(AppState& state, const std::string& file_or_name,
                         const std::string& model_folder);
 
 // Shows scene `index`: its options applied over the preset it names (seed003 if none; a scene
-// without options keeps the last one's). False, with the reason in state.lesson.scene_error, when
-// it cannot be built (the state stays as it was).
+// without options keeps the last one's). False, with the reasons in state.lesson.scene_error (and
+// each once on stderr), when the scene has a problem: an option left out (one that writes a file
+// or makes the run, or one the app does not know; the others still applied), or options that
+// cannot be built (the state stays as it was). An exported slide of such a scene is left out.
 bool show_scene(AppState& state, int index);
 
 bool lesson_open(const AppState& state);

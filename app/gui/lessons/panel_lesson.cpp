@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/export/one_page.hpp"
+#include "app/gui/lessons/band_text.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/theme.hpp"
@@ -49,14 +50,23 @@ void scene_strip(AppState& state, bool audience) {
   ImGui::SetWindowFontScale(1.0f);
 }
 
-void paragraphs(const std::string& text) {
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find("\n\n", start);
-    if (end == std::string::npos) end = text.size();
-    text_wrapped(text.substr(start, end - start));
-    start = end + 2;
-  }
+// `prefix` + `text` wrapped (once per text, width and font size: band_text.hpp) and drawn, only
+// the lines in view: a long caption scrolls in the band.
+void draw_wrapped(WrappedText& cache, const std::string& prefix, const std::string& text) {
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  const std::vector<std::string>& lines = wrapped_paragraphs(
+      cache, prefix, text, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(), measure);
+  ImGuiListClipper clipper;
+  clipper.Begin(int(lines.size()));
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
+      ImGui::TextUnformatted(lines[size_t(i)].c_str());
+}
+
+// The band's texts as wrapped, in the lecturer's window and in the audience's (another width).
+BandText& band_text(bool audience_view) {
+  static BandText lecturer, audience;
+  return audience_view ? audience : lecturer;
 }
 
 // The question, its choices (a click marks the class's answer), and after the reveal the answer.
@@ -65,7 +75,7 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
   const lessons::Question& question = *scene.question;
   const Palette& colours = palette(state.ui.theme);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
-  text_wrapped("Question: " + question.text);
+  draw_wrapped(band_text(player.audience_view).question, "Question: ", question.text);
   ImGui::PopStyleColor();
   std::string answer_text = question.answer;
   for (int i = 0; i < int(question.choices.size()); ++i) {
@@ -140,7 +150,9 @@ void presenter_part(AppState& state) {
   LessonPlayer& player = state.lesson;
   const Scene& scene = player.lesson.scenes[size_t(player.scene)];
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  for (const std::string& note : scene.notes) text_wrapped("Note: " + note);
+  std::vector<WrappedText>& notes = band_text(player.audience_view).notes;
+  notes.resize(scene.notes.size());
+  for (size_t i = 0; i < scene.notes.size(); ++i) draw_wrapped(notes[i], "Note: ", scene.notes[i]);
   const int elapsed = int(std::max(0.0, state.walk.clock - player.started_at));
   char clock[32];
   std::snprintf(clock, sizeof clock, "%d:%02d", elapsed / 60, elapsed % 60);
@@ -189,6 +201,10 @@ void presenter_part(AppState& state) {
 
 }  // namespace
 
+const BandText& band_layout(bool audience) {
+  return band_text(audience);
+}
+
 bool audience_picture(const AppState& state) {
   return state.lesson.audience_view || state.lesson.slide || state.window.picture_only;
 }
@@ -228,9 +244,9 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
     }
     const Scene& scene = player.lesson.scenes[size_t(std::max(player.scene, 0))];
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
-    text_wrapped(scene.title);
+    draw_wrapped(band_text(player.audience_view).title, "", scene.title);
     ImGui::PopStyleColor();
-    paragraphs(scene.caption);
+    draw_wrapped(band_text(player.audience_view).caption, "", scene.caption);
     if (scene.question) question_block(state, scene, audience);
     if (notes_shown(state)) presenter_part(state);
     (player.audience_view ? player.audience_band_height : player.band_height) =

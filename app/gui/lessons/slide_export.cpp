@@ -51,9 +51,11 @@ void before_slide_frame(AppState& state, SlideExport& run) {
   while (run.frames == 0 && run.index < run.slides.size()) {
     const Slide& slide = run.slides[run.index];
     const bool same_scene = slide.scene == state.lesson.scene && run.index > 0;
-    if (!same_scene && !show_scene(state, slide.scene)) {
-      std::fprintf(stderr, "attnlab: %s (its slide is left out)\n",
-                   state.lesson.scene_error.c_str());
+    // A scene with a problem (show_scene printed each) is left out whole: its answer slide too.
+    if (same_scene ? !state.lesson.scene_error.empty() : !show_scene(state, slide.scene)) {
+      if (!same_scene)
+        std::fprintf(stderr, "attnlab: %s: scene %d's slides are left out (the problem above)\n",
+                     state.lesson.lesson.source.c_str(), slide.scene + 1);
       ++run.unbuilt;
       ++run.index;
       continue;

@@ -6,6 +6,7 @@
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
 #include "core/model/config_json.hpp"
+#include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
 
@@ -45,7 +46,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["presenter"] = state.ui.presenter;
   {  // a lesson playing: where it is (the page's audience tab follows it)
     const LessonPlayer& lesson = state.lesson;
-    out["lesson"] = {{"file", lesson.file},
+    out["lesson"] = {{"file", unicode::valid_utf8(lesson.file)},  // a path is bytes
                      {"title", lesson.lesson.title},
                      {"scenes", lesson.lesson.scenes.size()},
                      {"scene", lesson.scene},

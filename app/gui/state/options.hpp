@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/common/config_flags.hpp"
 
@@ -85,6 +86,21 @@ struct ParseOutcome {
   std::string message;  // help text (stdout) or one line for stderr
 };
 
+// The command line. An unknown option is named with the nearest known one ("did you mean
+// --heads?").
 ParseOutcome parse_options(int argc, const char* const* argv, StartOptions& options);
+
+// A lesson scene's options (its ```attnlab block), read as the command line is, except: an option
+// that writes a file (--screenshot, --dump-layout, every --export-*) or makes the run (--width,
+// --lesson, --help, ...) is a problem and left out, in whatever spelling (--opt FILE,
+// --opt=FILE); an unknown option is a problem and left out; a relative path (--model, --check) is
+// the lesson's `folder`'s ("" keeps it as given: a built-in lesson); without --model, `run_model`
+// (the run's --model) is the scene's.
+struct SceneOptions {
+  std::vector<std::string> problems;  // one line each, without "FILE:LINE: "
+  bool usable = false;                // the options read (the left-out ones aside) can be applied
+};
+SceneOptions parse_scene_options(const std::vector<std::string>& words, const std::string& folder,
+                                 const std::string& run_model, StartOptions& options);
 
 }  // namespace attnlab::gui

@@ -159,9 +159,6 @@ std::string start_state(AppState& state, const StartOptions& options,
         restored->settings.lesson.scene > 0)
       show_scene(state, std::min(restored->settings.lesson.scene,
                                  int(state.lesson.lesson.scenes.size()) - 1));
-    for (const std::string& problem : state.lesson.errors)
-      std::fprintf(stderr, "attnlab: %s\n", problem.c_str());
-    state.lesson.errors_reported = state.lesson.errors.size();
   }
   return error;
 }
