@@ -179,14 +179,14 @@ std::pair<std::string, uint32_t> deflated_zeros(uint64_t size) {
   EXPECT_EQ(deflateInit2(&s, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
   std::string packed;
   std::string buffer(1 << 16, '\0');
-  uLong crc = crc32(0, nullptr, 0);
+  uLong crc = ::crc32(0, nullptr, 0);
   for (uint64_t done = 0; done < size || s.avail_in > 0;) {
     int flush = Z_NO_FLUSH;
     if (s.avail_in == 0) {
       const uint64_t piece = std::min<uint64_t>(zeros.size(), size - done);
       s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
       s.avail_in = uInt(piece);
-      crc = crc32(crc, reinterpret_cast<const Bytef*>(zeros.data()), uInt(piece));
+      crc = ::crc32(crc, reinterpret_cast<const Bytef*>(zeros.data()), uInt(piece));
       done += piece;
     }
     if (done == size) flush = Z_FINISH;

@@ -115,10 +115,6 @@ Preamble read_preamble(const std::string& bytes, const std::string& label) {
   const char* length_bytes = bytes.data() + kHeaderLengthAt;
   const size_t dict_length =
       major == 1 ? load_unsigned<2, false>(length_bytes) : load_unsigned<4, false>(length_bytes);
-  if (dict_length > limits::kNpyHeaderBytes) {
-    fail(label, "says its header is " + std::to_string(dict_length) + " bytes long, over the " +
-                    limit_text(limits::kNpyHeaderBytes) + " a header may have; " + kSaveAgain);
-  }
   return {dict_at, dict_length};
 }
 
@@ -483,6 +479,11 @@ std::string read_npy_file(const std::string& path) {
   BoundedFile file(path, limits::kNpyFile);
   std::string bytes = file.read_start(kHeaderLengthAt + 4);  // magic, version, header length
   const Preamble preamble = read_preamble(bytes, path);
+  if (preamble.dict_length > limits::kNpyHeaderBytes) {
+    fail(path, "says its header is " + std::to_string(preamble.dict_length) +
+                   " bytes long, over the " + limit_text(limits::kNpyHeaderBytes) +
+                   " a header may have; " + kSaveAgain);
+  }
   const size_t data_at = preamble.dict_at + preamble.dict_length;
   if (bytes.size() < data_at) bytes += file.read(data_at - bytes.size());
   const HeaderBlock block = split_header(bytes, path);

@@ -228,8 +228,8 @@ void check_whole(const std::vector<Member>& members, uint64_t archive_bytes,
   }
   std::vector<const Member*> by_place;
   for (const Member& m : members) by_place.push_back(&m);
-  std::sort(by_place.begin(), by_place.end(),
-            [](const Member* x, const Member* y) { return x->local < y->local; });
+  std::stable_sort(by_place.begin(), by_place.end(),
+                   [](const Member* x, const Member* y) { return x->local < y->local; });
   for (size_t i = 1; i < by_place.size(); ++i) {
     const Member &before = *by_place[i - 1], &after = *by_place[i];
     if (after.local < before.end())
