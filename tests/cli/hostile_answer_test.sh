@@ -2,7 +2,7 @@
 # attnlab-cli check on hostile answers, under a 1 GiB virtual memory limit so that a regression
 # fails here instead of swapping the machine: the issue's 264 KB answer.npz (64 central-directory
 # entries pointing at one deflated member of 256 MiB of zeros), an answer from /dev/zero and a
-# zero-byte one. Each is exit 2 with one line on stderr.
+# zero-byte one. Each is exit 2 with one line on stderr; the first stays under 100 MB resident.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 set -u
 cli=${ATTNLAB_CLI:?set ATTNLAB_CLI to the attnlab-cli binary}
@@ -45,6 +45,12 @@ bytes=$(stat -c %s "$work/ex/answer.npz")
 [ "$bytes" -lt 300000 ] && ok || bad "the hostile answer is $bytes bytes, not about 264 KB"
 
 expect 2 "that share bytes (from byte 0)" -- check "$work/ex"
+# The issue's bound: under 100 MB resident (it grew to 5.5 GB before the archive was checked whole).
+peak_kib=$(/usr/bin/python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$cli" check "$work/ex")
+[ "$peak_kib" -lt 102400 ] && ok || bad "check of the hostile answer peaked at $peak_kib KiB resident"
 expect 2 "/dev/zero: is not a .npz archive" -- check "$work/ex" --answer /dev/zero
 : >"$work/empty.npz"
 expect 2 "empty.npz: is empty (0 bytes), not an answer" -- check "$work/ex" --answer "$work/empty.npz"
