@@ -15,7 +15,9 @@
 #include <thread>
 
 #include "app/lessons/lesson_files.hpp"
+#include "core/checkpoints/model_config.hpp"
 #include "core/exercise/answer.hpp"
+#include "core/exercise/exercise.hpp"
 #include "core/limits/bounded_read.hpp"
 #include "core/limits/limits.hpp"
 #include "core/limits/machine_memory.hpp"
@@ -197,6 +199,23 @@ TEST(AnswerLimits, ZeroByteAnswerIsEmptyNotAPermissionProblem) {
   const std::string empty = dir.file("answer.npz", "");
   EXPECT_EQ(refusal([&] { read_answer(empty); }),
             empty + ": is empty (0 bytes), not an answer; check that it was saved completely");
+}
+
+TEST(ExerciseLimits, ExerciseJsonFromAFifoWithNoWriterIsEmptyAtOnce) {
+  TempDir dir;
+  const std::string fifo = dir.fifo("exercise.json");
+  EXPECT_EQ(
+      refusal([&] { load_exercise(dir.path.string()); }),
+      fifo + ": is empty (0 bytes), not an exercise.json; check that it was saved completely");
+}
+
+TEST(ModelLimits, ConfigJsonLinkedToDevZeroIsRefusedAtTheLimit) {
+  TempDir dir;
+  fs::create_symlink("/dev/zero", dir.path / "config.json");
+  EXPECT_EQ(refusal([&] { read_model_config(dir.path.string()); }),
+            (dir.path / "config.json").string() +
+                ": is over the 1 MiB a model's settings file may hold (it is a pipe or a device, "
+                "read up to the limit); give the folder of a downloaded or trained model");
 }
 
 // [SECTION] the memory cap and the machine's memory
