@@ -32,8 +32,9 @@ constexpr FileLimit kLessonFile{4 * kMiB, "a lesson", "split it into several les
 constexpr FileLimit kExerciseJson{64 * kMiB, "an exercise.json",
                                   "make the exercise again with attnlab-cli exercise"};
 
-// settings.json holds choices and a few paths: a few KB; 1 MiB is a broken or foreign file.
-constexpr FileLimit kSettingsJson{1 * kMiB, "a settings file",
+// settings.json holds choices, a few paths and the sentence: a few KB, more only for a long
+// pasted text; past 16 MiB it is a broken or foreign file (moved aside, the app starts afresh).
+constexpr FileLimit kSettingsJson{16 * kMiB, "a settings file",
                                   "delete it and the app starts with the defaults"};
 
 // A preset is a config and at most a few small input tensors written out as JSON numbers.
