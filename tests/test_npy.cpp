@@ -234,6 +234,38 @@ TEST(NpyLoad, MissingOrUnreadableFileSaysSo) {
   EXPECT_TRUE(says(error_from([&] { load_npy(folder, "w"); }), folder, "Is a directory"));
 }
 
+// The magic and the header are read first, then only the data they declare: an x.npy that is a
+// link to /dev/zero is refused at its first bytes (it was read to 2 GiB before).
+TEST_F(NpyFiles, NpyAtDevZeroIsRefusedAtItsMagic) {
+  const std::string link = (dir_ / "x.npy").string();
+  fs::create_symlink("/dev/zero", link);
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  EXPECT_TRUE(says(error_from([&] { load_npy(link, "x"); }), link,
+                   "is not a .npy file (it does not start with the \\x93NUMPY magic string)"));
+  getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 16 * 1024);  // KiB: nothing large was read
+}
+
+TEST_F(NpyFiles, OnlyTheDataTheHeaderDeclaresIsRead) {
+  const std::string npy = npy_bytes(Tensor::zeros("x", {2, 3}));
+  const std::string path = (dir_ / "long.npy").string();
+  std::ofstream(path, std::ios::binary) << npy << std::string(8 << 20, 'j');
+  EXPECT_TRUE(says(error_from([&] { load_npy(path, "x"); }), path,
+                   "has more bytes after the 24 bytes of data its header declares; save the "
+                   "array again with np.save(path, a)"));
+  const std::string exact = (dir_ / "exact.npy").string();
+  std::ofstream(exact, std::ios::binary) << npy;
+  EXPECT_EQ(read_npy_file(exact), npy);
+}
+
+TEST_F(NpyFiles, EmptyNpyIsEmpty) {
+  const std::string path = (dir_ / "x.npy").string();
+  std::ofstream(path, std::ios::binary).flush();
+  EXPECT_TRUE(says(error_from([&] { load_npy(path, "x"); }), path,
+                   "is empty (0 bytes), not a .npy array; check that it was saved completely"));
+}
+
 TEST(NpyParse, AcceptsAnyValidSpellingOfTheHeader) {
   const std::string two_values = little_endian_data<float>({1.5f, -3});
   const std::vector<std::string> dicts = {

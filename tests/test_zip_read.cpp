@@ -2,6 +2,7 @@
 // tests/fuzz/corpus/make_npz_corpus.py's stored.npz and deflated.npz), archives built here with
 // zip_store and with zlib's raw deflate, and truncated or corrupt ones.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "core/exercise/answer.hpp"
+#include "core/limits/limits.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/tensor/zip_read.hpp"
@@ -131,6 +133,224 @@ TEST(ZipRead, NotAnArchiveSaysHowToSave) {
     EXPECT_NE(std::string(e.what()).find("not a .npz archive"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("np.savez"), std::string::npos);
   }
+}
+
+// [SECTION] limits on the whole archive, checked before anything is inflated
+
+std::string u16(uint64_t v) {
+  return {char(v & 0xff), char(v >> 8 & 0xff)};
+}
+std::string u32(uint64_t v) {
+  return u16(v & 0xffff) + u16(v >> 16 & 0xffff);
+}
+std::string u64(uint64_t v) {
+  return u32(v & 0xffffffffu) + u32(v >> 32);
+}
+
+// An archive written field by field, so that its directory can say what a hostile one says.
+struct RawMember {
+  std::string name;
+  uint64_t method = 0, crc = 0, packed = 0, size = 0, local = 0;
+};
+
+std::string local_header(const RawMember& m) {
+  return u32(0x04034b50) + u16(20) + u16(0) + u16(m.method) + u16(0) + u16(0) + u32(m.crc) +
+         u32(m.packed) + u32(m.size) + u16(m.name.size()) + u16(0) + m.name;
+}
+
+std::string central_entry(const RawMember& m) {
+  return u32(0x02014b50) + u16(20) + u16(20) + u16(0) + u16(m.method) + u16(0) + u16(0) +
+         u32(m.crc) + u32(m.packed) + u32(m.size) + u16(m.name.size()) + u16(0) + u16(0) + u16(0) +
+         u16(0) + u32(0) + u32(m.local) + m.name;
+}
+
+// `data` (the local records) followed by a directory of `members`.
+std::string with_directory(const std::string& data, const std::vector<RawMember>& members) {
+  std::string central;
+  for (const RawMember& m : members) central += central_entry(m);
+  return data + central + u32(0x06054b50) + u16(0) + u16(0) + u16(members.size()) +
+         u16(members.size()) + u32(central.size()) + u32(data.size()) + u16(0);
+}
+
+// Raw deflate of `size` zero bytes, made a MiB at a time (never holding them), and their CRC-32.
+std::pair<std::string, uint32_t> deflated_zeros(uint64_t size) {
+  const std::string zeros(std::min<uint64_t>(size, uint64_t{1} << 20), '\0');
+  z_stream s{};
+  EXPECT_EQ(deflateInit2(&s, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string packed;
+  std::string buffer(1 << 16, '\0');
+  uLong crc = ::crc32(0, nullptr, 0);
+  for (uint64_t done = 0; done < size || s.avail_in > 0;) {
+    int flush = Z_NO_FLUSH;
+    if (s.avail_in == 0) {
+      const uint64_t piece = std::min<uint64_t>(zeros.size(), size - done);
+      s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
+      s.avail_in = uInt(piece);
+      crc = ::crc32(crc, reinterpret_cast<const Bytef*>(zeros.data()), uInt(piece));
+      done += piece;
+    }
+    if (done == size) flush = Z_FINISH;
+    do {
+      s.next_out = reinterpret_cast<Bytef*>(buffer.data());
+      s.avail_out = uInt(buffer.size());
+      deflate(&s, flush);
+      packed.append(buffer.data(), buffer.size() - s.avail_out);
+    } while (s.avail_out == 0);
+    if (flush == Z_FINISH) break;
+  }
+  deflateEnd(&s);
+  return {packed, uint32_t(crc)};
+}
+
+std::string refusal_of(const std::string& archive) {
+  try {
+    zip_entries(archive, "answer.npz");
+  } catch (const UserError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    return message;
+  }
+  return "(no error)";
+}
+
+bool says(const std::string& message, const std::string& part) {
+  return message.find(part) != std::string::npos;
+}
+
+int64_t peak_resident_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+TEST(ZipLimits, SixtyFourEntriesSharingOneDeflatedMemberAreRefusedBeforeInflating) {
+  // The answer.npz: one deflated member of 256 MiB of zeros (about 260 KB), listed 64
+  // times in the central directory at the same offset.
+  const uint64_t size = uint64_t{256} << 20;
+  const auto [packed, crc] = deflated_zeros(size);
+  RawMember m{"a0.npy", 8, crc, packed.size(), size, 0};
+  const std::string data = local_header(m) + packed;
+  std::vector<RawMember> members;
+  for (int i = 0; i < 64; ++i) {
+    m.name = "a" + std::to_string(i) + ".npy";
+    members.push_back(m);
+  }
+  const std::string archive = with_directory(data, members);
+  EXPECT_LT(archive.size(), 300u * 1024);
+  const int64_t before = peak_resident_kib();
+  const std::string said = refusal_of(archive);
+  EXPECT_TRUE(says(said, "answer.npz: has entries a")) << said;
+  EXPECT_TRUE(says(said, "share bytes (from byte 0)")) << said;
+  // Nothing was inflated: one member alone would have raised the peak by 256 MiB.
+  EXPECT_LT(peak_resident_kib() - before, 64 * 1024);
+}
+
+TEST(ZipLimits, OverlappingMembersAreRefused) {
+  // b.npy's local record lies inside a.npy's stored data.
+  const std::string inner = "b contents";
+  RawMember b{"b.npy", 0, crc32(inner), inner.size(), inner.size(), 0};
+  const std::string a_data = std::string(16, 'x') + local_header(b) + inner;
+  RawMember a{"a.npy", 0, crc32(a_data), a_data.size(), a_data.size(), 0};
+  b.local = local_header(a).size() + 16;
+  const std::string said = refusal_of(with_directory(local_header(a) + a_data, {a, b}));
+  EXPECT_EQ(said, "answer.npz: has entries a.npy and b.npy that share bytes (from byte " +
+                      std::to_string(b.local) +
+                      "): the files of an archive never overlap, so it is corrupt or made to "
+                      "exhaust memory; save it again with np.savez");
+}
+
+TEST(ZipLimits, DeclaredSizeThatLiesIsRefusedAndInflatingStopsThere) {
+  const auto [packed, crc] = deflated_zeros(uint64_t{1} << 20);
+  RawMember small{"q.npy", 8, crc, packed.size(), 1000, 0};  // says 1000, holds 1 MiB
+  EXPECT_TRUE(says(refusal_of(with_directory(local_header(small) + packed, {small})),
+                   "answer.npz entry q.npy: its compressed data is truncated or inflates past the "
+                   "1000 bytes declared"));
+  RawMember large{"q.npy", 8, crc, packed.size(), (uint64_t{1} << 20) + 1, 0};  // one byte more
+  EXPECT_TRUE(says(refusal_of(with_directory(local_header(large) + packed, {large})),
+                   "answer.npz entry q.npy: inflates to 1048576 bytes, not the 1048577 declared"));
+}
+
+// An archive whose end of directory is zip64's, declaring `entries` entries.
+std::string zip64_archive(const std::vector<RawMember>& members, const std::string& data,
+                          uint64_t entries) {
+  std::string central;
+  for (const RawMember& m : members) central += central_entry(m);
+  const uint64_t zip64_end_at = data.size() + central.size();
+  const std::string zip64_end = u32(0x06064b50) + u64(44) + u16(45) + u16(45) + u32(0) + u32(0) +
+                                u64(entries) + u64(entries) + u64(central.size()) +
+                                u64(data.size());
+  const std::string locator = u32(0x07064b50) + u32(0) + u64(zip64_end_at) + u32(1);
+  return data + central + zip64_end + locator + u32(0x06054b50) + u16(0) + u16(0) + u16(0xffff) +
+         u16(0xffff) + u32(0xffffffffu) + u32(0xffffffffu) + u16(0);
+}
+
+TEST(ZipLimits, HundredThousandEntriesAreRefusedBeforeTheDirectoryIsRead) {
+  std::string data;
+  std::vector<RawMember> members;
+  for (int i = 0; i < 100000; ++i) {
+    RawMember m{"e" + std::to_string(i) + ".npy", 0, 0, 0, 0, data.size()};
+    data += local_header(m);
+    members.push_back(m);
+  }
+  EXPECT_EQ(refusal_of(zip64_archive(members, data, members.size())),
+            "answer.npz: declares 100000 files, more than the 4096 an archive may hold; save only "
+            "the stages, with np.savez");
+}
+
+TEST(ZipLimits, EntryCountAtTheLimitIsReadAndOnePastIsRefused) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (uint64_t i = 0; i < limits::kZipMaxEntries; ++i)
+    files.emplace_back("e" + std::to_string(i) + ".npy", "x");
+  EXPECT_EQ(zip_entries(zip_store(files), "at.npz").size(), limits::kZipMaxEntries);
+  files.emplace_back("one_more.npy", "x");
+  EXPECT_TRUE(says(refusal_of(zip_store(files)), "declares 4097 files, more than the 4096"));
+}
+
+TEST(ZipLimits, MemberOverTheLimitIsRefusedBeforeInflating) {
+  const uint64_t over = limits::kZipMaxEntryBytes + 1;
+  const std::string packed(over / 1000, 'z');  // room enough for deflate to claim that much
+  RawMember m{"q.npy", 8, 0, packed.size(), over, 0};
+  EXPECT_EQ(refusal_of(with_directory(local_header(m) + packed, {m})),
+            "answer.npz entry q.npy: declares 1073741825 bytes, over the 1 GiB one file of an "
+            "archive may hold; save smaller stages");
+}
+
+TEST(ZipLimits, TotalAndRatioOfTheWholeArchiveAreLimited) {
+  // Three members of 1 GiB each (each within the member limit): 3 GiB in all.
+  std::string data;
+  std::vector<RawMember> members;
+  for (int i = 0; i < 3; ++i) {
+    RawMember m{"m" + std::to_string(i) + ".npy", 8, 0, (uint64_t{1} << 30) / 1000, 0, 0};
+    m.size = uint64_t{1} << 30;
+    m.local = data.size();
+    data += local_header(m) + std::string(m.packed, 'z');
+    members.push_back(m);
+  }
+  EXPECT_EQ(refusal_of(with_directory(data, members)),
+            "answer.npz: declares 3221225472 bytes in all, over the 2 GiB an archive may inflate "
+            "to; save fewer or smaller stages");
+  // 128 MiB declared from about 130 KB: within deflate's 1032 but above the whole's ratio of 100.
+  RawMember dense{"q.npy", 8, 0, (uint64_t{128} << 20) / 1000, uint64_t{128} << 20, 0};
+  const std::string archive =
+      with_directory(local_header(dense) + std::string(dense.packed, 'z'), {dense});
+  EXPECT_EQ(refusal_of(archive), "answer.npz: inflates " + std::to_string(archive.size()) +
+                                     " bytes to 134217728, more than 100 times its size, which "
+                                     "real arrays never do; save it again with np.savez");
+}
+
+TEST(ZipLimits, NestedArchivesAreNotOpened) {
+  const std::string inner = zip_store({{"q.npy", npy_bytes(sample("q"))}});
+  EXPECT_EQ(refusal_of(zip_store({{"inner.npz", inner}})),
+            "answer.npz entry inner.npz: is itself a zip archive: archives inside an archive are "
+            "not opened; save the arrays in one np.savez");
+  EXPECT_EQ(refusal_of(zip_store({{"q.npy", inner}})),
+            "answer.npz entry q.npy: is itself a zip archive: archives inside an archive are not "
+            "opened; save the arrays in one np.savez");
+}
+
+TEST(ZipLimits, ANameTwiceIsRefusedBeforeInflating) {
+  EXPECT_EQ(refusal_of(zip_store({{"q.npy", "a"}, {"q.npy", "b"}})),
+            "answer.npz: holds q.npy twice; save each stage once, with np.savez");
 }
 
 }  // namespace

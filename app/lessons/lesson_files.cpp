@@ -2,14 +2,14 @@
 
 #include <embedded_lessons.hpp>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
+
+#include "core/limits/bounded_read.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::lessons {
 
 namespace {
-
-constexpr std::uintmax_t kMaxLessonBytes = 4 << 20;  // a lecture's text, many times over
 
 const EmbeddedLesson* find_builtin(const std::string& name) {
   for (const EmbeddedLesson& lesson : kEmbeddedLessons)
@@ -73,24 +73,18 @@ LessonText read_lesson_text(const std::string& file_or_name) {
     read.error = file_or_name + " is a folder: give the lesson's .md file";
     return read;
   }
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (!error && size > kMaxLessonBytes) {
-    read.error = file_or_name + " is " + std::to_string(size >> 20) +
-                 " MiB: a lesson is a Markdown text of at most 4 MiB";
+  std::string text;
+  try {
+    text = read_bounded(file_or_name, limits::kLessonFile);  // pipes and devices included
+  } catch (const UserError& refused) {
+    read.error = refused.what();
     return read;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) {
-    read.error = "cannot read " + file_or_name + ": check that it is readable";
-    return read;
-  }
-  if (text.str().find('\0') != std::string::npos) {
+  if (text.find('\0') != std::string::npos) {
     read.error = file_or_name + " is not a text file: a lesson is Markdown (docs/lessons.md)";
     return read;
   }
-  read.markdown = text.str();
+  read.markdown = std::move(text);
   read.name = file_or_name;
   return read;
 }

@@ -1,10 +1,9 @@
 #include "core/checkpoints/checkpoint_weights.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab {
@@ -15,10 +14,8 @@ namespace fs = std::filesystem;
 
 // "index.json" -> {"model.layers.0.self_attn.q_proj.weight": "model-00001-of-00002.safetensors"}
 std::map<std::string, std::string> read_weight_map(const fs::path& index) {
-  std::ifstream in(index, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, false);
+  const nlohmann::json json = nlohmann::json::parse(
+      read_bounded(index.string(), limits::kSafetensorsIndex), nullptr, false);
   if (json.is_discarded() || !json.is_object() || !json.contains("weight_map") ||
       !json["weight_map"].is_object())
     throw UserError(index.string() +

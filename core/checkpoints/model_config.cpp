@@ -1,11 +1,10 @@
 #include "core/checkpoints/model_config.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <vector>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab {
@@ -173,14 +172,12 @@ ModelSpec parse_model_config(const std::string& text, const std::string& label) 
 
 ModelSpec read_model_config(const std::string& folder) {
   const std::filesystem::path path = std::filesystem::path(folder) / "config.json";
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing))
     throw UserError(folder +
                     ": has no config.json (a Hugging Face model's) nor model.json (a model "
                     "attnlab-cli train saved): give the folder of a downloaded or trained model");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_model_config(text.str(), path.string());
+  return parse_model_config(read_bounded(path.string(), limits::kModelJson), path.string());
 }
 
 }  // namespace attnlab

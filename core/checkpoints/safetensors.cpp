@@ -12,13 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "core/kernels/parallel.hpp"
+#include "core/limits/limits.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab {
 
 namespace {
 
-constexpr uint64_t kMaxHeaderBytes = 100'000'000;  // as the safetensors library's own limit
+constexpr uint64_t kMaxHeaderBytes = limits::kSafetensorsHeaderBytes;
 
 // The float (or double) whose bits are `bits` (std::bit_cast, which the page's libc++ lacks).
 template <typename To, typename From>

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/exercise/starter_code.hpp"
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/tensor/zip_read.hpp"
@@ -16,25 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uintmax_t kMaxAnswerBytes = uintmax_t{1} << 30;
-
-std::string read_file(const fs::path& path) {
-  std::error_code ec;
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw UserError(path.string() + ": cannot read the file (" + ec.message() + ")");
-  if (size > kMaxAnswerBytes)
-    throw UserError(path.string() + ": " + std::to_string(size) +
-                    " bytes, over the 1 GiB an answer may have; save fewer or smaller stages");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  if (!in || !(bytes << in.rdbuf()))
-    throw UserError(path.string() + ": cannot read the file; check its permissions");
-  return bytes.str();
-}
-
+// Names are unique: zip_entries refuses an archive with a name twice, and a folder cannot hold one.
 void add(Answer& answer, std::string name, const std::string& bytes, const std::string& label) {
-  if (answer.find(name))
-    throw UserError(answer.source + ": holds " + name + " twice; save each stage once");
   Tensor t = parse_npy(bytes, label, name, NonFinite::Keep);
   if (name == kNotImplementedMarker) {
     answer.not_implemented = true;
@@ -50,6 +32,26 @@ std::string array_name(const std::string& file) {
   return file.substr(0, file.size() - suffix.size());
 }
 
+// The first bytes of an answer: a zip archive's, not a lone .npy array's nor anything else's.
+void check_archive_start(const std::string& bytes, const std::string& label) {
+  if (bytes.rfind("\x93NUMPY", 0) == 0)
+    throw UserError(label +
+                    ": is one .npy array, not a .npz archive; save the stages with "
+                    "np.savez(\"answer.npz\", q=q, out=out)");
+  if (bytes.rfind("PK", 0) != 0)
+    throw UserError(label +
+                    ": is not a .npz archive (it does not start as a zip file does); "
+                    "save the stages with np.savez(\"answer.npz\", q=q, out=out)");
+}
+
+// The answer file, its first bytes checked before the rest is read (/dev/zero is refused at once).
+std::string read_archive(const std::string& path) {
+  BoundedFile file(path, limits::kAnswerFile);
+  std::string bytes = file.read_start(6);
+  check_archive_start(bytes, path);
+  return bytes + file.read(limits::kAnswerFile.bytes);
+}
+
 }  // namespace
 
 const Tensor* Answer::find(const std::string& name) const {
@@ -59,14 +61,7 @@ const Tensor* Answer::find(const std::string& name) const {
 }
 
 Answer parse_answer_archive(const std::string& bytes, const std::string& label) {
-  if (bytes.rfind("\x93NUMPY", 0) == 0)
-    throw UserError(label +
-                    ": is one .npy array, not a .npz archive; save the stages with "
-                    "np.savez(\"answer.npz\", q=q, out=out)");
-  if (bytes.rfind("PK", 0) != 0)
-    throw UserError(label +
-                    ": is not a .npz archive (it does not start as a zip file does); "
-                    "save the stages with np.savez(\"answer.npz\", q=q, out=out)");
+  check_archive_start(bytes, label);
   Answer answer;
   answer.source = label;
   for (const auto& [file, contents] : zip_entries(bytes, label)) {
@@ -85,7 +80,7 @@ Answer read_answer(const std::string& path) {
     throw UserError(path +
                     ": no such file; fill in mha() in mha.py and run python3 mha.py "
                     "(it writes answer.npz), or give the answer's file{{(answer FILE)}}");
-  if (!fs::is_directory(path, ec)) return parse_answer_archive(read_file(path), path);
+  if (!fs::is_directory(path, ec)) return parse_answer_archive(read_archive(path), path);
   Answer answer;
   answer.source = path;
   std::vector<fs::path> files;
@@ -94,7 +89,7 @@ Answer read_answer(const std::string& path) {
   if (ec) throw UserError(path + ": cannot list the folder (" + ec.message() + ")");
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files)
-    add(answer, array_name(file.filename().string()), read_file(file), file.string());
+    add(answer, array_name(file.filename().string()), read_npy_file(file.string()), file.string());
   if (files.empty())
     throw UserError(path + ": the folder holds no .npy files; save each stage as NAME.npy");
   return answer;

@@ -1,10 +1,9 @@
 #include "core/exercise/exercise.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/exercise/starter_code.hpp"
+#include "core/limits/bounded_read.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/masks.hpp"
@@ -43,14 +42,6 @@ void require_plain(const Config& c) {
 
 json shape_json(const Shape& shape) {
   return json(std::vector<int64_t>(shape.begin(), shape.end()));
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path.string() + ": cannot read the file; check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -163,7 +154,8 @@ Exercise load_exercise(const std::string& dir) {
                     ": no exercise.json in the folder; make an exercise with attnlab-cli "
                     "exercise " +
                     dir + " --preset seed002");
-  const json doc = parse_json_text(read_text(json_path), json_path.string());
+  const json doc =
+      parse_json_text(read_bounded(json_path.string(), limits::kExerciseJson), json_path.string());
   if (!doc.is_object() || !doc.contains("config") || doc.value("format", 0) != kFormat)
     throw UserError(json_path.string() +
                     ": not an exercise.json of this version; make the exercise again");

@@ -23,10 +23,7 @@ const Scalar* data_or_null(const Tensor& t) {
 
 // validate()'s issues, but for the trace's memory cap: the tiled run has its own (below).
 std::string config_issues(const Config& c) {
-  Config uncapped = c;
-  uncapped.memory_cap_bytes = std::numeric_limits<int64_t>::max();
-  uncapped.shape_only = false;
-  const std::vector<ConfigIssue> issues = validate(uncapped);
+  const std::vector<ConfigIssue> issues = validate_settings(c);
   return issues.empty() ? "" : describe(issues);
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/limits/machine_memory.hpp"
 #include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/tokenizer.hpp"
@@ -172,6 +173,9 @@ std::vector<ConfigIssue> validate_settings(const Config& c) {
                                      "zeroing an attention weight)"});
   }
   if (c.memory_cap_bytes <= 0) issues.push_back({"memory_cap", "the memory cap must be positive"});
+  // Whatever set it (the command line, a scene, a preset, settings.json, exercise.json).
+  if (std::string above = cap_above_machine(c.memory_cap_bytes); !above.empty())
+    issues.push_back({"memory_cap", above});
   if (issues.empty()) check_countable(c, issues);
   return issues;
 }

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/asset_paths.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
@@ -20,8 +19,6 @@ std::string presets_dir() {
 }
 
 namespace {
-
-constexpr size_t kMaxPresetBytes = 16 << 20;
 
 // X given as (T, d_in) becomes (1, T, d_in).
 Tensor as_batched(Tensor x) {
@@ -94,13 +91,7 @@ Preset parse_preset(const std::string& text, const std::string& source) {
 Preset load_preset_file(const std::string& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) throw UserError(path + ": no such preset file");
-  if (fs::file_size(path, ec) > kMaxPresetBytes)
-    throw UserError(path + ": preset file is larger than 16 MiB");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw UserError(path + ": cannot be read (check its permissions)");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_preset(text.str(), path);
+  return parse_preset(read_bounded(path, limits::kPresetFile), path);
 }
 
 std::vector<Preset> load_all_presets(std::vector<std::string>* errors) {

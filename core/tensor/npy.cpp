@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab {
@@ -34,9 +35,7 @@ To same_bits(const From& from) {
 constexpr std::string_view kMagic{"\x93NUMPY", 6};
 constexpr size_t kVersionAt = kMagic.size();  // two bytes: major, minor
 constexpr size_t kHeaderLengthAt = kVersionAt + 2;
-constexpr int64_t kMaxDataBytes = int64_t{2} << 30;  // 2 GiB
-// A file may be this much larger than its data: room for any header np.save writes.
-constexpr int64_t kMaxHeaderBytes = int64_t{1} << 20;
+constexpr int64_t kMaxDataBytes = int64_t(limits::kNpyDataBytes);
 constexpr size_t kMaxDims = 8;
 constexpr size_t kHeaderAlign = 64;
 // numpy pads the header so the first dimension can grow in place to this many digits.
@@ -87,8 +86,14 @@ struct HeaderBlock {
   size_t data_offset;     // where the array data starts
 };
 
-// Checks the magic string and format version and locates the header dict and the data.
-HeaderBlock split_header(const std::string& bytes, const std::string& label) {
+struct Preamble {
+  size_t dict_at;      // where the header dict starts
+  size_t dict_length;  // its length, as the preamble declares it
+};
+
+// Checks the magic string and the format version and reads the header's length: the first 12
+// bytes at most.
+Preamble read_preamble(const std::string& bytes, const std::string& label) {
   if (bytes.compare(0, kMagic.size(), kMagic) != 0) {
     fail(label,
          "is not a .npy file (it does not start with the \\x93NUMPY magic string); "
@@ -110,6 +115,12 @@ HeaderBlock split_header(const std::string& bytes, const std::string& label) {
   const char* length_bytes = bytes.data() + kHeaderLengthAt;
   const size_t dict_length =
       major == 1 ? load_unsigned<2, false>(length_bytes) : load_unsigned<4, false>(length_bytes);
+  return {dict_at, dict_length};
+}
+
+// Checks the magic string and format version and locates the header dict and the data.
+HeaderBlock split_header(const std::string& bytes, const std::string& label) {
+  const auto [dict_at, dict_length] = read_preamble(bytes, label);
   if (dict_length > bytes.size() - dict_at) {
     fail(label, "says its header is " + std::to_string(dict_length) + " bytes long but only " +
                     std::to_string(bytes.size() - dict_at) +
@@ -313,9 +324,9 @@ std::optional<int64_t> declared_bytes(const Shape& shape, size_t width) {
   return empty ? 0 : bytes;
 }
 
-// Checked before allocating, so a corrupt header can never make us allocate a size it lies about.
-void check_data_size(const Shape& shape, FloatFormat format, size_t available,
-                     const std::string& label) {
+// The bytes of data the header declares, refused past the limits: checked before anything is
+// allocated or read, so a corrupt header can never make us allocate a size it lies about.
+size_t data_size(const Shape& shape, FloatFormat format, const std::string& label) {
   if (shape.size() > kMaxDims) {
     fail(label, "has " + std::to_string(shape.size()) + " dimensions; at most " +
                     std::to_string(kMaxDims) + " are supported, reshape the array before saving");
@@ -332,7 +343,15 @@ void check_data_size(const Shape& shape, FloatFormat format, size_t available,
     fail(label, with_bytes + ", over the 2 GiB limit (" + std::to_string(kMaxDataBytes) +
                     " bytes); load a smaller array");
   }
-  const auto expected = static_cast<size_t>(*bytes);
+  return static_cast<size_t>(*bytes);
+}
+
+void check_data_size(const Shape& shape, FloatFormat format, size_t available,
+                     const std::string& label) {
+  const size_t expected = data_size(shape, format, label);
+  const std::string with_bytes = "declares shape " + shape_to_string(shape) + " of " +
+                                 type_name(format) + " (" + std::to_string(expected) +
+                                 " bytes of data)";
   if (available < expected) {
     fail(label, with_bytes + " but only " + std::to_string(available) +
                     " bytes follow the header: the file is truncated, save it again");
@@ -422,29 +441,6 @@ int last_error() {
   return errno != 0 ? errno : EIO;
 }
 
-// Stops early, and refuses, past the largest file parse_npy could accept.
-std::string read_whole_file(const std::string& path) {
-  errno = 0;
-  std::unique_ptr<std::FILE, CloseFile> file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    fail(path,
-         "cannot open the file: " + std::string(std::strerror(last_error())) + "; check the path");
-  }
-  std::string bytes;
-  std::vector<char> buffer(1 << 16);
-  while (const size_t got = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
-    bytes.append(buffer.data(), got);
-    if (bytes.size() > static_cast<size_t>(kMaxDataBytes + kMaxHeaderBytes)) {
-      fail(path, "is larger than " + std::to_string(kMaxDataBytes + kMaxHeaderBytes) +
-                     " bytes, over the 2 GiB limit; load a smaller array");
-    }
-  }
-  if (std::ferror(file.get())) {
-    fail(path, "cannot read the file: " + std::string(std::strerror(last_error())));
-  }
-  return bytes;
-}
-
 // Creates `path`, writes `bytes` and forces them to disk. Returns 0, or the errno of the first
 // step that failed.
 int write_and_sync(const std::string& path, const std::string& bytes) {
@@ -479,8 +475,31 @@ Tensor parse_npy(const std::string& bytes, const std::string& label,
   return tensor;
 }
 
+std::string read_npy_file(const std::string& path) {
+  BoundedFile file(path, limits::kNpyFile);
+  std::string bytes = file.read_start(kHeaderLengthAt + 4);  // magic, version, header length
+  const Preamble preamble = read_preamble(bytes, path);
+  if (preamble.dict_length > limits::kNpyHeaderBytes) {
+    fail(path, "says its header is " + std::to_string(preamble.dict_length) +
+                   " bytes long, over the " + limit_text(limits::kNpyHeaderBytes) +
+                   " a header may have; " + kSaveAgain);
+  }
+  const size_t data_at = preamble.dict_at + preamble.dict_length;
+  if (bytes.size() < data_at) bytes += file.read(data_at - bytes.size());
+  const HeaderBlock block = split_header(bytes, path);
+  const NpyHeader header = HeaderParser(block.dict, path).parse();
+  const size_t data = data_size(header.shape, float_format(header.descr, path), path);
+  // One byte past the data shows a file longer than its header says.
+  const size_t have = bytes.size() - block.data_offset;
+  if (have <= data) bytes += file.read(data + 1 - have);
+  if (bytes.size() - block.data_offset > data)
+    fail(path, "has more bytes after the " + std::to_string(data) +
+                   " bytes of data its header declares; " + kSaveAgain);
+  return bytes;
+}
+
 Tensor load_npy(const std::string& path, const std::string& storage_name) {
-  return parse_npy(read_whole_file(path), path, storage_name);
+  return parse_npy(read_npy_file(path), path, storage_name);
 }
 
 std::string npy_bytes(const Tensor& tensor) {

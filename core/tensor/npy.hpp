@@ -23,6 +23,12 @@ enum class NonFinite { Refuse, Keep };
 Tensor parse_npy(const std::string& bytes, const std::string& label,
                  const std::string& storage_name, NonFinite non_finite = NonFinite::Refuse);
 
+// The bytes of the .npy file at `path`, read only as far as its header declares: the magic and
+// the header first (a file that is not .npy, /dev/zero included, is refused after 12 bytes), then
+// the data and one byte more (to refuse a file longer than it says). Refuses a missing, unreadable
+// or empty file and one past the limits (core/limits/limits.hpp) in one line.
+std::string read_npy_file(const std::string& path);
+
 // Reads a file and parses it (message names the path; a missing/unreadable file says so).
 Tensor load_npy(const std::string& path, const std::string& storage_name);
 

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
+#include "core/limits/bounded_read.hpp"
+#include "core/limits/limits.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/zip_store.hpp"
 
@@ -19,8 +22,9 @@ constexpr size_t kZip64EndSize = 56;
 constexpr uint32_t kUnset32 = 0xffffffffu;  // "see the zip64 extra field"
 constexpr uint16_t kZip64Extra = 0x0001;
 constexpr uint16_t kStored = 0, kDeflated = 8;
-constexpr size_t kMaxEntries = 65535;
+// Deflate turns one byte into at most 1032: a larger declared size is a lie.
 constexpr uint64_t kMaxDeflateRatio = 1032;
+constexpr const char* kSaveAgain = "save it again with np.savez";
 
 [[noreturn]] void fail(const std::string& label, const std::string& why) {
   throw UserError(label + ": " + why);
@@ -81,9 +85,10 @@ Directory read_directory(const Bytes& b, uint64_t end, const std::string& label)
     b.require(at, kZip64EndSize);
     d = {b.get(at + 32, 8), b.get(at + 48, 8), b.get(at + 40, 8)};
   }
-  if (d.entries > kMaxEntries)
+  if (d.entries > limits::kZipMaxEntries)
     fail(label, "declares " + std::to_string(d.entries) + " files, more than the " +
-                    std::to_string(kMaxEntries) + " an answer can hold");
+                    std::to_string(limits::kZipMaxEntries) +
+                    " an archive may hold; save only the stages, with np.savez");
   b.require(d.offset, d.size);
   return d;
 }
@@ -119,7 +124,7 @@ std::string inflate_entry(const std::string& compressed, uint64_t size, const st
   s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
   s.avail_in = uInt(compressed.size());
   s.next_out = reinterpret_cast<Bytef*>(out.data());
-  s.avail_out = uInt(size);  // at most kMaxZipEntryBytes: inflate can never write past it
+  s.avail_out = uInt(size);  // at most limits::kZipMaxEntryBytes: inflate never writes past it
   const int status = inflate(&s, Z_FINISH);
   const uint64_t produced = s.total_out;
   inflateEnd(&s);
@@ -133,60 +138,134 @@ std::string inflate_entry(const std::string& compressed, uint64_t size, const st
   return out;
 }
 
+// One member as the central directory declares it, checked against the archive's bytes.
+struct Member {
+  std::string name, where;  // where: "LABEL entry NAME", for messages
+  uint64_t method = 0, packed = 0, size = 0;
+  uint32_t crc = 0;
+  uint64_t local = 0, data = 0;  // its local header, and its data (packed bytes) after it
+  uint64_t end() const { return data + packed; }
+};
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool is_zip(const std::string& contents) {
+  return contents.rfind("PK\x03\x04", 0) == 0 || contents.rfind(std::string("PK\x05\x06"), 0) == 0;
+}
+
+[[noreturn]] void refuse_nested(const std::string& where) {
+  fail(where,
+       "is itself a zip archive: archives inside an archive are not opened; save the arrays "
+       "in one np.savez");
+}
+
+// The central directory's entry at `at`, every field checked; nothing inflated.
+Member read_member(const Bytes& b, uint64_t at, uint64_t n, const std::string& label,
+                   uint64_t& next) {
+  b.require(at, kCentralSize);
+  if (b.get(at, 4) != kCentralHeader)
+    fail(label, "has a corrupt central directory (entry " + std::to_string(n) + "); save it again");
+  Member m;
+  const uint64_t flags = b.get(at + 8, 2);
+  m.method = b.get(at + 10, 2);
+  m.crc = uint32_t(b.get(at + 16, 4));
+  m.packed = b.get(at + 20, 4);
+  m.size = b.get(at + 24, 4);
+  const uint64_t name_length = b.get(at + 28, 2), extra_length = b.get(at + 30, 2),
+                 comment_length = b.get(at + 32, 2);
+  m.local = b.get(at + 42, 4);
+  m.name = b.slice(at + kCentralSize, name_length);
+  // Names go into one-line messages: control characters (a newline) are refused, not printed.
+  if (std::any_of(m.name.begin(), m.name.end(),
+                  [](char ch) { return uint8_t(ch) < 0x20 || ch == 0x7f; }))
+    fail(label,
+         "holds an entry whose name has control characters; the archive is corrupt, save "
+         "it again with np.savez");
+  m.where = label + " entry " + m.name;
+  std::vector<uint64_t*> unset;
+  for (uint64_t* value : {&m.size, &m.packed, &m.local})
+    if (*value == kUnset32) unset.push_back(value);
+  apply_zip64_extra(b, at + kCentralSize + name_length, extra_length, unset, m.where);
+  if (flags & 1) fail(m.where, "is encrypted; save the answer without a password");
+  if (m.method != kStored && m.method != kDeflated)
+    fail(m.where, "uses compression method " + std::to_string(m.method) +
+                      "; save with np.savez or np.savez_compressed");
+  for (const char* archive : {".zip", ".npz"})
+    if (ends_with(m.name, archive)) refuse_nested(m.where);
+  if (m.size > limits::kZipMaxEntryBytes)
+    fail(m.where, "declares " + std::to_string(m.size) + " bytes, over the " +
+                      limit_text(limits::kZipMaxEntryBytes) +
+                      " one file of an archive may hold; save smaller stages");
+  // A "zip bomb" declaring more than deflate can produce is refused before anything is allocated.
+  if (m.method == kDeflated && m.size > m.packed * kMaxDeflateRatio + 64)
+    fail(m.where, "declares " + std::to_string(m.size) + " bytes from " + std::to_string(m.packed) +
+                      " compressed, more than deflate can produce; the archive is corrupt");
+  if (m.method == kStored && m.packed != m.size)
+    fail(m.where, "is stored with a size that disagrees with itself; save it again");
+  b.require(m.local, kLocalSize);
+  if (b.get(m.local, 4) != kLocalHeader)
+    fail(m.where, "has no local header where the directory says; save it again");
+  m.data = m.local + kLocalSize + b.get(m.local + 26, 2) + b.get(m.local + 28, 2);
+  b.require(m.data, m.packed);
+  next = at + kCentralSize + name_length + extra_length + comment_length;
+  return m;
+}
+
+// The archive as a whole, before anything is inflated: each name once, no two members sharing
+// bytes (one deflated member listed many times would inflate many times), the total and the
+// ratio within the limits.
+void check_whole(const std::vector<Member>& members, uint64_t archive_bytes,
+                 const std::string& label) {
+  std::set<std::string> names;
+  uint64_t total = 0;
+  for (const Member& m : members) {
+    if (!names.insert(m.name).second)
+      fail(label, "holds " + m.name + " twice; save each stage once, with np.savez");
+    total += m.size;  // each at most kZipMaxEntryBytes: no overflow for kZipMaxEntries of them
+  }
+  std::vector<const Member*> by_place;
+  for (const Member& m : members) by_place.push_back(&m);
+  std::stable_sort(by_place.begin(), by_place.end(),
+                   [](const Member* x, const Member* y) { return x->local < y->local; });
+  for (size_t i = 1; i < by_place.size(); ++i) {
+    const Member &before = *by_place[i - 1], &after = *by_place[i];
+    if (after.local < before.end())
+      fail(label, "has entries " + before.name + " and " + after.name +
+                      " that share bytes (from byte " + std::to_string(after.local) +
+                      "): the files of an archive never overlap, so it is corrupt or made to "
+                      "exhaust memory; " +
+                      kSaveAgain);
+  }
+  if (total > limits::kZipMaxTotalBytes)
+    fail(label, "declares " + std::to_string(total) + " bytes in all, over the " +
+                    limit_text(limits::kZipMaxTotalBytes) +
+                    " an archive may inflate to; save fewer or smaller stages");
+  if (total > limits::kZipRatioFloorBytes && total / limits::kZipMaxRatio > archive_bytes)
+    fail(label, "inflates " + std::to_string(archive_bytes) + " bytes to " + std::to_string(total) +
+                    ", more than " + std::to_string(limits::kZipMaxRatio) +
+                    " times its size, which real arrays never do; " + kSaveAgain);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> zip_entries(const std::string& bytes,
                                                              const std::string& label) {
   const Bytes b(bytes, label);
   const Directory d = read_directory(b, find_end_record(b, label), label);
-  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<Member> members;
   uint64_t at = d.offset;
-  for (uint64_t n = 0; n < d.entries; ++n) {
-    b.require(at, kCentralSize);
-    if (b.get(at, 4) != kCentralHeader)
-      fail(label,
-           "has a corrupt central directory (entry " + std::to_string(n) + "); save it again");
-    const uint64_t flags = b.get(at + 8, 2), method = b.get(at + 10, 2);
-    const uint32_t crc = uint32_t(b.get(at + 16, 4));
-    uint64_t packed = b.get(at + 20, 4), size = b.get(at + 24, 4);
-    const uint64_t name_length = b.get(at + 28, 2), extra_length = b.get(at + 30, 2),
-                   comment_length = b.get(at + 32, 2);
-    uint64_t local = b.get(at + 42, 4);
-    const std::string name = b.slice(at + kCentralSize, name_length);
-    // Names go into one-line messages: control characters (a newline) are refused, not printed.
-    if (std::any_of(name.begin(), name.end(),
-                    [](char ch) { return uint8_t(ch) < 0x20 || ch == 0x7f; }))
-      fail(label,
-           "holds an entry whose name has control characters; the archive is corrupt, save "
-           "it again with np.savez");
-    const std::string where = label + " entry " + name;
-    std::vector<uint64_t*> unset;
-    for (uint64_t* value : {&size, &packed, &local})
-      if (*value == kUnset32) unset.push_back(value);
-    apply_zip64_extra(b, at + kCentralSize + name_length, extra_length, unset, where);
-    if (flags & 1) fail(where, "is encrypted; save the answer without a password");
-    if (method != kStored && method != kDeflated)
-      fail(where, "uses compression method " + std::to_string(method) +
-                      "; save with np.savez or np.savez_compressed");
-    if (size > kMaxZipEntryBytes)
-      fail(where, "declares " + std::to_string(size) + " bytes, over the " +
-                      std::to_string(kMaxZipEntryBytes) + "-byte limit");
-    // Deflate turns a byte into at most 1032: a larger declared size is a lie (a "zip bomb"),
-    // refused before anything is allocated.
-    if (method == kDeflated && size > packed * kMaxDeflateRatio + 64)
-      fail(where, "declares " + std::to_string(size) + " bytes from " + std::to_string(packed) +
-                      " compressed, more than deflate can produce; the archive is corrupt");
-    if (method == kStored && packed != size)
-      fail(where, "is stored with a size that disagrees with itself; save it again");
-    b.require(local, kLocalSize);
-    if (b.get(local, 4) != kLocalHeader)
-      fail(where, "has no local header where the directory says; save it again");
-    const uint64_t data = local + kLocalSize + b.get(local + 26, 2) + b.get(local + 28, 2);
-    std::string contents = b.slice(data, packed);
-    if (method == kDeflated) contents = inflate_entry(contents, size, where);
-    if (crc32(contents) != crc) fail(where, "fails its CRC-32 check: the archive is corrupt");
-    files.emplace_back(name, std::move(contents));
-    at += kCentralSize + name_length + extra_length + comment_length;
+  for (uint64_t n = 0; n < d.entries; ++n) members.push_back(read_member(b, at, n, label, at));
+  check_whole(members, bytes.size(), label);
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const Member& m : members) {
+    std::string contents = b.slice(m.data, m.packed);
+    if (m.method == kDeflated) contents = inflate_entry(contents, m.size, m.where);
+    if (crc32(contents) != m.crc) fail(m.where, "fails its CRC-32 check: the archive is corrupt");
+    if (is_zip(contents)) refuse_nested(m.where);
+    files.emplace_back(m.name, std::move(contents));
   }
   return files;
 }

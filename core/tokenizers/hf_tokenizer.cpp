@@ -1,8 +1,6 @@
 #include "core/tokenizers/hf_tokenizer.hpp"
 
-#include <fstream>
-#include <sstream>
-
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 #include "core/tokenizers/tokenizer_files.hpp"
 
@@ -18,13 +16,7 @@ std::string read(const fs::path& path) {
     throw UserError(path.string() + ": not found: the model folder needs it; download it with " +
                     "the model's other files");
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) {
-    throw UserError(path.string() + ": cannot be read: check its permissions");
-  }
-  return text.str();
+  return read_bounded(path.string(), limits::kTokenizerFile);
 }
 
 nlohmann::json read_json(const fs::path& path) {

@@ -1,12 +1,11 @@
 #include "core/training/model_io.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 
@@ -131,16 +130,15 @@ void save_gradients(const std::string& dir, const Batch& batch, const LossReport
 
 SavedModel load_model(const std::string& dir) {
   const std::string path = dir + "/model.json";
-  std::ifstream file(path);
-  if (!file) {
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing)) {
     throw UserError("'" + dir + "' is not a trained model: it has no readable model.json; " +
                     "give a folder written by attnlab-cli train --out");
   }
-  std::stringstream text;
-  text << file.rdbuf();
+  const std::string text = read_bounded(path, limits::kModelJson);
   json j;
   try {
-    j = json::parse(text.str());
+    j = json::parse(text);
   } catch (const json::exception& e) {
     throw UserError(path + " is not valid JSON (" + e.what() + "); train the model again");
   }

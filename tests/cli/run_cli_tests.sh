@@ -138,6 +138,8 @@ expect 2 "padding length 9 is outside" -- --seq-len 4 --mask padding:9
 expect 2 "lists 2 lengths but the batch has B=3" -- --seq-len 4 --batch 3 --mask padding:1,2
 expect 2 "dropout=1" -- --dropout 1
 expect 2 "above the cap of 1.0 MiB" -- --preset base --memory-cap-mb 1
+# A cap above the machine's memory (100 TiB), both numbers named (core/limits/machine_memory.hpp).
+expect 2 "the memory cap of 104857600 MiB is above this machine's memory" -- --memory-cap-mb 104857600
 expect 2 "" -- --heads abc
 expect 2 "" -- --no-such-flag
 expect 2 "cannot open the file" -- --x "$work/missing.npy"

@@ -3,10 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "app/lessons/lesson_files.hpp"
+#include "core/limits/bounded_read.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/tokenizers/unicode.hpp"
@@ -88,15 +87,17 @@ std::string save_lesson_page(const std::string& file_or_name, const std::string&
   const lessons::LessonText lesson = lessons::read_lesson_text(file_or_name);
   if (!lesson.error.empty()) return lesson.error;
   const std::string template_path = one_page_path();
-  std::ifstream in(template_path, std::ios::binary);
-  std::ostringstream page;
-  page << in.rdbuf();
-  if (!in || page.str().find(kOnePageMark) == std::string::npos)
+  std::string page;
+  try {
+    page = read_bounded(template_path, limits::kOnePageTemplate);
+  } catch (const UserError&) {
+  }
+  if (page.find(kOnePageMark) == std::string::npos)
     return "There is no one-file page at " + template_path +
            ": build it with ./setup.sh web --single-file (or set ATTNLAB_ONE_PAGE to it)";
   const std::string name = std::filesystem::path(lesson.name).stem().string();
   try {
-    write_file_atomically(path, page_with_lesson(page.str(), name, lesson.markdown));
+    write_file_atomically(path, page_with_lesson(page, name, lesson.markdown));
   } catch (const std::exception& error) {
     return error.what();
   }

@@ -4,10 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/limits/bounded_read.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
@@ -155,12 +154,10 @@ Settings settings_from_json(const std::string& text, const std::string& source) 
 LoadedSettings load_settings(const std::string& dir) {
   LoadedSettings loaded;
   const std::string path = settings_path(dir);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return loaded;
-  std::stringstream text;
-  text << file.rdbuf();
+  std::error_code missing;
+  if (!fs::exists(path, missing)) return loaded;
   try {
-    loaded.settings = settings_from_json(text.str(), path);
+    loaded.settings = settings_from_json(read_bounded(path, limits::kSettingsJson), path);
     loaded.found = true;
   } catch (const std::exception& error) {
     std::error_code ignored;
