@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/cli/options.hpp"
@@ -59,38 +60,51 @@ void print_diagnosis(std::ostream& out, const Diagnosis& d) {
 }  // namespace
 
 int run_exercise(int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') {
-    if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-      std::cout << "attnlab-cli exercise DIR [config flags | --preset NAME]: writes an exercise "
-                   "folder (inputs as .npy, exercise.json, README.md, mha.py, mha_torch.py); "
-                   "the config flags are attnlab-cli's (see attnlab-cli --help)\n";
+  // --force is the exercise's own flag; the rest are the trace's (argv[0] stands for the program).
+  bool force = false;
+  std::vector<char*> args{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--force")
+      force = true;
+    else
+      args.push_back(argv[i]);
+  }
+  if (args.size() < 2 || args[1][0] == '-') {
+    if (args.size() >= 2 && (std::string(args[1]) == "--help" || std::string(args[1]) == "-h")) {
+      std::cout << "attnlab-cli exercise DIR [--force] [config flags | --preset NAME]: writes an "
+                   "exercise folder (inputs as .npy, exercise.json, README.md, mha.py, "
+                   "mha_torch.py); the config flags are attnlab-cli's (see attnlab-cli --help). "
+                   "Over a folder that is there it writes only what is missing and keeps every "
+                   "file that differs (a student's mha.py), saying which; --force replaces them, "
+                   "moving each old one aside first (mha.py to mha.py.~1~)\n";
       return 0;
     }
     std::cerr << "attnlab-cli exercise: give the folder to write, e.g. attnlab-cli exercise "
                  "ex1 --preset seed002\n";
     return 2;
   }
-  const std::string dir = argv[1];
-  // The config flags are the trace's: parse them with its parser (argv[0] stands for the program).
-  std::vector<char*> rest{argv[0]};
-  for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
+  const std::string dir = args[1];
+  args.erase(args.begin() + 1);
   Request request;
-  if (const int code = parse(int(rest.size()), rest.data(), request); code >= 0) return code;
-  try {
-    if (request.real_model || request.flash || !request.export_dir.empty() || request.json)
-      throw UserError(
-          "exercise takes config flags or --preset NAME only: drop --model, --flash, "
-          "--export and --json");
-    const Exercise e = make_exercise(request.config, request.inputs);
-    write_exercise(e, dir);
-    std::cout << "exercise written to " << dir
-              << ": README.md states the task; fill in mha() in mha.py (or mha_torch.py), run "
-                 "it, then: attnlab-cli check "
-              << dir << "\n";
-  } catch (const UserError& e) {
-    std::cerr << "attnlab-cli exercise: " << e.what() << "\n";
-    return 2;
-  }
+  if (const int code = parse(int(args.size()), args.data(), request); code >= 0) return code;
+  if (request.real_model || request.flash || !request.export_dir.empty() || request.json)
+    throw UserError(
+        "exercise takes config flags or --preset NAME only: drop --model, --flash, "
+        "--export and --json");
+  const Exercise e = make_exercise(request.config, request.inputs);
+  const PersonWrite written =
+      write_exercise(e, dir, force ? WhenDifferent::MoveAside : WhenDifferent::Keep);
+  if (const std::string moved = moved_line(written, dir); !moved.empty())
+    std::cerr << "attnlab-cli exercise: " << moved << "\n";
+  if (const std::string kept = kept_line(written, dir); !kept.empty())
+    std::cerr << "attnlab-cli exercise: " << kept
+              << (written.kept.size() == 1
+                      ? " (--force replaces it, moving the old one aside)\n"
+                      : " (--force replaces them, moving the old ones aside)\n");
+  std::cout << "exercise written to " << dir
+            << ": README.md states the task; fill in mha() in mha.py (or mha_torch.py), run "
+               "it, then: attnlab-cli check "
+            << dir << "\n";
   return 0;
 }
 
@@ -107,15 +121,8 @@ int run_check(int argc, char** argv) {
   if (const int stop = parse_arguments(app, argc, argv, "attnlab-cli check"); stop >= 0)
     return stop;
   if (answer_path.empty()) answer_path = dir + "/answer.npz";
-  Exercise exercise;
-  Answer answer;
-  try {
-    exercise = load_exercise(dir);
-    answer = read_answer(answer_path);
-  } catch (const UserError& e) {
-    std::cerr << "attnlab-cli check: " << e.what() << "\n";
-    return 2;
-  }
+  const Exercise exercise = load_exercise(dir);  // a bad folder or answer: one line, exit 2 (main)
+  const Answer answer = read_answer(answer_path);
   std::ostream& out = std::cout;
   if (answer.not_implemented && answer.arrays.empty()) {
     out << answer_path

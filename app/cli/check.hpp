@@ -4,7 +4,9 @@
 
 namespace attnlab::cli {
 
-// argv[0] is "exercise". Exit codes: 0 written, 2 bad input (one line on stderr).
+// argv[0] is "exercise". Exit codes: 0 written (the files kept or moved aside named on stderr), 2
+// bad input (one line on stderr; nothing written). Throws what it cannot handle: main's boundary
+// (app/common/error_line.hpp) says it in one line.
 int run_exercise(int argc, char** argv);
 
 // argv[0] is "check". Exit codes: 0 every given stage right, 1 one is wrong (or nothing is

@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
     std::fputs((outcome.message + "\n").c_str(), outcome.exit_code == 0 ? stdout : stderr);
     return outcome.exit_code;
   }
-  attnlab::gui::report_fatal_errors(attnlab::gui::fatal_log_path(attnlab::gui::settings_dir()));
+  // A scripted run (--export-*, --screenshot, --dump-layout with them) leaves nothing in the
+  // settings folder, not even a log: its fatal line goes to stderr only.
+  attnlab::gui::report_fatal_errors(
+      options.scripted() ? "" : attnlab::gui::fatal_log_path(attnlab::gui::settings_dir()));
   return attnlab::gui::run_gui(options);
 }

@@ -1,11 +1,14 @@
 #include "core/exercise/exercise.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/exercise/starter_code.hpp"
+#include "core/files/person_files.hpp"
 #include "core/limits/bounded_read.hpp"
 #include "core/model/config_json.hpp"
 #include "core/model/errors.hpp"
+#include "core/model/json_fields.hpp"
 #include "core/model/masks.hpp"
 #include "core/tensor/npy.hpp"
 #include "core/trace/mha.hpp"
@@ -18,6 +21,7 @@ using nlohmann::json;
 namespace {
 
 constexpr int kFormat = 1;  // exercise.json's "format"
+constexpr const char* kExerciseJson = "exercise.json";
 
 // What an exercise cannot state in plain NumPy terms, each with the setting to change.
 void require_plain(const Config& c) {
@@ -80,18 +84,14 @@ Exercise make_exercise(const Config& config, const Inputs& given) {
   return e;
 }
 
-void write_exercise(const Exercise& e, const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw UserError("cannot create the exercise folder " + dir + " (" +
-                    (ec ? ec.message() : "a file has that name") + "): choose another folder");
+std::vector<PersonFile> exercise_files(const Exercise& e) {
   const Config& c = e.config;
+  std::vector<PersonFile> files;
   json inputs = json::object();
   for (const InputTensor& t : kInputTensors) {
     for (const std::string& name : input_names(c)) {
       if (name != t.name) continue;
-      save_npy(dir + "/" + name + ".npy", e.inputs.*t.member);
+      files.push_back({name + ".npy", npy_bytes(e.inputs.*t.member), {}});
       inputs[name] = shape_json((e.inputs.*t.member).shape());
     }
   }
@@ -138,10 +138,28 @@ void write_exercise(const Exercise& e, const std::string& dir) {
       {"inputs", inputs},
       {"stages", stages},
   };
-  write_file_atomically(dir + "/exercise.json", doc.dump(1) + "\n");
-  write_file_atomically(dir + "/README.md", exercise_readme(e));
-  write_file_atomically(dir + "/mha.py", numpy_starter());
-  write_file_atomically(dir + "/mha_torch.py", torch_starter());
+  files.push_back({kExerciseJson, doc.dump(1) + "\n", {}});
+  files.push_back({"README.md", exercise_readme(e), {}});
+  files.push_back({"mha.py", numpy_starter(), {}});
+  files.push_back({"mha_torch.py", torch_starter(), {}});
+  return files;
+}
+
+PersonWrite write_exercise(const Exercise& e, const std::string& dir,
+                           WhenDifferent when_different) {
+  const std::vector<PersonFile> files = exercise_files(e);  // all made before anything is written
+  const auto json_file = std::find_if(files.begin(), files.end(),
+                                      [](const PersonFile& f) { return f.name == kExerciseJson; });
+  // Another exercise's folder: its inputs and answer kept beside this one's would not agree.
+  const fs::path existing = fs::path(dir) / kExerciseJson;
+  std::error_code error;
+  if (when_different == WhenDifferent::Keep && fs::exists(existing, error) &&
+      !file_holds(existing.string(), json_file->bytes))
+    throw UserError(dir +
+                    " holds another exercise (its exercise.json differs from this one's): "
+                    "nothing was written; choose another folder, or add --force to replace its "
+                    "files (the old ones are moved aside, e.g. mha.py to mha.py.~1~)");
+  return write_person_files(dir, files, when_different);
 }
 
 Exercise load_exercise(const std::string& dir) {
@@ -156,11 +174,25 @@ Exercise load_exercise(const std::string& dir) {
                     dir + " --preset seed002");
   const json doc =
       parse_json_text(read_bounded(json_path.string(), limits::kExerciseJson), json_path.string());
-  if (!doc.is_object() || !doc.contains("config") || doc.value("format", 0) != kFormat)
-    throw UserError(json_path.string() +
-                    ": not an exercise.json of this version; make the exercise again");
+  const std::string source = json_path.string();
+  const auto remake = [&](const std::string& why) {
+    return UserError(source + ": " + why + "; make the exercise again (attnlab-cli exercise " +
+                     dir + " --force)");
+  };
+  if (!doc.is_object()) throw remake("not a JSON object");
+  std::optional<int64_t> format;
+  const json* config_object = nullptr;
+  try {
+    format = int_field(doc, "format", source);
+    config_object = object_field(doc, "config", source);
+  } catch (const UserError& wrong_type) {  // names the file, the key and the type it must have
+    throw UserError(std::string(wrong_type.what()) + "; make the exercise again (attnlab-cli " +
+                    "exercise " + dir + " --force)");
+  }
+  if (format != kFormat) throw remake("not an exercise.json of this version");
+  if (!config_object) throw remake("no \"config\" in it");
   std::vector<std::string> warnings;
-  Config config = config_from_json(doc["config"], json_path.string(), {}, warnings);
+  Config config = config_from_json(*config_object, source, {}, warnings);
   require_plain(config);
   Exercise e;
   e.config = config;

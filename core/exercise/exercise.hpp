@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/files/person_files.hpp"
 #include "core/model/config.hpp"
 #include "core/model/inputs.hpp"
 #include "core/trace/trace.hpp"
@@ -33,8 +34,17 @@ std::vector<std::string> stage_names(const Trace& answer);
 // [b_q, b_k, b_v, [b_o]].
 std::vector<std::string> input_names(const Config& config);
 
-// Writes the folder (created if missing). Throws UserError naming the file that cannot be written.
-void write_exercise(const Exercise& exercise, const std::string& dir);
+// The folder's files, every byte made in memory: the inputs (.npy), exercise.json, README.md,
+// mha.py and mha_torch.py.
+std::vector<PersonFile> exercise_files(const Exercise& exercise);
+
+// Writes the folder as a person's (core/files/person_files.hpp): a folder that is not there is made
+// whole or not at all; in one that is, what is missing is written and a file that differs (the
+// student's mha.py) is kept, or with WhenDifferent::MoveAside moved aside and written anew. A
+// folder of another exercise (its exercise.json differs) is refused whole unless MoveAside. Throws
+// UserError naming the folder or file and why, with nothing written.
+PersonWrite write_exercise(const Exercise& exercise, const std::string& dir,
+                           WhenDifferent when_different = WhenDifferent::Keep);
 
 // Reads a folder write_exercise wrote and recomputes the right answer. Throws UserError naming the
 // folder or file and why ("no exercise.json in DIR: make one with attnlab-cli exercise DIR").

@@ -36,6 +36,24 @@ expect 0 "" --preset seed003 --stage output-project "${shot[@]}"
 expect 0 "" --preset seed003 --panel heads "${shot[@]}"
 [ -e "$settings" ] && bad "a scripted run wrote settings" || ok
 
+# A scripted run makes no settings folder and no log in it (issue 43): with HOME and
+# XDG_CONFIG_HOME at empty folders (and no ATTNLAB_CONFIG_DIR), a screenshot with --dump-layout and
+# an export leave both empty. (Mesa's shader cache is pointed elsewhere: it is not the app's.)
+for scripted in "--screenshot $work/plain.png --dump-layout $work/layout.json --frames 2" \
+  "--export-svg $work/maps.svg"; do
+  rm -rf "$work/home" "$work/xdg" && mkdir -p "$work/home" "$work/xdg"
+  # shellcheck disable=SC2086 # the options are words
+  (unset ATTNLAB_CONFIG_DIR; HOME="$work/home" XDG_CONFIG_HOME="$work/xdg" \
+    XDG_CACHE_HOME="$work/cache" MESA_SHADER_CACHE_DISABLE=true \
+    "$app" --preset seed003 $scripted >"$work/out" 2>"$work/err")
+  got=$?
+  [ "$got" = 0 ] && ok || bad "scripted run ($scripted): exit $got, $(cat "$work/err")"
+  [ -z "$(ls -A "$work/xdg")" ] && ok || bad "scripted run ($scripted) made $(ls -A "$work/xdg")"
+  (unset ATTNLAB_CONFIG_DIR XDG_CONFIG_HOME; HOME="$work/home" XDG_CACHE_HOME="$work/cache" \
+    MESA_SHADER_CACHE_DISABLE=true "$app" --preset seed003 $scripted >"$work/out" 2>"$work/err")
+  [ -z "$(ls -A "$work/home")" ] && ok || bad "scripted run ($scripted) made ~/$(ls -A "$work/home")"
+done
+
 # Exports never leave a half-written file: an unwritable folder, and a write that fails midway
 # (a 64 KiB file-size limit with SIGXFSZ ignored stands in for a full disk): one line, exit 2, no
 # file under the final name and no temp file.

@@ -2,7 +2,7 @@
 // folder: a right answer turns every given stage green; a forget-transpose answer (the simulator's
 // buggy run) is red from its first wrong stage and named, and the card's button opens the Mistakes
 // tab on that mistake; a bug no mistake explains is named as nothing; editing the answer file is
-// picked up; key K opens the tab and a missing folder is said in one line.
+// picked up; key K opens the tab and a missing folder (or a bad exercise.json) is said in one line.
 #include <unistd.h>
 
 #include <chrono>
@@ -205,6 +205,26 @@ TEST_F(CheckTabTest, KeyKOpensTheTabAndAMissingFolderIsOneRedLine) {
   EXPECT_FALSE(state.check.shown);
   EXPECT_NE(state.check.error.find("/nonexistent/attnlab-exercise"), std::string::npos)
       << state.check.error;
+  EXPECT_EQ(state.check.error.find('\n'), std::string::npos);
+}
+
+// exercise.json's "format" as a string used to show the JSON library's raw type_error (issue 43):
+// the tab says the same one line as attnlab-cli check.
+TEST_F(CheckTabTest, ABadExerciseJsonIsOneClearRedLine) {
+  const fs::path json_path = dir / "exercise.json";
+  std::ifstream in(json_path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string format = "\"format\": 1";
+  ASSERT_NE(text.find(format), std::string::npos);
+  text.replace(text.find(format), format.size(), "\"format\": \"1\"");
+  std::ofstream(json_path, std::ios::trunc) << text;
+  open();
+  EXPECT_FALSE(state.check.shown);
+  EXPECT_NE(
+      state.check.error.find(R"(exercise.json: key "format" must be a whole number, not "1")"),
+      std::string::npos)
+      << state.check.error;
+  EXPECT_EQ(state.check.error.find("json.exception"), std::string::npos) << state.check.error;
   EXPECT_EQ(state.check.error.find('\n'), std::string::npos);
 }
 

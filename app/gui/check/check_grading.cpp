@@ -3,9 +3,11 @@
 #include <chrono>
 #include <memory>
 
+#include "app/common/error_line.hpp"
 #include "app/gui/check/check_panels.hpp"
 #include "app/gui/state/gui_words.hpp"
 #include "core/exercise/answer.hpp"
+#include "core/model/errors.hpp"
 
 namespace attnlab::gui {
 
@@ -24,18 +26,30 @@ std::string one_line(std::string message) {
   return message;
 }
 
+// What went wrong, in one clear line as attnlab-cli check says it (app/common/error_line.hpp):
+// never a JSON library's raw text.
+std::string said(const std::exception& error) {
+  return one_line(dynamic_cast<const UserError*>(&error) ? in_gui_words(error) : error_line(error));
+}
+
 // Loads the exercise (its right answer recomputed) unless `known` is its, and grades the answer; an
 // answer that cannot be read is graded as empty, with why.
 std::shared_ptr<const CheckOutcome> grade_files(const CheckKey& key,
                                                 std::shared_ptr<const Exercise> known) {
   auto outcome = std::make_shared<CheckOutcome>();
-  outcome->exercise =
-      known ? std::move(known) : std::make_shared<const Exercise>(load_exercise(key.dir));
+  try {
+    outcome->exercise =
+        known ? std::move(known) : std::make_shared<const Exercise>(load_exercise(key.dir));
+  } catch (const UserError&) {
+    throw;
+  } catch (const std::exception& error) {  // the job's error line: one clear line
+    throw UserError(said(error));
+  }
   Answer answer;
   try {
     answer = read_answer(key.answer);
   } catch (const std::exception& error) {
-    outcome->answer_error = one_line(in_gui_words(error));
+    outcome->answer_error = said(error);
   }
   outcome->grade = grade_answer(*outcome->exercise, answer);
   return outcome;

@@ -9,8 +9,8 @@
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/startup.hpp"
 #include "app/lessons/lesson_files.hpp"
+#include "core/files/person_files.hpp"
 #include "core/model/errors.hpp"
-#include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
 
@@ -385,9 +385,17 @@ std::string capture_scene(AppState& state, const std::string& title) {
   if (!text.empty() && at == text.size() && text.size() >= 2 &&
       text.substr(text.size() - 2) != "\n\n")
     block = "\n" + block;
+  const std::string read = text;  // the file as read: replaced only while it still holds it
   text.insert(std::min(at, text.size()), block);
+  // The lesson is a person's file (core/files/person_files.hpp): an edit saved meanwhile is kept.
+  const std::filesystem::path path(file);
   try {
-    write_file_atomically(file, text);
+    const PersonWrite written =
+        write_person_files(path.has_parent_path() ? path.parent_path().string() : ".",
+                           {{path.filename().string(), text, read}}, WhenDifferent::Keep);
+    if (!written.kept.empty())
+      return file + " changed since it was read: it is kept as it is and the scene was not " +
+             "captured; capture it again.";
   } catch (const std::exception& error) {
     return std::string("The scene was not captured: ") + error.what();
   }

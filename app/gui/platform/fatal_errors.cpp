@@ -123,7 +123,8 @@ std::string fatal_log_path(const std::string& settings_folder) {
 
 void report_fatal_errors(const std::string& log_path) {
   std::error_code ignored;  // no log (a read-only home): stderr still gets the line
-  std::filesystem::create_directories(std::filesystem::path(log_path).parent_path(), ignored);
+  if (!log_path.empty())
+    std::filesystem::create_directories(std::filesystem::path(log_path).parent_path(), ignored);
   if (log_path.size() < sizeof(log_path_text))
     std::memcpy(log_path_text, log_path.c_str(), log_path.size() + 1);
 #ifdef ATTNLAB_HAS_BACKTRACE

@@ -12,7 +12,8 @@ namespace attnlab::gui {
 // The log the fatal lines are appended to: <settings folder>/attnlab.log.
 std::string fatal_log_path(const std::string& settings_folder);
 
-// Installs the handlers; the log is opened (and its folder made) now, so that a crash only writes.
+// Installs the handlers; the log's folder is made now, so that a crash only writes. An empty
+// `log_path`: no log (a scripted run), stderr only.
 // In a build with AddressSanitizer the signals are left to its report, which says more.
 void report_fatal_errors(const std::string& log_path);
 

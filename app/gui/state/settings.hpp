@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/gui/export/save_choices.hpp"
 #include "app/gui/state/ui_settings.hpp"
@@ -48,14 +49,23 @@ struct LoadedSettings {
   std::string notice;  // said once to the user, e.g. the corrupted file was moved aside
 };
 
-// A file that does not parse is renamed to settings.json.bad and the defaults are used.
+// Each field is read alone: a wrong one keeps its default and the notice names it, the others are
+// restored. Only a file that is not a JSON object at all is renamed to settings.json.bad (the
+// defaults used). Stale temporaries of killed saves are removed first (remove_stale_temporaries).
 LoadedSettings load_settings(const std::string& dir);
+
+// Removes the settings.json.tmp-PID files a killed save left in `dir`: those whose process is not
+// running, or that are older than ten minutes. Returns how many it removed.
+int remove_stale_temporaries(const std::string& dir);
 
 // Creates the folder if needed. Throws UserError naming the path and the reason.
 void save_settings(const std::string& dir, const Settings& settings);
 
 std::string settings_to_json(const Settings& settings);
-// Throws UserError (or nlohmann::json::exception) when the text is not valid settings.
-Settings settings_from_json(const std::string& text, const std::string& source);
+// Throws UserError when the text is not a JSON object. A field of the wrong type or value keeps
+// its default and is named in `ignored` (when given), e.g. `key "font_scale" must be a number, not
+// "big"`.
+Settings settings_from_json(const std::string& text, const std::string& source,
+                            std::vector<std::string>* ignored = nullptr);
 
 }  // namespace attnlab::gui
