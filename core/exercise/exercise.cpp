@@ -157,8 +157,9 @@ PersonWrite write_exercise(const Exercise& e, const std::string& dir,
       !file_holds(existing.string(), json_file->bytes))
     throw UserError(dir +
                     " holds another exercise (its exercise.json differs from this one's): "
-                    "nothing was written; choose another folder, or add --force to replace its "
-                    "files (the old ones are moved aside, e.g. mha.py to mha.py.~1~)");
+                    "nothing was written; choose another folder, or replace its files with "
+                    "attnlab-cli exercise " +
+                    dir + " --force (the old ones are moved aside, e.g. mha.py to mha.py.~1~)");
   return write_person_files(dir, files, when_different);
 }
 

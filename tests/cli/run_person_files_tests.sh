@@ -56,8 +56,11 @@ expect 2 "" -- exercise bad_flags --d-model 7 --heads 2
 absent bad_flags "bad flags"
 expect 2 "" -- exercise new/deeper/bad_flags --bogus-flag
 absent new "bad flags, missing parents"
-# Out of memory: the cap raised and a width no machine here holds; under ulimit -v it fails fast.
-(ulimit -v 2000000; "$cli" exercise oom --d-model 100000 --memory-cap-mb 1000000 >out 2>err)
+# Out of memory: the cap raised to the machine's memory (the largest it accepts, read from its
+# refusal of more) and a width (W_q..W_o: 4 x 20000^2 floats, 6.4 GB) past the ulimit -v bound.
+machine_mb=$("$cli" --memory-cap-mb 100000000 2>&1 | sed -nE 's/.*at most ([0-9]+) MiB.*/\1/p')
+[ -n "$machine_mb" ] || bad "the refusal of a cap above the machine names no 'at most N MiB'"
+(ulimit -v 2000000; "$cli" exercise oom --d-model 20000 --memory-cap-mb "$machine_mb" >out 2>err)
 code=$?
 if [ "$code" = 2 ] && grep -q "^attnlab-cli exercise: out of memory: " err && [ "$(wc -l <err)" = 1 ]; then
   ok
@@ -85,7 +88,7 @@ printf '{"format": 1, "config": 3}' >fmt/exercise.json
 expect 2 'key "config" must be an object' -- check fmt
 printf '[1, 2]' >fmt/exercise.json
 expect 2 "not a JSON object" -- check fmt
-(ulimit -v 2000000; "$cli" --d-model 100000 --memory-cap-mb 1000000 >out 2>err)
+(ulimit -v 2000000; "$cli" --d-model 20000 --memory-cap-mb "$machine_mb" >out 2>err)
 code=$?
 if [ "$code" = 2 ] && grep -q "^attnlab-cli: out of memory: " err && [ "$(wc -l <err)" = 1 ]; then
   ok

@@ -21,7 +21,7 @@ only_from() {
   fi
 }
 only_from core/kernels core
-only_from app/gui app/gui tests/gui
+only_from app/gui app/gui tests/gui tests/fuzz
 only_from app/cli app/cli
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

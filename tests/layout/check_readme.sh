@@ -53,7 +53,7 @@ done
 
 # [3] Every --flag mentioned exists. The programs' own flags come from their --help; the few
 # flags of other tools the docs mention are listed with the file that defines them.
-help=$("$cli" --help; "$cli" train --help; "$cli" check --help; "$gui" --help)
+help=$("$cli" --help; "$cli" train --help; "$cli" check --help; "$cli" exercise --help; "$gui" --help)
 # FLAG, then a command whose output names it (the tool's help, or the file that defines it).
 other_tools=(
   "--port cat setup.sh"                                        # ./setup.sh web --port N
@@ -65,6 +65,7 @@ other_tools=(
   "--prefix cmake --install"                                   # cmake --install build --prefix DIR
   "--benchmark_repetitions cat /usr/include/benchmark/benchmark.h"  # Google Benchmark's option
   "--animate cat app/lessons/lesson.cpp"                       # a lesson scene's own option
+  "--heds cat tests/gui/test_scene_options.cpp"                # the misspelling docs/lessons.md shows
 )
 known_elsewhere() {  # FLAG: listed above, and really in its command's output
   local entry
