@@ -419,7 +419,8 @@ try {
         `?lesson=notebook plays from file://: PageDown reaches scene ${s.lesson.scene + 1} of ${s.lesson.scenes}`);
   // Save as one page: the page with the lesson's Markdown inside, as written in lessons/: one
   // block of JSON {name, markdown} holding no "<" (web/index.html's lessonBlock).
-  const lessonPattern = /<script type="application\/json" id="attnlab-lesson">([^]*?)<\/script>/g;
+  // The pattern takes the data ({...}), never the page's own code that spells the tag.
+  const lessonPattern = /<script type="application\/json" id="attnlab-lesson">(\{[^<]*?)<\/script>/g;
   const lessonBlock = (html) => {
     const found = [...html.matchAll(lessonPattern)];
     if (found.length !== 1 || found[0][1].includes('<')) return null;
