@@ -6,9 +6,13 @@
 #      byte-order mark, `--help=1`, a four-backtick fence), walked with PageDown;
 #   2. --check on an exercise folder (attnlab-cli exercise) holding a hostile answer.npz: 64
 #      central-directory entries sharing one deflated 256 MiB member (a 264 KB zip bomb, built here
-#      with python3's zlib).
-# Each run: the window shown under Xvfb, PageDown pressed a few times (xdotool), the window closed
-# (WM_DELETE_WINDOW, as a window manager's close button sends it), then valgrind's error summary.
+#      with python3's zlib);
+#   3. issue 43's files: a lesson in Latin-1 (`caf\xe9`), a settings.json whose font_scale is
+#      "big" beside a stale settings.json.tmp-PID of 8 MiB, and an exercise.json whose format is a
+#      string, checked from the Check tab.
+# Each run (a soak): the window shown under Xvfb, then six rounds of PageDown and a click at a
+# place drawn from a fixed seed (xdotool), then the window closed (WM_DELETE_WINDOW, as a window
+# manager's close button sends it) whatever still runs, then valgrind's error summary.
 #   tools/valgrind_hostile.sh [BUILD_DIR]     (default build; needs app/gui/attnlab, app/attnlab-cli)
 # Needs valgrind, xvfb, xdotool, python3 (apt-get install -y valgrind xvfb xauth xdotool python3).
 # Exits 0 when both runs end cleanly with no valgrind error; 1 on an error, a crash or a window that
@@ -107,13 +111,20 @@ PY
 }
 
 failures=0
-# run_case NAME ARGS...: the app under valgrind, PageDown pressed, the window closed; its summary.
+# run_case NAME ARGS... [--setup FUNCTION]: the app under valgrind, PageDown pressed and clicks,
+# the window closed; its summary.
 run_case() {
   local name=$1
   shift
-  local log="$logs/$name.valgrind.log" err="$logs/$name.stderr"
+  local log="$logs/$name.valgrind.log" err="$logs/$name.stderr" setup=
+  local args=()
+  while [ $# -gt 0 ]; do  # --setup FUNCTION: writes the config folder instead of the default
+    if [ "$1" = --setup ]; then setup=$2 && shift 2; else args+=("$1") && shift; fi
+  done
+  set -- "${args[@]}"
   rm -rf "$ATTNLAB_CONFIG_DIR" && mkdir -p "$ATTNLAB_CONFIG_DIR"
   echo '{"first_start_done": true}' >"$ATTNLAB_CONFIG_DIR/settings.json"
+  [ -n "$setup" ] && "$setup"
   valgrind --tool=memcheck --error-exitcode=99 --track-origins=no --leak-check=no \
     --log-file="$log" "$app" "$@" --width 1280 --height 720 >"$logs/$name.stdout" 2>"$err" &
   local pid=$! window= waited=0
@@ -126,9 +137,12 @@ run_case() {
     kill -INT "$pid" 2>/dev/null
   else
     sleep 20  # first frames, slow under valgrind
+    RANDOM=37  # the same clicks every run
     for _ in 1 2 3 4 5 6; do
       xdotool windowfocus "$window" key --window "$window" Next 2>/dev/null
-      sleep 10
+      sleep 5
+      xdotool mousemove --window "$window" $((RANDOM % 1280)) $((RANDOM % 720)) click 1 2>/dev/null
+      sleep 5
     done
     close_window "$window" || kill -INT "$pid" 2>/dev/null
   fi
@@ -164,6 +178,35 @@ if "$cli" exercise "$folder" >"$logs/exercise.out" 2>&1; then
   run_case check --check "$folder"
 else
   echo "FAIL: attnlab-cli exercise $folder: $(head -c 300 "$logs/exercise.out")"
+  failures=$((failures + 1))
+fi
+
+# [SECTION] issue 43's files: Latin-1 text, a wrong settings field beside a stale temporary, a
+# string where exercise.json's format is a number
+
+latin1="$work/latin1.md"
+printf '# Caf\xe9 lesson\n\n## Scene 1: caf\xe9 au lait\n\n```attnlab\n--preset seed003 --sentence caf\xe9\n```\n\nThe caf\xe9 caption.\n' >"$latin1"
+odd="$work/odd-exercise"
+if "$cli" exercise "$odd" >"$logs/odd-exercise.out" 2>&1 &&
+  python3 - "$odd/exercise.json" <<'PY'; then
+import json, sys
+path = sys.argv[1]
+data = json.load(open(path))
+data["format"] = "1"
+json.dump(data, open(path, "w"))
+PY
+  settings_case() {
+    mkdir -p "$ATTNLAB_CONFIG_DIR"
+    echo '{"first_start_done": true, "font_scale": "big"}' >"$ATTNLAB_CONFIG_DIR/settings.json"
+    head -c $((8 << 20)) /dev/zero >"$ATTNLAB_CONFIG_DIR/settings.json.tmp-999999"
+  }
+  run_case files --lesson "$latin1" --check "$odd" --present --setup settings_case
+  if [ -e "$ATTNLAB_CONFIG_DIR/settings.json.tmp-999999" ]; then
+    echo "FAIL files: the stale settings.json.tmp-999999 is still there"
+    failures=$((failures + 1))
+  fi
+else
+  echo "FAIL: attnlab-cli exercise $odd: $(head -c 300 "$logs/odd-exercise.out")"
   failures=$((failures + 1))
 fi
 

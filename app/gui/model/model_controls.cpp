@@ -106,6 +106,9 @@ void draw_model_section(AppState& state) {
 
 void model_sentence_notes(AppState& state) {
   ModelTab& tab = state.model;
+  // A real model's pass can take seconds: its progress and Cancel (the previous run stays shown).
+  draw_task_status(tab.sentence_run, "model_sentence", palette(state.ui.theme).error,
+                   "running the model on the sentence", "Run it again");
   if (!tab.sentence_error.empty()) {
     red_line(state, tab.sentence_error, "sentence");
     return;

@@ -3,6 +3,7 @@
 // table, and the next token with heads switched off. Each is a function of the app state.
 #pragma once
 
+#include "app/gui/panels/heatmap_drawer.hpp"
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
@@ -20,7 +21,7 @@ void model_sentence_notes(AppState& state);
 // At the top of the Decode tab while the model's layer is shown: what is decoded here (this layer,
 // its real weights) and a button to the Model tab's generation with the whole model.
 void model_decode_note(AppState& state);
-// The Model tab.
-void draw_model_tab(AppState& state);
+// The Model tab; its model view's maps through `drawer` (none headless: outlines only).
+void draw_model_tab(AppState& state, HeatmapDrawer* drawer);
 
 }  // namespace attnlab::gui

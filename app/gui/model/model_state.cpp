@@ -65,8 +65,9 @@ void adopt_model(AppState& state, const LoadedModel& loaded) {
                 " (0 to " + std::to_string(layers - 1) + ")";
   tab.requested_layer = -1;
   take_sentence_run(state, loaded.first);
+  tab.sentence_taken = {tab.session, tab.sentence};
   if (!tab.run) {  // the asked sentence cannot run: the default text, the reason kept beside it
-    take_sentence_run(state, run_model_sentence(*tab.session, ""));
+    take_sentence_run(state, loaded.fallback);
     tab.sentence = loaded.first.sentence;
     tab.sentence_error = loaded.first.error;
   }
@@ -116,9 +117,33 @@ void start_model_load(AppState& state, const std::string& folder) {
       session.tokenizer_error = in_gui_words(error);
     }
     control.check_cancel();
-    loaded.first = run_model_sentence(session, sentence);
+    loaded.first = run_model_sentence(session, sentence, control);
+    if (!loaded.first.error.empty()) loaded.fallback = run_model_sentence(session, "", control);
     return loaded;
   });
+}
+
+// The run of the sentence typed: started when it differs from the last started (one typed while a
+// run is under way cancels it, and starts once it has stopped), taken when done if still typed.
+void poll_sentence_run(AppState& state) {
+  ModelTab& tab = state.model;
+  BackgroundTask<SentenceRun, ModelTab::SentenceKey>& job = tab.sentence_run;
+  job.poll();
+  if (!tab.session) return;
+  const ModelTab::SentenceKey key{tab.session, tab.sentence};
+  if (job.busy()) {  // a run for a sentence typed before: stopped, this one starts after it
+    if (!job.started_for(key)) job.cancel();
+    return;
+  }
+  if (key == tab.sentence_taken) return;
+  if (const SentenceRun* done = job.result_for(key)) {
+    tab.sentence_taken = key;
+    take_sentence_run(state, SentenceRun(*done));
+  } else if (!job.started_for(key)) {
+    job.start(key, [key](const RunControl& control) {
+      return run_model_sentence(*key.first, key.second, control);
+    });
+  }
 }
 
 // The head finder of the shown run, on its own task: started when the run changes, taken when done.
@@ -141,6 +166,7 @@ void poll_model(AppState& state) {
     state.window.dropped_paths.clear();
     start_model_load(state, dropped);
   }
+  poll_sentence_run(state);
   poll_head_finder(tab);
   if (tab.loading.empty()) return;
   tab.load.poll();
@@ -165,6 +191,10 @@ void cancel_model_load(AppState& state) {
 void wait_for_model(AppState& state) {
   state.model.load.wait();
   poll_model(state);
+  while (state.model.sentence_run.pending()) {  // each sentence typed meanwhile runs in turn
+    state.model.sentence_run.wait();
+    poll_model(state);
+  }
   state.model.finding.wait();
   poll_model(state);
 }
@@ -230,7 +260,8 @@ std::string default_model_sentence(const ModelTab& tab) {
   return tab.session ? default_model_sentence(*tab.session) : "";
 }
 
-SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence) {
+SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence,
+                               const RunControl& control) {
   SentenceRun done;
   done.sentence = sentence;
   const std::string text = sentence.empty() ? default_model_sentence(session) : sentence;
@@ -247,18 +278,22 @@ SentenceRun run_model_sentence(const ModelSession& session, const std::string& s
       }
       done.tokens = tokens_of_ids(session, ids);
     }
-    done.run =
-        std::make_shared<const PretrainedRun>(run_pretrained(session.model, done.tokens.ids));
+    done.run = std::make_shared<const PretrainedRun>(
+        run_pretrained(session.model, done.tokens.ids, {}, true, control));
     done.loss = next_token_loss(*done.run);
+  } catch (const Cancelled&) {
+    throw;
   } catch (const std::exception& error) {
     done = SentenceRun{sentence, {}, nullptr, 0, one_line(in_gui_words(error))};
   }
   return done;
 }
 
-bool set_model_sentence(AppState& state, const std::string& sentence) {
-  if (!state.model.session) return false;
-  return take_sentence_run(state, run_model_sentence(*state.model.session, sentence));
+void set_model_sentence(AppState& state, const std::string& sentence) {
+  ModelTab& tab = state.model;
+  if (!tab.session) return;
+  tab.sentence = sentence;  // the field shows what was typed while it runs
+  poll_sentence_run(state);
 }
 
 void open_model_head(AppState& state, int64_t layer, int64_t head) {

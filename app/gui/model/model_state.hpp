@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/gui/state/background_task.hpp"
+#include "app/gui/state/heatmap_data.hpp"
 #include "app/gui/state/trace_cache.hpp"
 #include "core/pretrained/head_finder.hpp"
 #include "core/pretrained/model_session.hpp"
@@ -68,6 +69,7 @@ struct HeadsOffRun {
 struct LoadedModel {
   std::shared_ptr<ModelSession> session;
   SentenceRun first;
+  SentenceRun fallback;  // the default text's run, when `first` cannot run (else empty)
 };
 
 struct ModelTab {
@@ -97,6 +99,12 @@ struct ModelTab {
   // for the induction run): empty while finding. Keyed by the run it was started for.
   std::vector<FoundHead> found;
   BackgroundTask<std::vector<FoundHead>, std::shared_ptr<const PretrainedRun>> finding;
+  // The forward pass of a sentence typed since, keyed by the model and the sentence: taken when
+  // it is still the one typed. `sentence_taken`: the last key whose outcome is shown (or its
+  // error).
+  using SentenceKey = std::pair<std::shared_ptr<const ModelSession>, std::string>;
+  BackgroundTask<SentenceRun, SentenceKey> sentence_run;
+  SentenceKey sentence_taken;
 
   // [SECTION] the tab's own
   ModelPage page = ModelPage::Finder;
@@ -105,6 +113,11 @@ struct ModelTab {
   bool sort_descending = false;
   std::vector<int> finder_order;  // the rows of `found` in the order last drawn
   std::vector<DrawnMap> drawn;    // the model view's maps, as last drawn
+  // model_view_maps of `view_maps_of` (rebuilt when the run changes); `view_maps_builds` counts
+  // the builds (the renderer uploads a build once).
+  HeatmapSet view_maps;
+  std::shared_ptr<const PretrainedRun> view_maps_of;
+  uint64_t view_maps_builds = 0;
   float temperature = 1.0f;
   // Greedy generation with the KV cache (causal models): how many, and the job (started by the
   // button; its result shown while the trace it was started on is shown).
@@ -121,7 +134,8 @@ void start_model_load(AppState& state, const std::string& folder);
 // Takes a finished load (and a folder dropped on the window); called every frame.
 void poll_model(AppState& state);
 void cancel_model_load(AppState& state);
-// Blocks until the load and the head finder are done, then takes them (tests, screenshots).
+// Blocks until the load, the sentence's run and the head finder are done, then takes them (tests,
+// screenshots).
 void wait_for_model(AppState& state);
 // The open model's layer is the shown config (not a preset, not a config edited since).
 bool model_is_current(const AppState& state);
@@ -137,14 +151,16 @@ bool show_model_layer(AppState& state, int64_t layer);
 // --ablate's heads (tab.requested_off_heads), checked against the model's: switched off in the
 // layer shown, or the reason beside the folder field.
 void switch_requested_heads_off(AppState& state);
-// Runs the model on `sentence` (ids "5, 17, 42" when the folder has no tokenizer) and shows the
-// current layer on it; the error goes beside the sentence, the previous run stays.
-bool set_model_sentence(AppState& state, const std::string& sentence);
+// Asks for the model's run on `sentence` (ids "5, 17, 42" when the folder has no tokenizer), a job
+// under Cancel: poll_model shows the current layer on it when it is done and still the sentence
+// typed; an error goes beside the sentence and the previous run stays.
+void set_model_sentence(AppState& state, const std::string& sentence);
 // The text the model runs on when the sentence is empty.
 std::string default_model_sentence(const ModelSession& session);
 std::string default_model_sentence(const ModelTab& tab);
-// The forward pass of `sentence` (the default text when empty); never throws.
-SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence);
+// The forward pass of `sentence` (the default text when empty); throws only Cancelled.
+SentenceRun run_model_sentence(const ModelSession& session, const std::string& sentence,
+                               const RunControl& control = {});
 // Shows layer `layer` at attend with head `head` focused in the heads panel.
 void open_model_head(AppState& state, int64_t layer, int64_t head);
 // The heads switched off in the shown trace, as the forward pass takes them.

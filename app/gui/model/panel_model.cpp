@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/model/model_panels.hpp"
+#include "app/gui/model/model_view_maps.hpp"
+#include "app/gui/panels/heatmap_drawer.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/gui_words.hpp"
@@ -46,26 +47,18 @@ bool is_off(const std::vector<HeadSwitch>& off, int64_t layer, int64_t head) {
 
 // [SECTION] the model view
 
-// One head's (T, T) weights as a map of `side` pixels, each row scaled to its largest weight (the
-// heads panel's default). Long sequences are sampled down to about a cell per pixel.
-void small_map(ImDrawList* list, const float* weights, int64_t T, ImVec2 at, float side) {
-  const int64_t cells = std::clamp<int64_t>(int64_t(side), 1, std::max<int64_t>(T, 1));
-  const float cell = side / float(cells);
-  for (int64_t r = 0; r < cells; ++r) {
-    const int64_t q = r * T / cells;
-    const float* row = weights + q * T;
-    float row_max = 1e-12f;
-    for (int64_t k = 0; k < T; ++k) row_max = std::max(row_max, row[k]);
-    for (int64_t c = 0; c < cells; ++c) {
-      const int64_t k = c * T / cells;
-      const ImVec2 a(at.x + cell * float(c), at.y + cell * float(r));
-      list->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
-                          colour_at_packed(ColormapKind::Sequential, row[k] / row_max));
-    }
+// The run's maps, built once per run (model_view_maps) and uploaded once per build.
+const HeatmapSet& view_maps(ModelTab& tab, HeatmapDrawer* drawer) {
+  if (tab.view_maps_of != tab.run) {
+    tab.view_maps = model_view_maps(*tab.run);
+    tab.view_maps_of = tab.run;
+    ++tab.view_maps_builds;
   }
+  if (drawer) drawer->prepare(tab.view_maps, tab.view_maps_builds, HeatmapSlot::ModelView);
+  return tab.view_maps;
 }
 
-void model_view(AppState& state) {
+void model_view(AppState& state, HeatmapDrawer* drawer) {
   ModelTab& tab = state.model;
   const PretrainedRun& run = *tab.run;
   const auto layers = int64_t(run.layers.size());
@@ -98,6 +91,20 @@ void model_view(AppState& state) {
   }
   const int every_row = std::max(1, int(std::ceil(ImGui::GetTextLineHeight() / (side + gap))));
   tab.drawn.clear();
+  // The maps first, as textured quads under the outlines, crosses and hover frames drawn below.
+  const auto map_at = [&](int64_t l, int64_t h) {
+    return ImVec2(origin.x + label_w + float(h) * (side + gap),
+                  origin.y + top_h + float(l) * (side + gap));
+  };
+  std::vector<HeatmapPlacement> placements;
+  for (int64_t l = 0; l < layers; ++l)
+    for (int64_t h = 0; h < heads; ++h) {
+      const ImVec2 at = map_at(l, h);
+      placements.push_back({int(l * heads + h), at, ImVec2(at.x + side, at.y + side)});
+    }
+  const HeatmapSet& maps = view_maps(tab, drawer);
+  if (drawer && drawer->error().empty())
+    drawer->draw(list, maps, placements, HeatmapSlot::ModelView);
   for (int64_t l = 0; l < layers; ++l) {
     const float y = origin.y + top_h + float(l) * (side + gap);
     if (l % every_row == 0) {
@@ -105,11 +112,9 @@ void model_view(AppState& state) {
       list->AddText(ImVec2(origin.x, y + (side - ImGui::GetTextLineHeight()) * 0.5f),
                     current && l == tab.layer ? colours.accent : colours.text_dim, text.c_str());
     }
-    const Tensor& weights = run.layers[size_t(l)].weights;  // (1, h, T, T)
     for (int64_t h = 0; h < heads; ++h) {
-      const ImVec2 at(origin.x + label_w + float(h) * (side + gap), y);
+      const ImVec2 at = map_at(l, h);
       const ImVec2 end(at.x + side, at.y + side);
-      if (weights.is_contiguous()) small_map(list, weights.data() + h * T * T, T, at, side);
       tab.drawn.push_back({l, h, at, end});
       ImGui::SetCursorScreenPos(at);
       ImGui::PushID(int(l * heads + h));
@@ -382,7 +387,7 @@ void next_token(AppState& state) {
 
 }  // namespace
 
-void draw_model_tab(AppState& state) {
+void draw_model_tab(AppState& state, HeatmapDrawer* drawer) {
   ModelTab& tab = state.model;
   const float font = ImGui::GetFontSize();
   const bool open = tab.session && tab.run;
@@ -442,7 +447,7 @@ void draw_model_tab(AppState& state) {
       std::max(font * 10, std::min(room.x * 0.5f - font * 0.5f, room.x - finder_need - font));
   ImGui::BeginChild("##model_view", ImVec2(left_w, room.y), false,
                     ImGuiWindowFlags_HorizontalScrollbar);
-  model_view(state);
+  model_view(state, drawer);
   ImGui::EndChild();
   ImGui::SameLine(0, font);
   ImGui::BeginChild("##model_pages", ImVec2(0, room.y));

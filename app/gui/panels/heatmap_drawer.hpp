@@ -1,7 +1,7 @@
 // How panels get heatmaps on screen without knowing about OpenGL: the GL renderer implements this
 // (float textures coloured by shaders/heatmap.frag.glsl); headless tests pass none. Each slot holds
 // its own maps, range and colour map, so the mistakes panel can draw correct, buggy and difference
-// maps in the same frame as the heads panel.
+// maps in the same frame as the heads panel, and the Model tab its model view.
 #pragma once
 
 #include <imgui.h>
@@ -15,8 +15,8 @@
 
 namespace attnlab::gui {
 
-enum class HeatmapSlot { Heads, MistakeCorrect, MistakeBuggy, MistakeDifference };
-constexpr int kHeatmapSlotCount = 4;
+enum class HeatmapSlot { Heads, MistakeCorrect, MistakeBuggy, MistakeDifference, ModelView };
+constexpr int kHeatmapSlotCount = 5;
 
 class HeatmapDrawer {
  public:

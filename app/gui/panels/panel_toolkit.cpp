@@ -62,7 +62,7 @@ void draw_tab_body(AppState& state, ToolTab tab, HeatmapDrawer* drawer) {
       draw_kv_cache_tab(state);
       break;
     case ToolTab::Model:
-      draw_model_tab(state);
+      draw_model_tab(state, drawer);
       break;
     case ToolTab::WordOrder:
       draw_word_order_tab(state);

@@ -349,8 +349,8 @@ auto jobs_of(State& state) {
                               &state.flash.lesson,          &state.train.head_counts,
                               &state.train.longer,          &state.model.load,
                               &state.model.finding,         &state.model.heads_off,
-                              &state.model.generating,      &state.check.grading,
-                              &state.save.writing};
+                              &state.model.generating,      &state.model.sentence_run,
+                              &state.check.grading,         &state.save.writing};
 }
 
 }  // namespace

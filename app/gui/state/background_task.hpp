@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/gui/state/gui_words.hpp"
+#include "app/gui/state/job_priority.hpp"
 #include "core/model/run_control.hpp"
 #include "core/model/threads_available.hpp"
 
@@ -70,7 +71,10 @@ class BackgroundTask final : public Job {
     if (!begin(key)) return;
     shared_ = std::make_shared<Shared>();
     if constexpr (kThreadsAvailable)
-      thread_ = std::thread(run, shared_, std::move(work));
+      thread_ = std::thread([shared = shared_, work = std::move(work)] {
+        lower_this_thread_priority();  // the window's frame first
+        run(shared, work);
+      });
     else
       run(shared_, work);
   }

@@ -1,6 +1,7 @@
 #include "app/gui/state/trace_worker.hpp"
 
 #include "app/gui/state/gui_words.hpp"
+#include "app/gui/state/job_priority.hpp"
 #include "core/model/errors.hpp"
 #include "core/model/threads_available.hpp"
 #include "core/trace/mha.hpp"
@@ -8,7 +9,11 @@
 namespace attnlab::gui {
 
 TraceWorker::TraceWorker() {
-  if constexpr (kThreadsAvailable) thread_ = std::thread([this] { loop(); });
+  if constexpr (kThreadsAvailable)
+    thread_ = std::thread([this] {
+      lower_this_thread_priority();  // the window's frame first
+      loop();
+    });
 }
 
 TraceWorker::~TraceWorker() {
