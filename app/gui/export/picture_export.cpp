@@ -154,7 +154,7 @@ std::string start_picture_export(AppState& state, const StartOptions& options, P
   }
   state.window.picture_only = true;
   state.ui.presenter = true;
-  if (run.lesson) state.lesson.slide = true;
+  if (!options.lesson.empty()) state.lesson.slide = true;  // a lesson's picture is its slide
   return "";
 }
 
