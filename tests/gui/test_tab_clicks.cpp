@@ -137,6 +137,7 @@ TEST_F(TabClicks, MistakesComboPickShowsTheCoresBuggyMap) {
   EXPECT_TRUE(current_mistake_maps(state)[1].empty()) << "no buggy map without a mistake";
   const PlacedItem combo = control(kMistakeTip);
   click_centre(combo.min, combo.max);  // opens the list
+  frame();                             // which ImGui shows from the frame after it is sized
   const MistakeInfo& info = mistake_info(Mistake::NoScale);
   const DrawnText* entry = nullptr;
   const std::vector<DrawnText> texts = drawn_texts();
@@ -228,11 +229,17 @@ TEST_F(TabClicks, ChecksTabLabelShowsTheChecksNotTheCode) {
   ASSERT_FALSE(code.empty());
   const std::string def_line = code.front().text.substr(0, 12);
   ASSERT_TRUE(shows(def_line)) << "the code shows " << def_line;
+  ASSERT_FALSE(shows("rows sum to 1 within")) << "the checks are not shown yet";
   const PlacedItem tab = control(kChecksTabTip);
   click_centre(tab.min, tab.max);
   settle();
   EXPECT_EQ(state.tabs.info, InfoTab::Checks);
   EXPECT_FALSE(shows(def_line)) << "the code is gone";
+  // The run's checks, with the core's parameter count.
+  const std::string parameters =
+      "parameters " + count_text(double(core_run().counters.parameters()), "");
+  EXPECT_TRUE(shows("rows sum to 1 within")) << drawn();
+  EXPECT_TRUE(shows(parameters)) << parameters << " in:\n" << drawn();
 }
 
 TEST_F(TabClicks, DecodeStepSliderShowsTheCoresLastStep) {
@@ -250,15 +257,22 @@ TEST_F(TabClicks, DecodeStepSliderShowsTheCoresLastStep) {
   ASSERT_EQ(core.decode.steps.size(), 4u);
   const DecodeStep& first = core.decode.steps.front();
   const DecodeStep& last = core.decode.steps.back();
-  const std::string last_token = "token " + std::to_string(last.position) + " ";
-  const std::string last_cache = "Cache now " + format_bytes(double(last.cache_bytes));
+  // "token t \"word\": ..." (or "token t: cache ..." where the panel is short): step t's words.
+  const std::string last_token = "token " + std::to_string(last.position);
+  const std::string last_cache = format_bytes(double(last.cache_bytes));
   ASSERT_NE(first.position, last.position);
-  EXPECT_FALSE(shows(last_token)) << drawn();
+  ASSERT_NE(format_bytes(double(first.cache_bytes)), last_cache);
+  const auto shows_token = [&](const std::string& text) {
+    return text.find(last_token + " ") != std::string::npos ||
+           text.find(last_token + ":") != std::string::npos;
+  };
+  EXPECT_FALSE(shows_token(drawn())) << drawn();
+  EXPECT_FALSE(shows(last_cache)) << drawn();
   click_slider(control(kDecodeStepTip), 1.0f);  // the right end: the last step
   settle();
   EXPECT_EQ(state.decode.step, 3);
   const std::string text = drawn();
-  EXPECT_NE(text.find(last_token), std::string::npos) << last_token << " in:\n" << text;
+  EXPECT_TRUE(shows_token(text)) << last_token << " in:\n" << text;
   EXPECT_NE(text.find(last_cache), std::string::npos) << last_cache << " in:\n" << text;
   EXPECT_NE(text.find(count_text(last.recompute_flops, "FLOP")), std::string::npos);
 }

@@ -19,7 +19,9 @@ namespace attnlab::gui {
 
 namespace {
 
-constexpr int kStillFrames = 4;  // the layout measures its text, then places it
+// The layout measures its text, then places it; a scrollbar a first layout needed goes a frame
+// after the layout that needs none.
+constexpr int kStillFrames = 6;
 
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
