@@ -106,8 +106,9 @@ for scene, (_, slide) in pictures.items():
         enough = OTHER * len(slide) * (len(slide[0]) // 3)
         apart = differing(slide, still[:len(slide)], enough)
         if apart < enough:
-            problems.append(f"the slide of scene {scene} is nearly the still of scene {other} "
-                            f"({apart} pixels differ): the comparison cannot tell them apart")
+            problems.append(f"the slide of scene {scene} is within {apart} pixels of the still "
+                            f"of scene {other}: it shows that scene, or the comparison cannot "
+                            f"tell the two apart")
 print("; ".join(problems))
 PY
 )

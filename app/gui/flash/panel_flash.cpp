@@ -3,7 +3,6 @@
 // so the softmax comes out exact without a whole row ever being held. Beside the lesson, a memory
 // gauge: the ordinary path's (B, h, T, T) scores and weights against the tiled path's tiles.
 #include <imgui.h>
-#include <imgui_internal.h>  // the window's scrollbar
 
 #include <algorithm>
 #include <cmath>
@@ -143,15 +142,9 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
   };
   const float words_w = std::max(font * 13, room.x * 0.32f);
   const float words_h = font * 12;
-  // Chosen on the width without the tab's scrollbar: the words below can make the tab scroll, and
-  // the narrower room would then keep them below; one scene is laid out alike however it is
-  // reached.
-  const ImGuiWindow* window = ImGui::GetCurrentWindow();
-  const float full_w = room.x + (window->ScrollbarY ? window->ScrollbarSizes.x : 0);
-  const bool words_beside =
-      cell_for(full_w - words_w - gap, room.y) >= cell_for(full_w, room.y - words_h);
   const float beside = cell_for(room.x - words_w - gap, room.y);
   const float below = cell_for(room.x, room.y - words_h);
+  const bool words_beside = beside >= below;
   const float cell = words_beside ? beside : std::max(below, font * 0.5f);
   const float grid_w = float(sweep.Tk) * cell;
   const float bars_w = std::max(n * cell * 0.7f, font * 5);
