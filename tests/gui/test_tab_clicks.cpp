@@ -10,10 +10,13 @@
 //   Checks    its tab label: the panel shows the checks (the step's formula), not the code
 //   Decode    the step slider: the token, cache and costs of the core's last decode step
 //   Flash     the Br slider: the tiles computed and skipped are the core's count for the new size
+//   Train     Step: a model of the tab's settings is made and trained exactly one step
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "app/common/format.hpp"
 #include "app/gui/look/drawn_text.hpp"
@@ -36,6 +39,7 @@ constexpr const char* kStageBoxTip = "Go to this stage";  // after "makes ...\n"
 constexpr const char* kChecksTabTip = "The current step's formula and cost";
 constexpr const char* kDecodeStepTip = "The decode step shown";
 constexpr const char* kFlashRowsTip = "Br: query rows per tile";
+constexpr const char* kTrainStepTip = "One training step (while paused)";
 
 class TabClicks : public HeadlessImGui {
  protected:
@@ -295,6 +299,28 @@ TEST_F(TabClicks, FlashRowsSliderShowsTheCoresTileCount) {
                            std::to_string(core.tiles_total) + " tiles computed, " +
                            std::to_string(core.tiles_skipped) + " skipped";
   EXPECT_TRUE(shows(line)) << line << " in:\n" << drawn();
+}
+
+TEST_F(TabClicks, TrainStepButtonTrainsOneStep) {
+  start_on("seed003");
+  open_tool_tab(ToolTab::Train);
+  settle();
+  ASSERT_FALSE(state.train.run && state.train.run->has_model()) << "no model before the click";
+  const PlacedItem button = control(kTrainStepTip);
+  click_centre(button.min, button.max);
+  settle();
+  ASSERT_TRUE(state.train.run && state.train.run->has_model()) << state.train.error;
+  // The step runs on the training thread: frames until it is done (a bound, not a timing check).
+  for (int i = 0; i < 3000 && state.train.run->steps_done() < 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    frame();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a second step would show now
+  frame();
+  EXPECT_EQ(state.train.run->steps_done(), 1);
+  EXPECT_FALSE(state.train.run->running()) << "one step, not a run";
+  const std::string progress = "step 1 / " + std::to_string(state.train.run->steps_total());
+  EXPECT_TRUE(shows(progress)) << progress << " in:\n" << drawn();
 }
 
 }  // namespace
