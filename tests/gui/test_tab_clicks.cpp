@@ -11,6 +11,8 @@
 //   Decode    the step slider: the token, cache and costs of the core's last decode step
 //   Flash     the Br slider: the tiles computed and skipped are the core's count for the new size
 //   Train     Step: a model of the tab's settings is made and trained exactly one step
+//   KV cache  the K/V heads slider (Controls, Next lessons): the cache per token is the core's
+//   count
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -40,6 +42,7 @@ constexpr const char* kChecksTabTip = "The current step's formula and cost";
 constexpr const char* kDecodeStepTip = "The decode step shown";
 constexpr const char* kFlashRowsTip = "Br: query rows per tile";
 constexpr const char* kTrainStepTip = "One training step (while paused)";
+constexpr const char* kKvHeadsTip = "How many K/V heads the h query heads share";
 
 class TabClicks : public HeadlessImGui {
  protected:
@@ -321,6 +324,34 @@ TEST_F(TabClicks, TrainStepButtonTrainsOneStep) {
   EXPECT_FALSE(state.train.run->running()) << "one step, not a run";
   const std::string progress = "step 1 / " + std::to_string(state.train.run->steps_total());
   EXPECT_TRUE(shows(progress)) << progress << " in:\n" << drawn();
+}
+
+TEST_F(TabClicks, KVCacheHeadsSliderShowsTheCoresCachePerToken) {
+  start_on("tiny");  // 4 heads
+  open_tool_tab(ToolTab::KVCache);
+  settle();
+  if (!std::any_of(state.frame.items.begin(), state.frame.items.end(), [](const PlacedItem& i) {
+        return i.label.find(kKvHeadsTip) != std::string::npos;
+      })) {  // the Controls' "Next lessons" section, opened by a click on its header
+    const std::vector<DrawnText> texts = drawn_texts();
+    const auto header = std::find_if(texts.begin(), texts.end(),
+                                     [](const DrawnText& t) { return t.text == "Next lessons"; });
+    ASSERT_NE(header, texts.end()) << drawn();
+    click_centre(ImVec2(header->rect.x, header->rect.y), ImVec2(header->rect.z, header->rect.w));
+    settle();
+  }
+  const int64_t before = state.session.trace->counters.kv_cache_numbers;
+  ASSERT_EQ(state.session.trace->config.kv_heads(), 4);
+  const std::string before_line = "= " + std::to_string(before) + " numbers per token";
+  ASSERT_TRUE(shows(before_line)) << before_line << " in:\n" << drawn();
+  click_slider(control(kKvHeadsTip), 0.0f);  // the left end: one K/V head (multi-query)
+  settle();
+  ASSERT_EQ(state.session.trace->config.kv_heads(), 1) << "the click chose one K/V head";
+  const int64_t core = core_run().counters.kv_cache_numbers;
+  ASSERT_NE(core, before);
+  const std::string line = "= " + std::to_string(core) + " numbers per token";
+  EXPECT_TRUE(shows(line)) << line << " in:\n" << drawn();
+  EXPECT_FALSE(shows(before_line));
 }
 
 }  // namespace
