@@ -19,7 +19,9 @@ namespace attnlab::gui {
 
 namespace {
 
-constexpr int kStillFrames = 4;  // the layout measures its text, then places it
+// The layout measures its text, then places it; a scrollbar a first layout needed goes a frame
+// after the layout that needs none.
+constexpr int kStillFrames = 6;
 
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
@@ -154,7 +156,7 @@ std::string start_picture_export(AppState& state, const StartOptions& options, P
   }
   state.window.picture_only = true;
   state.ui.presenter = true;
-  if (run.lesson) state.lesson.slide = true;
+  if (!options.lesson.empty()) state.lesson.slide = true;  // a lesson's picture is its slide
   return "";
 }
 

@@ -33,6 +33,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
               {"heatmaps", maps},
               {"focus_head", state.heads.focus.head}};
   out["frame"] = frame;
+  out["layout_height"] = state.frame.layout_height;  // the panels' height, over a lesson's band
   json items = json::array();  // every control a test can aim at, named by its tooltip or label
   for (const PlacedItem& item : state.frame.items)
     items.push_back(

@@ -172,6 +172,10 @@ OptionParser::OptionParser(StartOptions& o) {
       "--lesson", o.lesson,
       "play a lesson: a Markdown file of scenes (docs/lessons.md) or a built-in one's "
       "name; PageDown / PageUp go through its scenes"));
+  command_line_only(app.add_option("--scene", o.scene,
+                                   "with --lesson: open it at scene N (from 1), not where it was "
+                                   "left")
+                        ->check(CLI::PositiveNumber));
   command_line_only(
       app.add_flag("--list-lessons", list_lessons, "list the built-in lessons and exit"));
   writes(app.add_option(
@@ -181,7 +185,8 @@ OptionParser::OptionParser(StartOptions& o) {
   writes(app.add_option(
       "--export-png", o.export_png,
       "write the picture alone (the stage view, the heads, the caption; no controls) "
-      "at --width x --height as a PNG, off screen, and exit"));
+      "at --width x --height as a PNG, off screen, and exit; with --lesson, the slide of "
+      "its scene (--scene N)"));
   command_line_only(
       app.add_flag("--transparent", o.transparent, "with --export-png: a transparent background"));
   writes(
@@ -269,6 +274,7 @@ std::string finish_options(const CLI::App& app, StartOptions& o) {
            "--export-pdf, --export-slides and --export-page at a time";
   if ((!o.export_slides.empty() || !o.export_page.empty() || o.audience) && o.lesson.empty())
     return "--export-slides, --export-page and --audience need --lesson FILE";
+  if (o.scene > 0 && o.lesson.empty()) return "--scene needs --lesson FILE";
   o.config_flags_given = o.config.any_given();
   o.size_given = app.count("--width") > 0 || app.count("--height") > 0;
   if (!o.panel.empty() && o.screenshot.empty()) return "--panel needs --screenshot FILE.png";

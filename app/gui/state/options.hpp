@@ -59,9 +59,12 @@ struct StartOptions {
   // to DIR (PNGs and a PDF handout) off screen and exit. --audience: a second window for the
   // projector.
   std::string lesson;
+  int scene =
+      0;  // --scene N (from 1) with --lesson: opened at scene N; 0: the first or the last one
   std::string export_slides;
   bool audience = false;
-  // --export-png FILE (--transparent): the picture alone, off screen; --export-animation
+  // --export-png FILE (--transparent): the picture alone, off screen (with --lesson, the scene's
+  // slide, as --export-slides draws it); --export-animation
   // FILE.gif|.mp4 (--fps, --seconds-per-stage): the pipeline's walk (or the lesson) animated.
   std::string export_png;
   bool transparent = false;

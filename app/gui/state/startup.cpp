@@ -154,11 +154,16 @@ std::string start_state(AppState& state, const StartOptions& options,
   if (!options.lesson.empty()) {  // its first scene replaces what the options set
     const std::string unread = open_lesson(state, options.lesson, options.model);
     if (!unread.empty()) return "attnlab: " + unread;
-    // The same lesson as when the app closed: on at its scene.
-    if (restored && restored->settings.lesson.file == options.lesson &&
-        restored->settings.lesson.scene > 0)
-      show_scene(state, std::min(restored->settings.lesson.scene,
-                                 int(state.lesson.lesson.scenes.size()) - 1));
+    const int scenes = int(state.lesson.lesson.scenes.size());
+    if (options.scene > scenes)
+      return "attnlab: --scene " + std::to_string(options.scene) + ": the lesson " +
+             options.lesson + " has " + std::to_string(scenes) + " scenes; give 1 to " +
+             std::to_string(scenes);
+    if (options.scene > 0)  // the scene asked for
+      show_scene(state, options.scene - 1);
+    else if (restored && restored->settings.lesson.file == options.lesson &&
+             restored->settings.lesson.scene > 0)  // the same lesson as when the app closed
+      show_scene(state, std::min(restored->settings.lesson.scene, scenes - 1));
   }
   return error;
 }
