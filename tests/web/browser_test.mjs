@@ -395,7 +395,9 @@ try {
     const line = await pageLine();
     const written = await page.evaluate(() => ['/models/model', '/answers/answer.npz']
                                                    .filter((file) => Module.FS.analyzePath(file).exists));
-    s = await waitFor((st) => st.frame > s.frame, 'a frame after the refusal', 10);
+    const frame = s.frame;  // the app draws on input: a mouse move after the refusal draws anew
+    await page.mouse.move(600 + frame % 50, 300);
+    s = await waitFor((st) => st.frame > frame, 'a frame after the refusal', 10);
     check(line === wanted && written.length === 0 && s.check.dir === '/models/forget-transpose',
           `${what} is refused before it is read: "${line}" (written: ${written.join(', ') || 'nothing'}; ` +
           `the exercise open: ${s.check.dir})`);
