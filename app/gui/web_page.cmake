@@ -6,6 +6,7 @@
 # which needs nothing else and opens from file://.
 target_sources(attnlab PRIVATE platform/platform_web.cpp platform/stb_image_write_impl.cpp
                                platform/web_gemm_speed.cpp platform/web_lesson_markdown.cpp
+                               platform/web_file_limits.cpp
                                lessons/slide_export_none.cpp gl/audience_window_none.cpp
                                export/picture_export_none.cpp)
 target_link_libraries(attnlab PRIVATE attnlab_gui_logic)
@@ -29,7 +30,7 @@ target_link_options(attnlab PRIVATE
   ${page_setting}
   -sFORCE_FILESYSTEM=1 -lidbfs.js
   "SHELL:-sEXPORTED_RUNTIME_METHODS=FS,ENV,UTF8ToString,ccall"
-  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model,_attnlab_gemm_speed,_attnlab_follow_lesson,_attnlab_lesson_markdown"
+  "SHELL:-sEXPORTED_FUNCTIONS=_main,_attnlab_page_state,_attnlab_open_model,_attnlab_gemm_speed,_attnlab_follow_lesson,_attnlab_lesson_markdown,_attnlab_file_limit,_attnlab_file_refusal,_attnlab_files_refusal"
   "SHELL:${put_file} ${PROJECT_SOURCE_DIR}/assets/presets@/assets/presets"
   "SHELL:${put_file} ${DEJAVU}/DejaVuSans.ttf@${DEJAVU}/DejaVuSans.ttf"
   "SHELL:${put_file} ${DEJAVU}/DejaVuSansMono.ttf@${DEJAVU}/DejaVuSansMono.ttf")

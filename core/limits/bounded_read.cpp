@@ -45,6 +45,11 @@ std::string limit_text(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
+std::string over_limit_line(const std::string& path, uint64_t size, const FileLimit& limit) {
+  return path + ": is " + limit_text(size) + ", over the " + limit_text(limit.bytes) + " " +
+         limit.what + " may hold; " + limit.fix;
+}
+
 BoundedFile::BoundedFile(const std::string& path, const FileLimit& limit)
     : path_(path), limit_(limit) {
   // O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting for one.
@@ -68,8 +73,7 @@ BoundedFile::BoundedFile(const std::string& path, const FileLimit& limit)
   // (files in /proc say 0 and are read like pipes, up to the limit).
   if (regular_ && uint64_t(about.st_size) > limit.bytes) {
     ::close(fd_);
-    throw UserError(path + ": is " + limit_text(uint64_t(about.st_size)) + ", over the " +
-                    limit_text(limit.bytes) + " " + limit.what + " may hold; " + limit.fix);
+    throw UserError(over_limit_line(path, uint64_t(about.st_size), limit));
   }
   deadline_ms_ = now_ms() + limits::kPipeReadMilliseconds;
 }

@@ -49,4 +49,8 @@ class BoundedFile {
 // "4 MiB", "1 GiB", "700 bytes": a limit as messages write it.
 std::string limit_text(uint64_t bytes);
 
+// The refusal of a file of `size` bytes past its limit, before a byte of it is read:
+//   "PATH: is 5 MiB, over the 4 MiB a lesson may hold; split it into several lessons"
+std::string over_limit_line(const std::string& path, uint64_t size, const FileLimit& limit);
+
 }  // namespace attnlab

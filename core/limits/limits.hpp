@@ -4,6 +4,8 @@
 // core/limits/bounded_read.hpp with one of these; docs/reliability.md's "Limits" table lists them.
 // A limit holds for pipes, FIFOs and devices as much as for regular files, and for an archive as
 // a whole as much as for one of its members.
+// The browser page applies the same limits to the files a person drops or picks, by each file's
+// name (core/limits/folder_files.hpp), before reading a byte of them.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +42,13 @@ constexpr FileLimit kSettingsJson{16 * kMiB, "a settings file",
 // A preset is a config and at most a few small input tensors written out as JSON numbers.
 constexpr FileLimit kPresetFile{16 * kMiB, "a preset", "keep its input tensors small"};
 
-// A model folder's config.json, tokenizer_config.json and a model.json attnlab-cli train wrote:
-// a few KB each.
+// A model folder's config.json and a model.json attnlab-cli train wrote: a few KB each.
 constexpr FileLimit kModelJson{1 * kMiB, "a model's settings file",
                                "give the folder of a downloaded or trained model"};
 
-// tokenizer.json, vocab.json, merges.txt, vocab.txt: the largest published tokenizer.json
-// (Gemma's, 262 144 tokens) is about 33 MiB.
+// tokenizer.json, tokenizer_config.json, vocab.json, merges.txt, vocab.txt: the largest
+// published tokenizer.json (Gemma's, 262 144 tokens) is about 33 MiB; a tokenizer_config.json
+// that lists thousands of added tokens can pass 1 MiB.
 constexpr FileLimit kTokenizerFile{64 * kMiB, "a tokenizer file",
                                    "download the model's tokenizer files again"};
 

@@ -5,7 +5,8 @@
 // typing into the slider, enters presenter mode, downloads the tensors, records a WebM, plays a
 // lesson with an audience tab, resizes the page, and
 // reloads it to see the settings kept, opens a tiny Hugging Face checkpoint's files through the
-// page's file input (read into the page's memory, opened as a dropped folder); from PLAIN_URL (a server sending no isolation headers) the
+// page's file input (read into the page's memory, opened as a dropped folder), refuses dropped
+// files past the app's limits before reading them; from PLAIN_URL (a server sending no isolation headers) the
 // page must make itself isolated (isolation.js) and run. Then the page as one file (ONE_PAGE, a
 // file:// address of attnlab.html alone in a folder): no request leaves file://, it says once that
 // it runs on one thread, steps through the stages, plays a lesson, and saves itself with the
@@ -355,6 +356,58 @@ try {
     check(s.tab === 'check' && graded.answer_error === '' && named && verdict,
           `the Check tab grades the ${kind} answer in the page: ${JSON.stringify(graded)}`);
   }
+
+  // 8c. The app's own limits (core/limits/limits.hpp, asked of the app by file name) hold in the
+  // page before a byte is read: files made in the page and dropped on it (its drop code) — a
+  // model folder's config.json past its 1 MiB, an answer .npz past its 1 GiB dropped alone, and a
+  // folder whose model.safetensors (no limit of its own, as on the desktop) is past the page's
+  // memory (-sMAXIMUM_MEMORY=2GB) — are each refused with one line, nothing is written to the
+  // page's memory, the exercise open stays open, and the next drop (a right answer) is graded.
+  // The big files are one 64 MiB blob given many times (the browser keeps one copy of it).
+  const dropMade = (made) => page.evaluate((made) => {
+    const block = new Blob([new Uint8Array(64 << 20)]);
+    const transfer = new DataTransfer();
+    for (const {name, blocks, bytes, base64} of made) {
+      const parts = base64 ? [Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))]
+                  : blocks ? Array(blocks).fill(block) : [new Uint8Array(bytes)];
+      transfer.items.add(new File(parts, name));
+    }
+    window.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, cancelable: true}));
+  }, made);
+  const pageLine = async () => {
+    const line = await page.waitForFunction(() => {
+      const el = document.getElementById('model-progress');
+      return !el.hidden && el.className === 'error' && el.textContent;
+    }, {timeout: 10000}).then((handle) => handle.jsonValue()).catch(() => '(no line)');
+    await page.evaluate(() => { document.getElementById('model-progress').hidden = true; });
+    return line;
+  };
+  const config = fs.readFileSync(path.join(tiny, 'config.json')).toString('base64');
+  for (const [what, made, wanted] of [
+    ['a config.json past 1 MiB', [{name: 'config.json', bytes: 2 << 20}, {name: 'model.safetensors', bytes: 64}],
+     "model/config.json: is 2 MiB, over the 1 MiB a model's settings file may hold; give the folder of a downloaded or trained model"],
+    ['an answer .npz past 1 GiB, alone', [{name: 'answer.npz', blocks: 17}],
+     'answer.npz: is 1.1 GiB, over the 1 GiB an answer may hold; save fewer or smaller stages'],
+    ['a 2.5 GiB model.safetensors', [{name: 'config.json', base64: config}, {name: 'model.safetensors', blocks: 40}],
+     "model: is 2.5 GiB to read, more than the 2 GiB this page's memory can hold; open a smaller model, or open it in the desktop app"],
+  ]) {
+    await dropMade(made);
+    const line = await pageLine();
+    const written = await page.evaluate(() => ['/models/model', '/answers/answer.npz']
+                                                   .filter((file) => Module.FS.analyzePath(file).exists));
+    const frame = s.frame;  // the app draws on input: a mouse move after the refusal draws anew
+    await page.mouse.move(600 + frame % 50, 300);
+    s = await waitFor((st) => st.frame > frame, 'a frame after the refusal', 10);
+    check(line === wanted && written.length === 0 && s.check.dir === '/models/forget-transpose',
+          `${what} is refused before it is read: "${line}" (written: ${written.join(', ') || 'nothing'}; ` +
+          `the exercise open: ${s.check.dir})`);
+  }
+  const rightAnswer = fs.readFileSync(path.join(exercises, 'right', 'answer.npz')).toString('base64');
+  await dropMade([{name: 'answer.npz', base64: rightAnswer}]);
+  s = await waitFor((st) => st.check.answer === '/answers/answer.npz' && st.check.graded &&
+                    st.check.graded.all_right, 'the right answer dropped after the refusals', 30).catch(() => s);
+  check(s.check.answer === '/answers/answer.npz' && s.check.graded.all_right,
+        `after the refusals the next drop is read and graded: ${JSON.stringify(s.check.graded)}`);
 
   // 9. A static host without the headers: the service worker isolates the page (one reload).
   await page.goto(`${plainUrl}/index.html?preset=seed003&stage=attend`);
