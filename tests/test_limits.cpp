@@ -236,6 +236,16 @@ TEST(MemoryLimits, CapAboveTheMachinesMemoryNamesBothNumbers) {
   EXPECT_EQ(cap_above_machine(200000 * mib, 0), "");  // the machine did not say
 }
 
+TEST(MemoryLimits, TheDefaultCapFitsASmallMachine) {
+  const int64_t mib = int64_t{1} << 20;
+  EXPECT_EQ(default_memory_cap_bytes(24000 * mib), 1024 * mib);
+  EXPECT_EQ(default_memory_cap_bytes(0), 1024 * mib);  // the machine did not say
+  EXPECT_EQ(default_memory_cap_bytes(512 * mib), 384 * mib);
+  EXPECT_EQ(cap_above_machine(default_memory_cap_bytes(512 * mib), 512 * mib), "");
+  Config config;  // this machine's default
+  EXPECT_EQ(cap_above_machine(config.memory_cap_bytes), "");
+}
+
 TEST(MemoryLimits, ValidateRefusesACapAboveTheMachineWhateverSetIt) {
   const int64_t machine = machine_memory_bytes();
   const std::string machine_mib = std::to_string(machine / int64_t(limits::kMiB)) + " MiB";

@@ -81,4 +81,9 @@ std::string cap_above_machine(int64_t cap_bytes, int64_t machine_bytes) {
          mib(machine_bytes);
 }
 
+int64_t default_memory_cap_bytes(int64_t machine_bytes) {
+  if (machine_bytes <= 0) return kDefaultMemoryCapBytes;  // unknown: the usual default
+  return std::min(kDefaultMemoryCapBytes, machine_bytes / 4 * 3);
+}
+
 }  // namespace attnlab

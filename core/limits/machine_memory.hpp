@@ -17,4 +17,9 @@ int64_t machine_memory_bytes();
 // unknown, 0); else one line with both numbers and how to fix it.
 std::string cap_above_machine(int64_t cap_bytes, int64_t machine_bytes = machine_memory_bytes());
 
+// The memory cap when none is asked for: 1 GiB, or three quarters of a smaller machine's memory
+// (a container of 512 MiB would otherwise refuse every config by the rule above).
+constexpr int64_t kDefaultMemoryCapBytes = int64_t{1} << 30;
+int64_t default_memory_cap_bytes(int64_t machine_bytes = machine_memory_bytes());
+
 }  // namespace attnlab

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/limits/machine_memory.hpp"
 #include "core/model/setting_words.hpp"
 #include "core/position/position_encoding.hpp"
 
@@ -54,9 +55,9 @@ struct Config {
   uint64_t dropout_seed = 0;  // its own seed, so changing weights does not change the drop mask
   uint64_t seed = 0;          // weight initialisation
   bool shape_only = false;    // shapes, strides and counters only: no values allocated
-  int64_t memory_cap_bytes = int64_t{1} << 30;  // computing above this is refused
-  Mistake mistake = Mistake::None;              // inject one classic bug (mistakes simulator)
-  std::vector<bool> ablated_heads;              // heads whose context is zeroed before concat
+  int64_t memory_cap_bytes = default_memory_cap_bytes();  // computing above this is refused
+  Mistake mistake = Mistake::None;  // inject one classic bug (mistakes simulator)
+  std::vector<bool> ablated_heads;  // heads whose context is zeroed before concat
   // [SECTION] the next lessons' variants (core/variants/)
   int64_t n_kv_heads = 0;    // K/V heads: 0 = n_heads (MHA), 1 = MQA, a divisor between = GQA
   std::string sentence_kv;   // cross-attention: the key/value side's text (T_k tokens)
