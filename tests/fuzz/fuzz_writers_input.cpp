@@ -85,6 +85,11 @@ struct Scratch {
     std::error_code ignored;
     fs::remove_all(dir, ignored);
   }
+  // Back to the two files above, whatever an input that broke a promise left behind.
+  void clear() const {
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path() != picture && entry.path() != page) fs::remove_all(entry.path());
+  }
   // Only the two files above: a writer left nothing behind (no temporary, no part of a file).
   void require_clean(const std::string& after) const {
     for (const auto& entry : fs::directory_iterator(dir))
@@ -362,7 +367,8 @@ void check_pages(const std::string& bytes) {
   require(gui::page_with_lesson(page, name, bytes) == page,
           "saving the same lesson into the page again changed it");
   // The text as a lesson file saved into the one-file page (--export-page): a text file is written
-  // whole; one with a NUL is no text file and is refused in one line, with nothing written.
+  // whole; an empty file, or one with a NUL (no text file), is refused in one line, with nothing
+  // written.
   const Scratch& folder = scratch();
   const fs::path lesson = folder.dir / "lesson.md", saved = folder.dir / "saved.html";
   write_file(lesson, bytes);
@@ -372,9 +378,9 @@ void check_pages(const std::string& bytes) {
     refusal = gui::save_lesson_page(lesson.string(), saved.string());
   }
   fs::remove(lesson);
-  if (bytes.find('\0') != std::string::npos) {
-    require_one_line(refusal, "the refusal of a lesson with a NUL");
-    require(!fs::exists(saved), "a lesson with a NUL was refused but its page written");
+  if (bytes.empty() || bytes.find('\0') != std::string::npos) {
+    require_one_line(refusal, "the refusal of an empty lesson or one with a NUL");
+    require(!fs::exists(saved), "a lesson was refused but its page written");
   } else {
     require(refusal.empty(), "the lesson's page was refused: " + refusal);
     const std::string written = read_file(saved);
@@ -389,6 +395,7 @@ void check_pages(const std::string& bytes) {
 }  // namespace
 
 void exercise_writers(const std::string& bytes) {
+  scratch().clear();
   check_handouts(bytes);
   const gui::VectorPicture picture = sentence_picture(bytes);
   check_svg(picture, bytes);
