@@ -21,7 +21,7 @@ packages=(
   libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev
   fonts-droid-fallback fonts-unfonts-core fonts-symbola
   libgtest-dev libbenchmark-dev xvfb xauth xdotool python3-numpy zlib1g-dev libcairo2-dev
-  libgif-dev xclip poppler-utils
+  libgif-dev libexpat1-dev xclip poppler-utils
 )
 # The browser page: emscripten, and dpkg-dev to unpack Dear ImGui's source package.
 web_packages=(

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes the .npy reader, the .npz answer reader (zip + inflate) and the preset reader (+ validate + run, the variants included: K/V heads,
 # cross-attention, decoding, MLA; each checked against its second path), the model folder's
-# .safetensors header reader and config.json reader, and the lesson reader (each scene's options
-# through the app's own parser: the GUI's logic library is built too), with libFuzzer.
+# .safetensors header reader and config.json reader, the lesson reader (each scene's options
+# through the app's own parser: the GUI's logic library is built too), and the writers' text input
+# (the handout and maps' PDFs, the SVG read back by expat, the one-file page's lesson block), with
+# libFuzzer.
 #   tools/fuzz.sh [SECONDS]     each target for SECONDS (default 60)
+#   TARGETS="writers lesson" tools/fuzz.sh 60     only those targets (default: all of them)
 # Builds build-fuzz/ with clang (-fsanitize=fuzzer-no-link,address,undefined), starts each target
 # from the committed seeds in tests/fuzz/corpus/<target>/ and prints executions and time per
 # target. Inputs it discovers go to build-fuzz/corpus/ (kept between runs, not committed); a crash
@@ -15,10 +18,17 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 build="build-fuzz"
-targets=(npy npz preset safetensors model_config lesson)
+all_targets=(npy npz preset safetensors model_config lesson writers)
+read -r -a targets <<<"${TARGETS:-${all_targets[*]}}"
+for target in "${targets[@]}"; do
+  if [[ " ${all_targets[*]} " != *" $target "* ]]; then
+    echo "fuzz.sh: no fuzz target \"$target\" in TARGETS: choose among ${all_targets[*]}" >&2
+    exit 2
+  fi
+done
 packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev zlib1g-dev libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core
-  libfontconfig-dev libcairo2-dev libgif-dev)
+  libfontconfig-dev libcairo2-dev libgif-dev libexpat1-dev)
 
 
 build_targets() {
@@ -60,8 +70,15 @@ for target in "${targets[@]}"; do
   # MiB: a lying header that did would be reported as a malloc over the limit.
   malloc_limit_mb=2048
   case "$target" in npy | npz | safetensors | model_config) malloc_limit_mb=64 ;; esac
+  # The writers write their files in a folder of their own under $TMPDIR: in memory when it can be.
+  tmpdir=${TMPDIR:-/tmp}
+  [ "$target" = writers ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmpdir=/dev/shm
   status=0
-  ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$target" \
+  # fontconfig's process-wide tables (the writers' cairo text) are freed only by FcFini: the same
+  # suppressions as tools/sanitize.sh asan.
+  TMPDIR="$tmpdir" ASAN_OPTIONS=detect_leaks=1 \
+    LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0" \
+    "$build/tests/fuzz/fuzz_$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb="$malloc_limit_mb" \
     -max_len=8192 \
     -dict="tests/fuzz/$target.dict" -artifact_prefix="$build/findings/$target/" \

@@ -103,11 +103,17 @@ std::string BoundedFile::read(uint64_t count) {
   const uint64_t room = limit_.bytes + 1 - std::min(taken_, limit_.bytes + 1);
   const uint64_t want = std::min(count, room);
   std::string out;
-  // A regular file's bytes are reserved at once (one allocation, no doubling past its size).
-  if (regular_ && known_size_ > taken_) out.reserve(size_t(std::min(want, known_size_ - taken_)));
+  // A regular file's bytes are reserved at once (one allocation, no doubling past its size), with
+  // the one more byte that reads its end.
+  if (regular_ && known_size_ > taken_)
+    out.reserve(size_t(std::min(want, known_size_ - taken_ + 1)));
   while (out.size() < want) {
     const size_t have = out.size();
-    const size_t chunk = size_t(std::min(want - have, kChunkBytes));
+    size_t chunk = size_t(std::min(want - have, kChunkBytes));
+    // A regular file: the bytes it has left and one more (its end, or a byte it grew by), not a
+    // whole chunk zero-filled for a small file (the one-file page's lesson, a preset).
+    if (regular_ && known_size_ >= taken_ + have)
+      chunk = size_t(std::min<uint64_t>(chunk, known_size_ - taken_ - have + 1));
     out.resize(have + chunk);
     const ssize_t got = ::read(fd_, out.data() + have, chunk);
     out.resize(have + size_t(std::max<ssize_t>(got, 0)));

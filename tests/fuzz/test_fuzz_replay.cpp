@@ -17,13 +17,16 @@
 #ifdef ATTNLAB_FUZZ_LESSON
 #include "tests/fuzz/fuzz_lesson_input.hpp"
 #endif
+#ifdef ATTNLAB_FUZZ_WRITERS
+#include "tests/fuzz/fuzz_writers_input.hpp"
+#endif
 
 namespace {
 
 namespace fs = std::filesystem;
 
 struct FuzzFile {
-  // "npy", "npz", "preset", "safetensors", "model_config" or "lesson": its exerciser
+  // "npy", "npz", "preset", "safetensors", "model_config", "lesson" or "writers": its exerciser
   std::string target;
   fs::path path;
 };
@@ -88,6 +91,10 @@ TEST_P(FuzzReplay, OnlyUserErrorsAndKeptPromises) {
   } else if (file.target == "lesson") {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_lesson(bytes)) << file.path;
 #endif
+#ifdef ATTNLAB_FUZZ_WRITERS
+  } else if (file.target == "writers") {
+    EXPECT_NO_THROW(attnlab::fuzz::exercise_writers(bytes)) << file.path;
+#endif
   } else {
     EXPECT_NO_THROW(attnlab::fuzz::exercise_preset(bytes)) << file.path;
   }
@@ -104,7 +111,9 @@ INSTANTIATE_TEST_SUITE_P(ModelConfig, FuzzReplay, testing::ValuesIn(files_of("mo
                          name_of);
 #ifdef ATTNLAB_FUZZ_LESSON
 INSTANTIATE_TEST_SUITE_P(Lesson, FuzzReplay, testing::ValuesIn(files_of("lesson")), name_of);
-
+#endif
+#ifdef ATTNLAB_FUZZ_WRITERS
+INSTANTIATE_TEST_SUITE_P(Writers, FuzzReplay, testing::ValuesIn(files_of("writers")), name_of);
 #endif
 
 // The fuzzer starts next to every variant: the seed presets include valid grouped-query,
@@ -144,5 +153,37 @@ TEST(FuzzCorpus, CoversEveryVariant) {
         "q_latent", "mistake", "ablated_heads", "x_kv", "w_dkv", "w_dq", "w_qr", "w_kr"})
     EXPECT_NE(dict.find(std::string("\\\"") + key + "\\\":"), std::string::npos) << key;
 }
+
+#ifdef ATTNLAB_FUZZ_WRITERS
+// The writers' fuzzer starts next to every text that ends or escapes markup in HTML, XML or JSON,
+// and every kind of byte UTF-8 refuses, and its dictionary names them.
+TEST(FuzzCorpus, TheWritersSeedsHoldEveryHostileText) {
+  const std::vector<std::pair<const char*, std::string>> hostile = {{"</script", "</script"},
+                                                                    {"<!--", "<!--"},
+                                                                    {"<\\/", "<\\/"},
+                                                                    {"]]>", "]]>"},
+                                                                    {"&", "&"},
+                                                                    {"NUL", std::string(1, '\0')},
+                                                                    {"CR", "\r"},
+                                                                    {"U+FFFE", "\xEF\xBF\xBE"},
+                                                                    {"a surrogate", "\xED\xA0\x80"},
+                                                                    {"0xff", "\xFF"}};
+  std::string seeds;
+  int lessons_with_questions = 0;
+  for (const FuzzFile& file : files_of("writers")) {
+    const std::string bytes = read_bytes(file.path);
+    seeds += bytes + '\n';
+    lessons_with_questions +=
+        bytes.find("\n## ") != std::string::npos && bytes.find("\nQuestion: ") != std::string::npos;
+  }
+  for (const auto& [name, text] : hostile)
+    EXPECT_NE(seeds.find(text), std::string::npos) << "no seed holds " << name;
+  EXPECT_GT(lessons_with_questions, 0) << "no seed is a lesson with a question";
+  const std::string dict = read_bytes(fs::path(ATTNLAB_FUZZ_DIR) / "writers.dict");
+  for (const char* entry : {"\"</script\"", "\"<!--\"", "\"<\\\\/\"", "\"]]>\"", "\"&\"",
+                            "\"\\x00\"", "\"\\xff\"", "\"\\xed\\xa0\\x80\""})
+    EXPECT_NE(dict.find(entry), std::string::npos) << entry;
+}
+#endif
 
 }  // namespace

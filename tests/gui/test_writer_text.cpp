@@ -1,8 +1,8 @@
 // Every writer takes any text whole (issue 43): the maps' SVG and PDF, the handout PDF and the
 // one-file page's lesson block, each fed every hostile text of tests/gui/writer_texts/ and a list
 // here (bytes that are not UTF-8, NUL and other controls, "</script", "<!--<script", "<\/", CDATA,
-// U+FFFE). The writers live in the desktop's libraries (cairo), which the fuzz build
-// (ATTNLAB_BUILD_GUI=OFF) does not build: this test is their fuzz replay. Each output must be
+// U+FFFE). The fuzz target fuzz_writers (tests/fuzz/fuzz_writers_input.hpp) feeds them arbitrary
+// bytes with the same promises; this test keeps the named texts. Each output must be
 // whole: the SVG's text valid XML 1.0 character data that reads back as the text made valid; the
 // PDFs drawn with no cairo error; the page's block free of "<" and decoding (JSON) to exactly the
 // text made valid. A cairo error is reported in one line and leaves no file.

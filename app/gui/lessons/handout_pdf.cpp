@@ -94,6 +94,21 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
 
 }  // namespace
 
+HandoutPage handout_page(const lessons::Lesson& lesson, int scene, bool answered,
+                         const std::string& picture) {
+  const lessons::Scene& shown = lesson.scenes[size_t(scene)];
+  HandoutPage page{picture, std::to_string(scene + 1) + ". " + shown.title, {}, shown.notes};
+  if (!shown.caption.empty()) page.paragraphs.push_back(shown.caption);
+  if (shown.question) {
+    std::string asked = "Question: " + shown.question->text;
+    for (const lessons::Choice& choice : shown.question->choices)
+      asked += "  " + std::string(1, choice.letter) + ") " + choice.text;
+    page.paragraphs.push_back(asked);
+    if (answered) page.paragraphs.push_back("Answer: " + shown.question->answer);
+  }
+  return page;
+}
+
 void write_handout_pdf(const std::string& path, const std::string& lesson_title,
                        const std::vector<HandoutPage>& pages) {
   if (pages.empty())

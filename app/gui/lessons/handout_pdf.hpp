@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "app/lessons/lesson.hpp"
+
 namespace attnlab::gui {
 
 struct HandoutPage {
@@ -13,6 +15,12 @@ struct HandoutPage {
   std::vector<std::string> paragraphs;  // caption, question, answer
   std::vector<std::string> notes;
 };
+
+// The handout's page of the lesson's scene number `scene` (from 0) with its slide `picture`: its
+// title numbered from 1, its caption, its question with the choices, the answer when `answered`
+// (a question's second slide), and its notes.
+HandoutPage handout_page(const lessons::Lesson& lesson, int scene, bool answered,
+                         const std::string& picture);
 
 // Writes `path` whole or not at all (a temporary file, then renamed); throws UserError naming the
 // file when there is no page, it cannot be written, a picture cannot be read or cairo fails to

@@ -14,20 +14,6 @@ namespace {
 // Frames a slide is drawn before it is saved: the layout measures its text, then places it.
 constexpr int kSettleFrames = 4;
 
-HandoutPage page_of(const AppState& state, const Slide& slide, const std::string& picture) {
-  const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
-  HandoutPage page{picture, std::to_string(slide.scene + 1) + ". " + scene.title, {}, scene.notes};
-  if (!scene.caption.empty()) page.paragraphs.push_back(scene.caption);
-  if (scene.question) {
-    std::string asked = "Question: " + scene.question->text;
-    for (const lessons::Choice& choice : scene.question->choices)
-      asked += "  " + std::string(1, choice.letter) + ") " + choice.text;
-    page.paragraphs.push_back(asked);
-    if (slide.answer) page.paragraphs.push_back("Answer: " + scene.question->answer);
-  }
-  return page;
-}
-
 }  // namespace
 
 std::string start_slide_export(AppState& state, const std::string& dir, SlideExport& run) {
@@ -89,7 +75,7 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
       exit_code = 2;
       return false;
     }
-    run.pages.push_back(page_of(state, slide, path));
+    run.pages.push_back(handout_page(state.lesson.lesson, slide.scene, slide.answer, path));
     ++run.index;
     run.frames = 0;
   }
