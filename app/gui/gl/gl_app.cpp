@@ -32,6 +32,7 @@
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/panels/text_field.hpp"
 #include "app/gui/platform/platform.hpp"
+#include "app/gui/state/atlas_text.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
@@ -117,8 +118,8 @@ void watch_input(GLFWwindow* window, WindowEvents* events) {
 // [SECTION] looks
 
 void rebuild_fonts(AppState& state) {
-  // Both sentences' characters: the queries' and, with cross-attention, the keys'.
-  state.window.font_text = state.session.config.sentence + state.session.config.sentence_kv;
+  // The sentences' characters and the lesson's (atlas_text.hpp).
+  state.window.font_text = atlas_text(state);
   const float scale = state.ui.font_scale * platform::pixel_ratio();  // sharp on a HiDPI page
   const Fonts fonts = load_fonts(scale, state.window.font_text, state.typed.stand_ins);
   state.window.font_stand_ins = state.typed.stand_ins.size();

@@ -6,6 +6,7 @@
 
 #include "app/common/config_flags.hpp"
 #include "app/gui/look/colormap.hpp"
+#include "app/gui/state/atlas_text.hpp"
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/startup.hpp"
 #include "app/lessons/lesson_files.hpp"
@@ -155,6 +156,7 @@ std::string open_lesson(AppState& state, const std::string& file_or_name,
                         const std::string& model_folder) {
   const std::string error = load_into(state.lesson, file_or_name, model_folder);
   if (error.empty() && lesson_open(state)) show_scene(state, 0);
+  ask_for_glyphs(state);  // the whole lesson's characters, whichever scene shows them
   return error;
 }
 
@@ -173,6 +175,7 @@ bool show_scene(AppState& state, int index) {
   const Scene* with_options = scene_with_options(player.lesson, index);
   if (!with_options) return true;  // no state set yet: the app as it is
   std::vector<std::string> reasons;
+
   try {
     StartOptions options;
     const SceneOptions parsed = parse_scene(player, *with_options->options, options);
@@ -190,6 +193,7 @@ bool show_scene(AppState& state, int index) {
     note_error(player, line);
   }
   report_lesson_errors(player);
+  ask_for_glyphs(state);  // the scene's sentence and problems, drawn: their glyphs in the atlas
   return reasons.empty();
 }
 
@@ -276,6 +280,7 @@ void poll_lesson_file(AppState& state, double now) {
     player.errors.push_back(lessons::describe(player.lesson, problem));
   report_lesson_errors(player);
   player.notice = "Reloaded " + player.file + ".";
+  ask_for_glyphs(state);  // the edited text's characters
   if (player.lesson.scenes.empty()) return;
   const int shown = std::clamp(scene, 0, int(player.lesson.scenes.size()) - 1);
   if (playing) {

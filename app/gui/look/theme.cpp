@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "app/gui/look/box_glyph.hpp"
 #include "app/gui/look/fallback_fonts.hpp"
 #include "app/gui/look/font_files.hpp"
 #include "app/gui/look/stand_in_glyphs.hpp"
@@ -15,7 +18,9 @@ namespace attnlab::gui {
 
 namespace {
 
-// Latin, Greek, arrows, maths and the superscripts of "QKᵀ": what formulas and labels use.
+// The interface's own characters: Latin, Greek, arrows, maths, the superscripts of "QKᵀ", the
+// lesson band's ✓ and ✗, and U+FFFD (what a byte of text that is not UTF-8 reads as). The texts
+// the app is given (sentences, lessons) add their own characters, one by one.
 const ImWchar kGlyphRanges[] = {
     0x0020, 0x00FF,  // Basic Latin + Latin-1 (×, ÷, ·)
     0x0370, 0x03FF,  // Greek
@@ -25,28 +30,56 @@ const ImWchar kGlyphRanges[] = {
     0x2190, 0x21FF,  // arrows
     0x2200, 0x22FF,  // mathematical operators (√, ∞, ≤)
     0x25A0, 0x25FF,  // geometric shapes (▶, ■)
+    0x2713, 0x2713,  // ✓
+    0x2717, 0x2717,  // ✗
+    0xFFFD, 0xFFFD,  // the replacement character
     0,
 };
 
-// A sentence of thousands of distinct characters would need a huge atlas; past this many the
-// rest are written as code points.
-constexpr size_t kMaxSentenceGlyphs = 2048;
+// A text of thousands of distinct characters would need a huge atlas; past this many the rest
+// are drawn as boxes (tokens as their code points).
+constexpr size_t kMaxTextGlyphs = 2048;
 
-bool in_base_ranges(char32_t c) {
-  for (const ImWchar* r = kGlyphRanges; r[0] != 0; r += 2)
+bool in_ranges(char32_t c, const ImWchar* ranges) {
+  for (const ImWchar* r = ranges; r[0] != 0; r += 2)
     if (c >= r[0] && c <= r[1]) return true;
   return false;
 }
 
-// The characters of `text` beyond the base ranges that an atlas can hold (ImWchar is 16 bits),
-// sorted and unique.
-std::vector<char32_t> sentence_code_points(const std::string& text) {
+// The characters of `text` past ASCII that an atlas can hold (ImWchar is 16 bits), sorted and
+// unique: each gets its glyph, from DejaVu or a fallback font, whether or not the interface's
+// ranges hold it already.
+std::vector<char32_t> text_code_points(const std::string& text) {
   std::vector<char32_t> points = code_points(text);
-  std::erase_if(points,
-                [](char32_t c) { return in_base_ranges(c) || c > IM_UNICODE_CODEPOINT_MAX; });
+  std::erase_if(points, [](char32_t c) { return c < 0x80 || c > IM_UNICODE_CODEPOINT_MAX; });
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
   return points;
+}
+
+// Glyph ranges of single characters, as ImGui takes them (kept by the atlas until it is cleared).
+void build_ranges(const std::vector<char32_t>& points, const ImWchar* base,
+                  ImVector<ImWchar>& ranges) {
+  ImFontGlyphRangesBuilder builder;
+  if (base) builder.AddRanges(base);
+  for (const char32_t c : points) builder.AddChar(static_cast<ImWchar>(c));
+  ranges.clear();
+  builder.BuildRanges(&ranges);
+}
+
+// Names each character no font has on stderr, once a run (the audience's window builds its own
+// atlas from the same text).
+void report_missing(const std::vector<char32_t>& missing) {
+  static std::set<char32_t> reported;
+  for (const char32_t c : missing) {
+    if (!reported.insert(c).second) continue;
+    std::string utf8;
+    append_utf8(utf8, c);
+    std::fprintf(stderr,
+                 "attnlab: no installed font has U+%04X (%s): it is drawn as a box; install a "
+                 "font that has it (fc-list ':charset=%04x' lists those that do)\n",
+                 unsigned(c), utf8.c_str(), unsigned(c));
+  }
 }
 
 // The font file's path, or "" when it is not installed.
@@ -75,22 +108,20 @@ Fonts load_fonts(float scale, const std::string& text, const std::vector<char32_
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float pixels = std::round(kBaseFontPixels * scale);
-  std::vector<char32_t> extra = sentence_code_points(text);
-  if (extra.size() > kMaxSentenceGlyphs) extra.resize(kMaxSentenceGlyphs);
+  std::vector<char32_t> extra = text_code_points(text);
+  if (extra.size() > kMaxTextGlyphs) extra.resize(kMaxTextGlyphs);
   // The atlas keeps a pointer to its ranges until it is cleared: they live until the next call.
-  static ImVector<ImWchar> ranges;
-  ImFontGlyphRangesBuilder builder;
-  builder.AddRanges(kGlyphRanges);
-  for (const char32_t c : extra) builder.AddChar(static_cast<ImWchar>(c));
-  ranges.clear();
-  builder.BuildRanges(&ranges);
+  // The fallback fonts give only the text's characters DejaVu lacks, not whole blocks.
+  static ImVector<ImWchar> ranges, fallback_ranges;
+  build_ranges(extra, kGlyphRanges, ranges);
+  build_ranges(extra, nullptr, fallback_ranges);
 
   Fonts fonts;
   const std::string ui_path = font_path("DejaVuSans.ttf");
   fonts.ui = add_font(ui_path, pixels, ranges.Data);
-  if (fonts.ui) {
+  if (fonts.ui && !extra.empty()) {
     for (const FallbackFont& fallback : fallback_fonts_for(extra, ui_path))
-      add_font(fallback.file, pixels, ranges.Data, fallback.index, true);
+      add_font(fallback.file, pixels, fallback_ranges.Data, fallback.index, true);
   }
   fonts.mono = add_font(font_path("DejaVuSansMono.ttf"), pixels, kGlyphRanges);
   fonts.from_files = fonts.ui != nullptr;
@@ -103,15 +134,24 @@ Fonts load_fonts(float scale, const std::string& text, const std::vector<char32_
   io.FontDefault = fonts.ui;
   const StandInGlyphs emoji =
       fonts.from_files ? reserve_stand_in_glyphs(fonts.ui, pixels, stand_ins) : StandInGlyphs{};
+  const int ui_box = reserve_box_glyph(fonts.ui, pixels, kBoxChar);
+  const int mono_box =
+      fonts.mono != fonts.ui ? reserve_box_glyph(fonts.mono, pixels, kBoxChar) : -1;
   io.Fonts->Build();
   draw_stand_in_glyphs(fonts.ui, pixels, emoji);
+  draw_box_glyph(fonts.ui, pixels, kBoxChar, ui_box);
+  draw_box_glyph(fonts.mono, pixels, kBoxChar, mono_box);
+  for (const char32_t c : extra)
+    if (!fonts.ui->FindGlyphNoFallback(static_cast<ImWchar>(c))) fonts.missing.push_back(c);
+  if (fonts.from_files) report_missing(fonts.missing);
   return fonts;
 }
 
 bool needs_new_glyphs(const std::string& text, const std::string& atlas_text) {
-  const std::vector<char32_t> asked = sentence_code_points(atlas_text);
-  for (const char32_t c : sentence_code_points(text))
-    if (!std::binary_search(asked.begin(), asked.end(), c)) return true;
+  const std::vector<char32_t> asked = text_code_points(atlas_text);
+  for (const char32_t c : text_code_points(text))
+    if (!in_ranges(c, kGlyphRanges) && !std::binary_search(asked.begin(), asked.end(), c))
+      return true;
   return false;
 }
 

@@ -14,17 +14,26 @@ namespace attnlab::gui {
 
 constexpr float kBaseFontPixels = 20.0f;
 
+// What a character no font has is drawn as (ImGui's fallback glyph): an empty box, not "?".
+// U+FFFE is no character, so no text means it.
+constexpr ImWchar kBoxChar = 0xFFFE;
+
 struct Fonts {
   ImFont* ui = nullptr;     // DejaVu Sans
   ImFont* mono = nullptr;   // DejaVu Sans Mono, for formulas and code
   bool from_files = false;  // false: the DejaVu files were missing, ImGui's built-in font is used
+  // The characters of `text` that no installed font has (drawn as the box), or that are past
+  // ImGui's 16-bit code points (drawn as U+FFFD); sorted.
+  std::vector<char32_t> missing;
 };
 
-// Clears and refills io.Fonts at kBaseFontPixels * scale, with glyphs for the formulas and for
-// every character of `text` (the sentence) that DejaVu or an installed fallback font has (Hangul:
+// Clears and refills io.Fonts at kBaseFontPixels * scale, with glyphs for the interface's own
+// characters (formulas, arrows, Greek, ✓) and for every character of `text` (the sentences, the
+// lesson: atlas_text.hpp) that DejaVu or an installed fallback font has (Hangul:
 // fonts-unfonts-core), and for each text field stand-in (TypedInput::stand_ins: emoji, drawn
-// monochrome from fonts-symbola). The caller uploads the atlas again (the GL backend's font
-// texture), outside NewFrame/Render.
+// monochrome from fonts-symbola). The characters no font has are drawn as a box and named once on
+// stderr. The caller uploads the atlas again (the GL backend's font texture), outside
+// NewFrame/Render.
 Fonts load_fonts(float scale, const std::string& text = "",
                  const std::vector<char32_t>& stand_ins = {});
 
