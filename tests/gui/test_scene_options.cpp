@@ -229,15 +229,15 @@ TEST_F(LessonProblems, ACaptionIsWrappedOncePerTextWidthAndFontSize) {
       write("long.md", "# Long\n\n## One\n```attnlab\n--preset seed003\n```\n" + caption + "\n");
   ASSERT_EQ(open_lesson(state, file, ""), "");
   settle();
-  const WrappedText& wrapped = band_layout(false).caption;
+  const WrappedText& wrapped = band_layout(state, false).caption;
   EXPECT_GT(wrapped.lines.size(), 1000u);
   const int layouts = wrapped.layouts;
   for (int i = 0; i < 3; ++i) frame();
-  EXPECT_EQ(band_layout(false).caption.layouts, layouts);
+  EXPECT_EQ(band_layout(state, false).caption.layouts, layouts);
   // A narrower window wraps it again, once.
   ImGui::GetIO().DisplaySize = ImVec2(1000, 1000);
   for (int i = 0; i < 3; ++i) frame();
-  EXPECT_EQ(band_layout(false).caption.layouts, layouts + 1);
+  EXPECT_EQ(band_layout(state, false).caption.layouts, layouts + 1);
 }
 
 TEST(BandText, WrapsAgainOnlyWhenTheTextWidthOrFontSizeChanges) {

@@ -96,8 +96,10 @@ std::string applied(AppState& state, const StartOptions& options) {
   if (!options.heatmap_view.empty()) parse_heatmap_view(options.heatmap_view, ui.heatmap_view);
   if (!options.colour_scale.empty()) parse_colour_scale(options.colour_scale, ui.colour_scale);
   state.heads.focus = {options.focus_head, options.compare_head, {}};
+  state.heads.pending_zoom = options.zoom;  // taken with the scene's trace
   const std::string error = without_prefix(apply_options_over_config(state, options));
   if (!error.empty()) return error;
+  if (state.session.trace && !state.session.computing) take_pending_zoom(state);
   if (!state.session.issues.empty()) return describe(state.session.issues);
   if (!options.model.empty()) show_model(state, options);
   arrive_at(state, options.stage.empty() ? "input" : options.stage);
@@ -137,9 +139,10 @@ std::string load_into(LessonPlayer& player, const std::string& file_or_name,
                       const std::string& model_folder) {
   lessons::LoadedLesson loaded = lessons::load_lesson(file_or_name);
   if (!loaded.error.empty()) return loaded.error;
-  const bool audience = player.audience_window;
+  const bool audience = player.audience_window, controls_bar = player.controls_bar;
   player = LessonPlayer{};
   player.audience_window = audience;
+  player.controls_bar = controls_bar;
   player.lesson = std::move(loaded.lesson);
   player.file = file_or_name;
   player.model_folder = model_folder;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/lessons/band_text.hpp"
 #include "app/lessons/lesson.hpp"
 
 namespace attnlab::gui {
@@ -15,6 +16,14 @@ namespace attnlab::gui {
 struct PointerPoint {
   float x = 0, y = 0;
   double time = 0;
+};
+
+// The band's type size in one window: shrunk (down to a floor) until the band's text fits its
+// height, for the content it was fitted to; that content changed, it starts whole again.
+struct BandFit {
+  float scale = 1;         // of the window's font, for the band's text
+  std::string fitted_for;  // the scene, the reveal, the window's size and font it was fitted to
+  bool fitting = false;    // shrunk last frame: another frame sees whether it fits now
 };
 
 struct LessonPlayer {
@@ -44,6 +53,13 @@ struct LessonPlayer {
   std::vector<std::vector<PointerPoint>> strokes;  // the pen's, until the scene changes
   bool drawing = false;                            // a pen stroke in progress
   std::string capture_title;                       // the field of "capture as a scene"
+  // Presenter mode's bar of controls while the lesson plays (key B): hidden, the lecturer's
+  // window lays the picture out as the audience's.
+  bool controls_bar = false;
+  // The band's texts as wrapped and its type size, in the lecturer's window and in the audience's
+  // (another width): kept here, one per window, not in a function's statics.
+  BandText band_text, audience_band_text;
+  BandFit band_fit, audience_band_fit;
 };
 
 }  // namespace attnlab::gui

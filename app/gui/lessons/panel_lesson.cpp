@@ -23,12 +23,12 @@ const ImU32 kRight = IM_COL32(20, 140, 60, 255);
 const ImU32 kPointer = IM_COL32(255, 40, 40, 255);
 
 // The scenes as numbered buttons ("4?" asks a question), the shown one lit; a click shows it.
-void scene_strip(AppState& state, bool audience) {
+void scene_strip(AppState& state, bool audience, float scale) {
   const LessonPlayer& player = state.lesson;
   const Palette& colours = palette(state.ui.theme);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float small = ImGui::GetFontSize() * 0.7f;
-  ImGui::SetWindowFontScale(0.7f);
+  ImGui::SetWindowFontScale(0.7f * scale);
   for (int i = 0; i < int(player.lesson.scenes.size()); ++i) {
     const Scene& scene = player.lesson.scenes[size_t(i)];
     const std::string label = std::to_string(i + 1) + (scene.question ? "?" : "");
@@ -45,9 +45,11 @@ void scene_strip(AppState& state, bool audience) {
       state.requests.later([i](AppState& s) { show_scene(s, i); });
     ImGui::PopID();
     if (current) ImGui::PopStyleColor(2);
-    if (!audience && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scene.title.c_str());
+    // No tooltip over the band while the lesson plays: it would cover the caption.
+    if (!audience && !player.playing && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", scene.title.c_str());
   }
-  ImGui::SetWindowFontScale(1.0f);
+  ImGui::SetWindowFontScale(scale);
 }
 
 // `prefix` + `text` wrapped (once per text, width and font size: band_text.hpp) and drawn, only
@@ -63,24 +65,37 @@ void draw_wrapped(WrappedText& cache, const std::string& prefix, const std::stri
       ImGui::TextUnformatted(lines[size_t(i)].c_str());
 }
 
-// The band's texts as wrapped, in the lecturer's window and in the audience's (another width).
-BandText& band_text(bool audience_view) {
-  static BandText lecturer, audience;
-  return audience_view ? audience : lecturer;
+// The band's texts as wrapped in the window drawing now: the lecturer's or the audience's (another
+// width).
+BandText& band_text(LessonPlayer& player) {
+  return player.audience_view ? player.audience_band_text : player.band_text;
 }
 
-// The question, its choices (a click marks the class's answer), and after the reveal the answer.
-void question_block(AppState& state, const Scene& scene, bool audience) {
+// The choices on one row, at their texts' widths; where the row is wider than the band it scrolls
+// sideways inside it (the band's height stays). A click marks the class's answer. Returns the
+// right choice's label.
+std::string choices_row(AppState& state, const lessons::Question& question, bool audience,
+                        float scale) {
   LessonPlayer& player = state.lesson;
-  const lessons::Question& question = *scene.question;
   const Palette& colours = palette(state.ui.theme);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
-  draw_wrapped(band_text(player.audience_view).question, "Question: ", question.text);
-  ImGui::PopStyleColor();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  std::vector<std::string> labels;
+  float row_w = 0;
+  for (const lessons::Choice& choice : question.choices) {
+    labels.push_back(std::string(1, choice.letter) + ") " + choice.text);
+    row_w += ImGui::CalcTextSize(labels.back().c_str()).x + 2 * style.FramePadding.x +
+             (labels.size() > 1 ? ImGui::GetFontSize() * 0.6f : 0);
+  }
+  const bool scrolls = row_w > ImGui::GetContentRegionAvail().x;
+  const float spacing = ImGui::GetFontSize() * 0.6f;
   std::string answer_text = question.answer;
+  ImGui::BeginChild("##choices",
+                    ImVec2(0, ImGui::GetFrameHeight() + (scrolls ? style.ScrollbarSize : 0)), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::SetWindowFontScale(scale);  // a child window has its own
   for (int i = 0; i < int(question.choices.size()); ++i) {
     const lessons::Choice& choice = question.choices[size_t(i)];
-    const std::string label = std::string(1, choice.letter) + ") " + choice.text;
+    const std::string& label = labels[size_t(i)];
     const bool right = std::string(1, choice.letter) == question.answer;
     if (right) answer_text = label;
     int colours_pushed = 0;
@@ -95,13 +110,26 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
       fill(colours.error);
     else if (i == player.chosen)
       fill(colours.accent);
-    const float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (i > 0) same_line_if_fits(width, ImGui::GetFontSize() * 0.6f);
+    if (i > 0) ImGui::SameLine(0, spacing);
     ImGui::PushID(i);
-    if (wrapped_button(label.c_str()) && !audience && !player.revealed) player.chosen = i;
+    if (ImGui::Button(label.c_str()) && !audience && !player.revealed) player.chosen = i;
     ImGui::PopID();
     if (colours_pushed) ImGui::PopStyleColor(colours_pushed);
   }
+  ImGui::EndChild();
+  return answer_text;
+}
+
+// The question, its choices (a click marks the class's answer), and after the reveal the answer.
+void question_block(AppState& state, const Scene& scene, bool audience, float scale) {
+  LessonPlayer& player = state.lesson;
+  const lessons::Question& question = *scene.question;
+  const Palette& colours = palette(state.ui.theme);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
+  draw_wrapped(band_text(player).question, "Question: ", question.text);
+  ImGui::PopStyleColor();
+  const std::string answer_text =
+      question.choices.empty() ? question.answer : choices_row(state, question, audience, scale);
   // Without choices: the class's words, typed in the lecturer's window, or a click on a map when
   // the answer is a head.
   std::string given = player.typed_answer;
@@ -150,7 +178,7 @@ void presenter_part(AppState& state) {
   LessonPlayer& player = state.lesson;
   const Scene& scene = player.lesson.scenes[size_t(player.scene)];
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  std::vector<WrappedText>& notes = band_text(player.audience_view).notes;
+  std::vector<WrappedText>& notes = band_text(player).notes;
   notes.resize(scene.notes.size());
   for (size_t i = 0; i < scene.notes.size(); ++i) draw_wrapped(notes[i], "Note: ", scene.notes[i]);
   const int elapsed = int(std::max(0.0, state.walk.clock - player.started_at));
@@ -201,8 +229,20 @@ void presenter_part(AppState& state) {
 
 }  // namespace
 
-const BandText& band_layout(bool audience) {
-  return band_text(audience);
+const BandText& band_layout(const AppState& state, bool audience) {
+  return audience ? state.lesson.audience_band_text : state.lesson.band_text;
+}
+
+float band_least_font_scale(float font_pixels) {
+  return std::min(1.0f, std::max(kBandLeastFontScale, kBandLeastFontPixels / font_pixels));
+}
+
+bool band_fitting(const AppState& state) {
+  return state.lesson.band_fit.fitting || state.lesson.audience_band_fit.fitting;
+}
+
+bool lesson_picture(const AppState& state) {
+  return state.ui.presenter && lesson_playing(state) && !state.lesson.controls_bar;
 }
 
 bool audience_picture(const AppState& state) {
@@ -220,7 +260,7 @@ float lesson_band_height(const AppState& state, float display_h) {
   const float drawn =
       state.lesson.audience_view ? state.lesson.audience_band_height : state.lesson.band_height;
   const float wanted = drawn > 0 ? drawn : ImGui::GetFontSize() * 5;
-  return std::round(std::min(wanted, display_h * 0.45f));
+  return std::round(std::min(wanted, std::floor(display_h * kBandMostFraction)));
 }
 
 void draw_lesson_band(AppState& state, ImVec4 rect) {
@@ -233,7 +273,19 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Lesson###lesson", nullptr, flags)) {
-    if (!player.slide) scene_strip(state, audience);
+    // The type size fitted to this content in this window: it starts whole for new content.
+    BandFit& fit = player.audience_view ? player.audience_band_fit : player.band_fit;
+    const float font = ImGui::GetFontSize();
+    const float most = std::floor(ImGui::GetIO().DisplaySize.y * kBandMostFraction);
+    char fitted_for[160];
+    std::snprintf(fitted_for, sizeof fitted_for, "%d %d %d %d %d %zu %zu %.0f %.0f %.1f",
+                  player.scene, player.revealed, player.playing, notes_shown(state),
+                  player.typed_answer.empty(), player.errors.size(),
+                  player.scene_error.size() + player.notice.size(), rect.z - rect.x, most, font);
+    if (fit.fitted_for != fitted_for) fit = BandFit{1, fitted_for, false};
+    const float scale = fit.scale;
+    ImGui::SetWindowFontScale(scale);
+    if (!player.slide) scene_strip(state, audience, scale);
     const Palette& colours = palette(state.ui.theme);
     if (!player.playing && !audience)
       text_wrapped("Free play: L returns to scene " + std::to_string(player.scene + 1) + ".");
@@ -244,14 +296,20 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
     }
     const Scene& scene = player.lesson.scenes[size_t(std::max(player.scene, 0))];
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
-    draw_wrapped(band_text(player.audience_view).title, "", scene.title);
+    draw_wrapped(band_text(player).title, "", scene.title);
     ImGui::PopStyleColor();
-    draw_wrapped(band_text(player.audience_view).caption, "", scene.caption);
-    if (scene.question) question_block(state, scene, audience);
+    draw_wrapped(band_text(player).caption, "", scene.caption);
+    if (scene.question) question_block(state, scene, audience, scale);
     if (notes_shown(state)) presenter_part(state);
-    (player.audience_view ? player.audience_band_height : player.band_height) =
-        ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
-        ImGui::GetStyle().ItemSpacing.y;
+    const float content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
+                          ImGui::GetStyle().ItemSpacing.y;
+    (player.audience_view ? player.audience_band_height : player.band_height) = content;
+    // Too tall for the band's most: smaller type next frame (about in proportion), down to the
+    // floor; below it the band scrolls. Never larger again for the same content (no flicker).
+    const float least = band_least_font_scale(font);
+    fit.fitting = content > most + 0.5f && scale > least;
+    if (fit.fitting) fit.scale = std::max(least, scale * std::min(0.97f, most / content));
+    ImGui::SetWindowFontScale(1.0f);
   }
   ImGui::End();
 }

@@ -460,14 +460,12 @@ void draw_model_tab(AppState& state, HeatmapDrawer* drawer) {
                   "Every head's named patterns: previous, first, same token, entropy, induction."},
                  {ModelPage::NextToken, "Next token",
                   "The model's top 10 next tokens, and what switching heads off changes."}};
+    StateTabs tabs(int(tab.page));
     for (const auto& page : pages) {
-      const bool requested = tab.requested_page == page.page;
-      const bool open =
-          ImGui::BeginTabItem(page.label, nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0);
+      const bool open = ImGui::BeginTabItem(page.label, nullptr, tabs.flags(int(page.page)));
       tooltip(page.tip);
       if (!open) continue;
-      tab.page = page.page;
-      if (requested) tab.requested_page.reset();
+      if (tabs.opened(int(page.page))) tab.page = page.page;
       if (page.page == ModelPage::Finder)
         head_finder(state);
       else

@@ -23,12 +23,28 @@ bool stage_view_alone(const AppState& state) {
   return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
 }
 
+// The tabs asked for (a key, a scene's --tab and --model-page, a button) become the state's choice
+// here, once, before any window draws: every window's tab bar then follows the state
+// (StateTabs), so the audience's window shows what a scene sets as the lecturer's does, and
+// neither window takes a request away from the other.
+void take_tab_requests(AppState& state) {
+  if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
+  if (state.tabs.requested_info) state.tabs.info = *state.tabs.requested_info;
+  if (state.model.requested_page) state.model.page = *state.model.requested_page;
+  state.tabs.requested_tool.reset();
+  state.tabs.requested_info.reset();
+  state.model.requested_page.reset();
+}
+
 // The panels' layout over the window less a lesson's band (its caption and question) under them.
 // Sets the frame's layout height and panel rectangles; `band` is the band's height (0: none).
 PanelLayout layout_over_band(AppState& state, bool stage_alone, float& band) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   band = lesson_band_height(state, display.y);
   state.frame.layout_height = display.y - band;
+  // No tooltip over the band while the lesson plays (tooltip()): it would hide the caption.
+  if (band > 0 && lesson_playing(state))
+    state.frame.band_rect = ImVec4(0, display.y - band, display.x, display.y);
   const PanelLayout layout =
       frame_layout(state, ImVec2(display.x, state.frame.layout_height), stage_alone);
   state.frame.panel_rects = layout.rects;
@@ -59,15 +75,16 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   poll_measurements(state);
   state.frame.drawing = true;
   if (!first_start_card_takes_input(state)) handle_shortcuts(state);
+  take_tab_requests(state);
 
   // A lesson file changed on disk is read again between frames, like every other change.
   state.requests.later([](AppState& s) { poll_lesson_file(s, s.walk.clock); });
   float band = 0;
   const PanelLayout layout =
       layout_over_band(state, state.ui.presenter && stage_view_alone(state), band);
-  // The audience's view and a slide have no controls.
+  // The audience's view and a slide have no controls; a lesson's picture neither (B: the bar).
   if (state.ui.presenter) {
-    if (audience_picture(state))
+    if (audience_picture(state) || lesson_picture(state))
       state.frame.playback_in_bar = true;  // no play button for the audience
     else
       draw_presenter_bar(state);
@@ -102,6 +119,7 @@ void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout&
   state.frame = FrameOutput{};
   io.UserData = &state.frame;
   state.frame.drawing = true;
+  take_tab_requests(state);
   float band = 0;
   const PanelLayout layout = layout_over_band(state, stage_view_alone(state), band);
   state.frame.playback_in_bar = true;  // no play button for the audience

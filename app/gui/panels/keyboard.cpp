@@ -46,7 +46,8 @@ std::vector<ShortcutKey> shortcut_keys() {
                                    {kKeyK, false},
                                    {kKeyL, false},
                                    {kKeyA, false},
-                                   {kKeyR, false}};
+                                   {kKeyR, false},
+                                   {kKeyB, false}};
   for (int digit = 0; digit <= 9; ++digit) keys.push_back({kKey0 + digit, false});
   return keys;
 }
@@ -200,6 +201,10 @@ bool lesson_key(AppState& state, const KeyPress& press) {
   const bool back = key == code(ImGuiKey_LeftArrow) || key == code(ImGuiKey_PageUp);
   if (forward || back) {
     state.requests.later([delta = forward ? 1 : -1](AppState& s) { lesson_click(s, delta); });
+    return true;
+  }
+  if (key == kKeyB && !press.shift && state.ui.presenter) {  // the bar of controls, or the picture
+    state.lesson.controls_bar = !state.lesson.controls_bar;
     return true;
   }
   if (key == code(ImGuiKey_Escape) && !state.session.computing) {  // then Esc is free play's

@@ -14,7 +14,9 @@
 //   "head 1_" on screen while the second digit is awaited;
 //   C switches code/checks, M / Shift+M pick the next / previous mistake, S cycles the colour
 //   scale, P toggles presenter mode, Ctrl+S saves a PNG, Ctrl+E the tensors as .npy in a .zip,
-//   F11 toggles fullscreen.
+//   F11 toggles fullscreen;
+//   while a lesson plays in presenter mode, B shows and hides the bar of controls (the lesson's
+//   picture has none).
 // Each press counts once: a tap shorter than a frame too (the window queues every press), and a
 // held arrow or bracket repeats.
 #pragma once
@@ -59,6 +61,7 @@ constexpr int kKeyK = 75;
 constexpr int kKeyL = 76;
 constexpr int kKeyA = 65;
 constexpr int kKeyR = 82;
+constexpr int kKeyB = 66;
 constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 constexpr int kKey0 = 48;  // '0'; '1'..'9' follow
 constexpr int kKey1 = 49;

@@ -78,10 +78,11 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   const UiSettings& ui = state.ui;
   const bool alone = ui.presenter && stage_alone;
   float stage_width = 0;
-  // The audience's picture has no bar.
-  const int bar_rows = !ui.presenter             ? 1
-                       : audience_picture(state) ? 0
-                                                 : presenter_bar_rows(state, display.x);
+  // The audience's picture has no bar, nor has a lesson's (until B brings it back).
+  const int bar_rows = !ui.presenter ? 1
+                       : audience_picture(state) || lesson_picture(state)
+                           ? 0
+                           : presenter_bar_rows(state, display.x);
   if (ui.presenter && !alone) {
     const float below = display.y - (bar_rows > 0 ? presenter_bar_height(font, bar_rows) : 0) -
                         pipeline_strip_height(state.pipeline.content_height, font, display.y, true);

@@ -67,6 +67,12 @@ void tooltip(const char* text, bool above) {
   note_item(text);
   // Not while the control is dragged: the tooltip would hide the value that is changing.
   if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) || ImGui::IsItemActive()) return;
+  // None over a playing lesson's band: it would cover the caption the class reads.
+  const auto* frame = static_cast<const FrameOutput*>(ImGui::GetIO().UserData);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (frame && frame->band_rect.w > frame->band_rect.y && mouse.x >= frame->band_rect.x &&
+      mouse.x < frame->band_rect.z && mouse.y >= frame->band_rect.y && mouse.y < frame->band_rect.w)
+    return;
   if (above) {  // its bottom at the control's top: what is under the control stays in sight
     const ImVec2 top = ImGui::GetItemRectMin();
     ImGui::SetNextWindowPos(ImVec2(top.x, top.y - ImGui::GetStyle().ItemSpacing.y),
@@ -95,6 +101,23 @@ void issue_text(AppState& state, const char* field) {
 
 bool begin_tab_bar(const char* id) {
   return ImGui::BeginTabBar(id, ImGuiTabBarFlags_FittingPolicyScroll);
+}
+
+// What this window's bar showed last frame is kept in the window's own storage (each window, each
+// ImGui context has its own): a request is never "used up" by the first window that draws it.
+StateTabs::StateTabs(int chosen)
+    : shown_key_(ImGui::GetID("##state_tab_shown")),
+      chosen_(chosen),
+      shown_(ImGui::GetStateStorage()->GetInt(shown_key_, -1)) {}
+
+int StateTabs::flags(int index) const {
+  return index == chosen_ && shown_ != chosen_ ? ImGuiTabItemFlags_SetSelected : 0;
+}
+
+bool StateTabs::opened(int index) {
+  const bool changed = shown_ >= 0 && index != shown_;
+  ImGui::GetStateStorage()->SetInt(shown_key_, index);
+  return changed;
 }
 
 bool section_header(const char* title, const char* tip, ImGuiTreeNodeFlags flags) {

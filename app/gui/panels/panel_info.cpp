@@ -87,15 +87,13 @@ void draw_info_panel(AppState& state) {
     static constexpr const char* kTips[kInfoTabCount] = {
         "The PyTorch forward() of this config: the running line follows the pipeline (C).",
         "The current step's formula and cost, and the run's checks: row sums, masks, NaN (C)."};
+    StateTabs tabs(int(state.tabs.info));
     for (int i = 0; i < kInfoTabCount; ++i) {
       const InfoTab tab = InfoTab(i);
-      const bool requested = state.tabs.requested_info == tab;
-      const bool open = ImGui::BeginTabItem(info_tab_label(tab), nullptr,
-                                            requested ? ImGuiTabItemFlags_SetSelected : 0);
+      const bool open = ImGui::BeginTabItem(info_tab_label(tab), nullptr, tabs.flags(i));
       tooltip(kTips[i]);
       if (!open) continue;
-      state.tabs.info = tab;
-      if (requested) state.tabs.requested_info.reset();
+      if (tabs.opened(i)) state.tabs.info = tab;
       if (tab == InfoTab::Code) {
         draw_code_tab(state);
       } else {

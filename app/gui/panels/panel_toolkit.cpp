@@ -104,24 +104,20 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer) {
     // Presenter mode: the stage view alone, no tabs; keys 2 to 9, 0, W and F show their tab
     // across the width in its place (3: Memory layout, 4: Heads tools, 5: Loop vs batched), 1
     // the stage view again.
-    if (state.tabs.requested_tool) state.tabs.tool = *state.tabs.requested_tool;
-    state.tabs.requested_tool.reset();
     if (presenter_tab_full_width(state.tabs.tool))
       draw_tab(state, state.tabs.tool, drawer);
     else
       draw_tensors_tab(state);
   } else if (open_panel && state.session.trace && begin_tab_bar("toolkit_tabs")) {
+    StateTabs tabs(int(state.tabs.tool));
     for (int i = 0; i < kToolTabCount; ++i) {
       const ToolTab tab = ToolTab(i);
-      const bool requested = state.tabs.requested_tool == tab;
-      const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr,
-                                            requested ? ImGuiTabItemFlags_SetSelected : 0);
+      const bool open = ImGui::BeginTabItem(tool_tab_label(tab), nullptr, tabs.flags(i));
       // The tooltip says what the tab teaches and its key.
       const std::string tip = std::string(tool_tab_label(tab)) + ": " + kTabTips[i];
       tooltip(tip.c_str());
       if (!open) continue;
-      state.tabs.tool = tab;
-      if (requested) state.tabs.requested_tool.reset();
+      if (tabs.opened(i)) state.tabs.tool = tab;
       draw_tab(state, tab, drawer);
       ImGui::EndTabItem();
     }

@@ -65,6 +65,23 @@ void issue_text(AppState& state, const char* field);
 // BeginTabBar whose tabs keep their whole labels: where they do not all fit, the bar scrolls
 // (arrows at its end, the selected tab scrolled into sight) rather than cut every label to "T…".
 bool begin_tab_bar(const char* id);
+// The tabs of a bar that shows a choice the state holds (the middle panel's tab, the info tab,
+// the model's page), in every window that draws the bar: the state decides, each window's bar
+// follows it (a key, a scene or the other window changed it: that tab is selected), and a click on
+// a tab changes the state. Make one after begin_tab_bar, with the state's choice now.
+class StateTabs {
+ public:
+  explicit StateTabs(int chosen);
+  // BeginTabItem's flags for tab `index`.
+  int flags(int index) const;
+  // Tab `index` is open this frame: true when it is the state's choice from now on (clicked, or
+  // the bar arrived at the state's choice); false while the bar still shows its last tab.
+  bool opened(int index);
+
+ private:
+  unsigned shown_key_;
+  int chosen_, shown_;
+};
 // A collapsing section's header whose title (the part before any "###") is cut with an ellipsis
 // where the panel is too narrow for it; its tooltip is `tip`, named by the whole title when cut.
 bool section_header(const char* title, const char* tip = "", ImGuiTreeNodeFlags flags = 0);

@@ -8,6 +8,7 @@
 
 #include "app/gui/check/check_panels.hpp"
 #include "app/gui/state/gui_words.hpp"
+#include "app/gui/state/map_view.hpp"
 #include "app/gui/state/trace_jobs.hpp"
 #include "core/model/errors.hpp"
 #include "core/teaching/ablation.hpp"
@@ -66,6 +67,7 @@ void adopt_trace(AppState& state, TraceBundle bundle) {
   walk.batch_shown = std::clamp<int64_t>(walk.batch_shown, 0, session.trace->config.batch - 1);
   if (!walk.pending_stage.empty() && go_to_named_step(state, walk.pending_stage))
     walk.pending_stage.clear();
+  take_pending_zoom(state);
 }
 
 // Drops the background run without a word (its config no longer matches the controls).
@@ -294,6 +296,17 @@ void toggle_head_ablation(AppState& state, int64_t head) {
   if (head >= int64_t(config.ablated_heads.size())) config.ablated_heads.resize(size_t(head) + 1);
   config.ablated_heads[size_t(head)] = !config.ablated_heads[size_t(head)];
   set_config(state, config);
+}
+
+void take_pending_zoom(AppState& state) {
+  HeadsPanel& heads = state.heads;
+  if (heads.pending_zoom == 1 || !state.session.trace) return;
+  if (heads.focus.head >= 0) {
+    const auto count = int64_t(state.session.trace->tokens.size());  // T
+    const double middle = double(count) * 0.5;
+    heads.focus.view = zoom_about({}, count, heads.pending_zoom, middle, middle);
+  }
+  heads.pending_zoom = 1;
 }
 
 bool open_tab(AppState& state, const std::string& name) {

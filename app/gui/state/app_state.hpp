@@ -113,6 +113,8 @@ void set_mistake(AppState& state, Mistake mistake);
 void toggle_head_ablation(AppState& state, int64_t head);
 // "mistakes", "code", ... (tab_names()); false when unknown.
 bool open_tab(AppState& state, const std::string& name);
+// HeadsPanel::pending_zoom applied to the focused head's maps, when a trace is shown.
+void take_pending_zoom(AppState& state);
 // The inputs the shown trace used, completed (X from its tokens, weights from its seed): what the
 // measurements run on. Throws UserError like complete_inputs.
 Inputs shown_trace_inputs(const AppState& state);

@@ -62,6 +62,7 @@ struct FrameOutput {
   // it (adopt_trace counts it in Session::adopted_while_drawing; the tests expect none).
   bool drawing = false;
   float layout_height = 0;  // the panels' height: the window less a lesson's band under them
+  ImVec4 band_rect{};       // x0, y0, x1, y1: a playing lesson's band, where no tooltip shows
   std::vector<PlacedItem> items;
   bool playback_in_bar = false;     // presenter mode's bar drew the step counter, not the strip
   std::vector<ImVec4> text_fields;  // x0, y0, x1, y1: a field's text scrolls, it is never cut

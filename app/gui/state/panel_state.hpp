@@ -82,6 +82,9 @@ struct HeadFocus {
 struct HeadsPanel {
   TraceCache<HeatmapChoice, HeatmapSet> heatmaps;  // current_heatmaps()
   HeadFocus focus;
+  // A scene's --zoom: the focused maps magnified about their centre once the scene's trace is
+  // shown (the zoom is in cells: it needs T). 1: none waiting.
+  double pending_zoom = 1;
   float full_header_h = 0;  // the full header's height when last drawn (0: not yet)
   // Shift+1 with more than 10 heads: head 1_ waits for a second digit (Shift+1 then 1 = head 11)
   // until ImGui's clock passes `tens_deadline`, then head 1 is switched.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 
 namespace attnlab::gui {
@@ -29,7 +30,8 @@ bool wants_frames(const AppState& state) {
   const bool opening_model = !state.model.loading.empty() || !state.window.dropped_paths.empty();
   return transition_animating(state) || state.walk.playing || state.session.computing ||
          any_job_pending(state) || window_request_pending(state) || training || opening_model ||
-         !state.lesson.trail.empty() || state.lesson.drawing;  // the pointer fades, the pen draws
+         !state.lesson.trail.empty() || state.lesson.drawing ||  // the pointer fades, the pen draws
+         band_fitting(state);
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {

@@ -1,0 +1,290 @@
+// Issue 38: a lesson's one-window layout is the audience's layout plus a slim band. In presenter
+// mode a playing lesson has no bar of controls (B brings it back), the band takes at most a fifth
+// of the window (its type shrinks to fit, then it scrolls), the picture takes the rest, and no
+// tooltip shows over the band. Every scene of every built-in lesson, asked and answered, at the
+// lecture hall's sizes and font scale 1.5.
+#include <imgui_internal.h>  // the tooltip window
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/panels/layout.hpp"
+#include "app/lessons/lesson_files.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+class LessonBand : public HeadlessImGui {
+ protected:
+  // The scene computed and shown, and the band's type fitted.
+  void settle() {
+    for (int i = 0; i < 30; ++i) {
+      state.session.worker->wait_idle();
+      poll_trace(state);
+      frame();
+      if (i >= 2 && !band_fitting(state) && !state.session.computing) return;
+    }
+  }
+  float band() const { return ImGui::GetIO().DisplaySize.y - state.frame.layout_height; }
+
+  // The picture's panels cover the window less the band, and nothing else: no bar of controls.
+  std::vector<std::string> picture_problems(float W, float H) const {
+    std::vector<std::string> found;
+    const float b = band();
+    if (b > std::floor(H * kBandMostFraction) + 0.5f)
+      found.push_back("band " + std::to_string(b) + " px of " + std::to_string(H));
+    if (b <= 0) found.push_back("no band");
+    const PanelLayout layout{state.frame.panel_rects};
+    if (shown(layout, PanelId::Controls)) found.push_back("the bar of controls takes a row");
+    ImVec4 all(W, H, 0, 0);
+    for (int p = 0; p < kPanelCount; ++p) {
+      const ImVec4& r = state.frame.panel_rects[size_t(p)];
+      if (r.z <= r.x || r.w <= r.y) continue;
+      all = ImVec4(std::min(all.x, r.x), std::min(all.y, r.y), std::max(all.z, r.z),
+                   std::max(all.w, r.w));
+    }
+    if (all.x != 0 || all.y != 0 || all.z != W || std::abs(all.w - (H - b)) > 0.5f) {
+      char line[160];
+      std::snprintf(line, sizeof line, "picture %.0f,%.0f..%.0f,%.0f, not 0,0..%.0f,%.0f", all.x,
+                    all.y, all.z, all.w, W, H - b);
+      found.push_back(line);
+    }
+    return found;
+  }
+};
+
+TEST_F(LessonBand, EverySceneOfEveryLessonKeepsTheBandUnderAFifthAndThePictureTheRest) {
+  use_font_scale(1.5f);
+  load_presets(state);
+  state.ui.presenter = true;
+  std::vector<std::string> small_pairs;  // two heatmaps under 240 px: reported, see below
+  int checked = 0;
+  for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
+    testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
+    ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
+    testing::internal::GetCapturedStderr();
+    for (const ImVec2 size : {ImVec2(1024, 768), ImVec2(1280, 720)}) {
+      ImGui::GetIO().DisplaySize = size;
+      for (int scene = 0; scene < int(state.lesson.lesson.scenes.size()); ++scene) {
+        show_scene(state, scene);
+        for (const bool revealed : {false, true}) {
+          state.lesson.revealed = revealed;
+          settle();
+          const std::string where = lesson.name + " scene " + std::to_string(scene + 1) +
+                                    (revealed ? " answered" : " asked") + " at " +
+                                    std::to_string(int(size.x)) + "x" + std::to_string(int(size.y));
+          for (const std::string& problem : picture_problems(size.x, size.y))
+            ADD_FAILURE() << where << ": " << problem;
+          ++checked;
+          const auto& maps = state.frame.heatmap_placements;
+          if (maps.size() == 2 && !revealed) {
+            const float side =
+                std::min({maps[0].max.x - maps[0].min.x, maps[0].max.y - maps[0].min.y,
+                          maps[1].max.x - maps[1].min.x, maps[1].max.y - maps[1].min.y});
+            if (side < 240) small_pairs.push_back(where + ": " + std::to_string(int(side)) + " px");
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 200);
+  // Two maps of at least 240 px each where a scene shows two: where the window cannot give them
+  // that beside the stage view, said here (the report lists them), not hidden.
+  for (const std::string& pair : small_pairs)
+    std::printf("two maps under 240 px: %s\n", pair.c_str());
+}
+
+TEST_F(LessonBand, ALongQuestionShrinksItsTypeToTheFloorThenScrollsAndChoicesKeepOneRow) {
+  use_font_scale(1.5f);
+  load_presets(state);
+  state.ui.presenter = true;
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  show_scene(state, 2);  // "Four kinds of relation": a question with four choices
+  ASSERT_TRUE(state.lesson.lesson.scenes[2].question);
+  ASSERT_GE(state.lesson.lesson.scenes[2].question->choices.size(), 3u);
+  settle();
+  EXPECT_LE(band(), std::floor(720 * kBandMostFraction));
+  // The type shrank (the caption, question and choices need more than 144 px at full size), but
+  // not under its floor.
+  const float least = band_least_font_scale(ImGui::GetFontSize());
+  EXPECT_LT(state.lesson.band_fit.scale, 1.0f);
+  EXPECT_GE(state.lesson.band_fit.scale, least);
+  // Another scene: the type starts whole again, and fits again.
+  show_scene(state, 0);
+  settle();
+  EXPECT_LE(band(), std::floor(720 * kBandMostFraction));
+}
+
+TEST_F(LessonBand, BShowsAndHidesTheBarOfControlsWhileTheLessonPlays) {
+  load_presets(state);
+  state.ui.presenter = true;
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  settle();
+  const PanelLayout none{state.frame.panel_rects};
+  EXPECT_FALSE(shown(none, PanelId::Controls));
+  press(kKeyB);
+  settle();
+  const PanelLayout with_bar{state.frame.panel_rects};
+  EXPECT_TRUE(shown(with_bar, PanelId::Controls));
+  EXPECT_GT(state.frame.panel_rects[size_t(PanelId::Pipeline)].y, 0);
+  press(kKeyB);
+  settle();
+  EXPECT_FALSE(shown(PanelLayout{state.frame.panel_rects}, PanelId::Controls));
+  // Free play (Esc): the bar is back, every control the lecturer's again.
+  press(kGlfwEscape);
+  settle();
+  EXPECT_TRUE(shown(PanelLayout{state.frame.panel_rects}, PanelId::Controls));
+}
+
+bool tooltip_shown() {
+  const ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00");
+  return tip && tip->Active;
+}
+
+TEST_F(LessonBand, NoTooltipOverTheBandWhileTheLessonPlays) {
+  load_presets(state);
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");  // outside presenter mode: notes, capture
+  settle();
+  const PlacedItem capture = item("Writes what is shown now");
+  ASSERT_GT(capture.max.x, capture.min.x);
+  ImGui::GetIO().MousePos =
+      ImVec2((capture.min.x + capture.max.x) / 2, (capture.min.y + capture.max.y) / 2);
+  frame();
+  frame();
+  EXPECT_FALSE(tooltip_shown());
+  // In free play the band's controls explain themselves again.
+  leave_lesson(state);
+  settle();
+  const PlacedItem moved = item("Writes what is shown now");
+  ImGui::GetIO().MousePos =
+      ImVec2((moved.min.x + moved.max.x) / 2, (moved.min.y + moved.max.y) / 2);
+  frame();
+  frame();
+  EXPECT_TRUE(tooltip_shown());
+}
+
+// The audience's window: its own ImGui context, drawn after the lecturer's frame as the app does
+// (AudienceWindow::draw), the lecturer's window outside presenter mode (with its tab bars).
+class AudienceOptions : public LessonBand {
+ protected:
+  void SetUp() override {
+    LessonBand::SetUp();
+    lecturer_ = ImGui::GetCurrentContext();
+    audience_ = ImGui::CreateContext();
+    ImGui::SetCurrentContext(audience_);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 720);
+    io.DeltaTime = 1.0f / 60.0f;
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+    audience_mono_ = load_fonts(1.0f).mono;
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    apply_theme(state.ui.theme, 1.0f);
+    ImGui::SetCurrentContext(lecturer_);
+    load_presets(state);
+    state.lesson.audience_window = true;
+  }
+  void TearDown() override {
+    ImGui::DestroyContext(audience_);
+    ImGui::SetCurrentContext(lecturer_);
+    LessonBand::TearDown();
+  }
+  // The lecturer's frame, then the audience's; what the audience's drew is `audience_frame`.
+  void both_frames() {
+    state.session.worker->wait_idle();
+    poll_trace(state);
+    frame();
+    ImGui::SetCurrentContext(audience_);
+    ImFont* lecturer_mono = std::exchange(state.window.mono_font, audience_mono_);
+    ImGui::NewFrame();
+    draw_audience_frame(state, nullptr, measured_);
+    ImGui::Render();
+    state.window.mono_font = lecturer_mono;
+    audience_frame = state.frame;
+    ImGui::SetCurrentContext(lecturer_);
+  }
+  // Scene 1 plain, scene 2 with `options`; played to scene 2 with the clicker (PageDown).
+  void play_to_scene_with(const std::string& options) {
+    const std::string file = ::testing::TempDir() + "attnlab_audience_" +
+                             std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                             ".md";
+    std::FILE* out = std::fopen(file.c_str(), "w");
+    ASSERT_TRUE(out);
+    std::fprintf(out,
+                 "# Two\n\n## Plain\n```attnlab\n--preset seed003 --heads 2 --stage "
+                 "attend:softmax\n```\nA.\n\n## Set\n```attnlab\n--preset seed003 --heads 2 "
+                 "--stage attend:softmax %s\n```\nB.\n",
+                 options.c_str());
+    std::fclose(out);
+    ASSERT_EQ(open_lesson(state, file, ""), "");
+    for (int i = 0; i < 4; ++i) both_frames();
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[kGlfwPageDown] = true;
+    both_frames();
+    io.KeysDown[kGlfwPageDown] = false;
+    for (int i = 0; i < 6; ++i) both_frames();
+    std::remove(file.c_str());
+    ASSERT_EQ(state.lesson.scene, 1) << state.lesson.scene_error;
+    ASSERT_EQ(state.lesson.scene_error, "");
+  }
+  FrameOutput audience_frame;
+
+ private:
+  ImGuiContext* lecturer_ = nullptr;
+  ImGuiContext* audience_ = nullptr;
+  ImFont* audience_mono_ = nullptr;
+  MeasuredLayout measured_;
+};
+
+// A scene's --tab: the audience's window took the request first and the lecturer's tab bar, never
+// told, put the stage view back for both.
+TEST_F(AudienceOptions, ASceneTabShowsInBothWindows) {
+  play_to_scene_with("--tab head-tools");
+  EXPECT_EQ(state.tabs.tool, ToolTab::HeadTools);
+  // The audience's picture: the tab across the whole width, no heads panel beside it.
+  EXPECT_FALSE(shown(PanelLayout{audience_frame.panel_rects}, PanelId::Heads));
+  // Back to scene 1 (the stage view's tab again), in both.
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeysDown[kGlfwPageUp] = true;
+  both_frames();
+  io.KeysDown[kGlfwPageUp] = false;
+  for (int i = 0; i < 4; ++i) both_frames();
+  EXPECT_EQ(state.tabs.tool, ToolTab::Tensors);
+  EXPECT_TRUE(shown(PanelLayout{audience_frame.panel_rects}, PanelId::Heads));
+}
+
+TEST_F(AudienceOptions, ASceneFocusedHeadShowsInTheAudiencesWindow) {
+  play_to_scene_with("--focus-head 1 --compare-head 0");
+  EXPECT_EQ(state.heads.focus.head, 1);
+  std::vector<int> heads;
+  for (const HeatmapPlacement& map : audience_frame.heatmap_placements) heads.push_back(map.head);
+  EXPECT_EQ(heads, (std::vector<int>{1, 0}));
+}
+
+TEST_F(AudienceOptions, ASceneZoomShowsInTheAudiencesWindow) {
+  play_to_scene_with("--focus-head 0 --zoom 2");
+  EXPECT_EQ(state.heads.focus.head, 0);
+  EXPECT_GT(state.heads.focus.view.span, 0);  // a window of the map, not the whole
+  ASSERT_FALSE(audience_frame.heatmap_placements.empty());
+  const HeatmapPlacement& map = audience_frame.heatmap_placements[0];
+  EXPECT_LT(map.uv_max.x - map.uv_min.x, 0.99f);  // the audience's map shows part of it
+}
+
+TEST_F(AudienceOptions, ASceneMapsViewShowsInTheAudiencesWindow) {
+  play_to_scene_with("--heatmaps scores");
+  EXPECT_EQ(state.ui.heatmap_view, HeatmapView::Scores);
+  EXPECT_FALSE(audience_frame.heatmap_placements.empty());
+  EXPECT_EQ(state.heads.heatmaps.value().view, HeatmapView::Scores);  // the maps both drew
+}
+
+}  // namespace
+}  // namespace attnlab::gui
