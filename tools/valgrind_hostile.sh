@@ -14,6 +14,7 @@
 # place drawn from a fixed seed (xdotool), then the window closed (WM_DELETE_WINDOW, as a window
 # manager's close button sends it) whatever still runs, then valgrind's error summary.
 #   tools/valgrind_hostile.sh [BUILD_DIR]     (default build; needs app/gui/attnlab, app/attnlab-cli)
+# tools/valgrind.supp suppresses what the system's own code reports (glibc's loader), nothing else.
 # Needs valgrind, xvfb, xdotool, python3 (apt-get install -y valgrind xvfb xauth xdotool python3).
 # Exits 0 when both runs end cleanly with no valgrind error; 1 on an error, a crash or a window that
 # never showed (valgrind's logs are kept in the folder it prints); 2 when something it needs is missing.
@@ -126,6 +127,7 @@ run_case() {
   echo '{"first_start_done": true}' >"$ATTNLAB_CONFIG_DIR/settings.json"
   [ -n "$setup" ] && "$setup"
   valgrind --tool=memcheck --error-exitcode=99 --track-origins=no --leak-check=no \
+    --suppressions="$root/tools/valgrind.supp" \
     --log-file="$log" "$app" "$@" --width 1280 --height 720 >"$logs/$name.stdout" 2>"$err" &
   local pid=$! window= waited=0
   while [ -z "$window" ] && [ "$waited" -lt "$wait_seconds" ] && kill -0 "$pid" 2>/dev/null; do
