@@ -2,11 +2,13 @@
 // last, with the mouse over a different panel at each press and a control clicked before every
 // third: each scene sets the state its options say (tab, stage, focused head, config or model
 // layer), and a question scene asks first and reveals its answer on the next press.
+#include <cfloat>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "app/common/config_flags.hpp"
+#include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/options.hpp"
@@ -111,6 +113,8 @@ class LessonPlay : public HeadlessImGui {
     wait_for_measurements(state);
     frame();
     frame();
+    // The band fits its type to a fifth of the window over a few frames; the picture follows.
+    for (int i = 0; i < 50 && band_fitting(state); ++i) frame();
     std::vector<std::string> found = text_findings(drawn_texts(), state.frame.text_fields);
     for (int more = 0; more < 2 && !found.empty(); ++more) {
       frame();
@@ -126,6 +130,7 @@ class LessonPlay : public HeadlessImGui {
 TEST_F(LessonPlay, EveryBuiltInLessonPlaysSceneBySceneWithTheClicker) {
   use_font_scale(1.5f);
   ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // a clicker: the mouse hovers nothing
   state.ui.presenter = true;
   load_presets(state);
   for (const lessons::BuiltinLesson& builtin : lessons::builtin_lessons()) {

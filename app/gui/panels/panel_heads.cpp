@@ -232,10 +232,11 @@ std::string cut_to(const std::string& text, float width, float size) {
 }
 
 // The query labels left of the map (when `left`) and the key labels above it (when `top`), each
-// cut to the room the grid left them (`room`: x on the left, y on top).
+// cut to the room the grid left them (`room`: x on the left, y on top). The hovered cell's row and
+// column in focus mode (`tagged`) are left out: highlight_hover names them on a tag in their place.
 void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& set,
                       const Window& window, ImVec2 origin, bool left, bool top, ImVec2 room,
-                      float size, ImU32 colour) {
+                      float size, ImU32 colour, const HoverCell& tagged) {
   ImFont* font = ImGui::GetFont();
   const MapView& v = window.view;
   const float margin = size * 0.3f;
@@ -244,7 +245,7 @@ void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& se
     for (const AxisLabel& label :
          query_labels(trace, set, std::min(last, set.rows), window.cell(), size)) {
       const double i = double(label.index) + 0.5;
-      if (i <= v.first_row || i >= v.first_row + v.span) continue;
+      if (i <= v.first_row || i >= v.first_row + v.span || label.index == tagged.query) continue;
       const std::string text = cut_to(label.text, room.x - margin, size);
       const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
       list->AddText(font, size,
@@ -257,7 +258,7 @@ void draw_axis_labels(ImDrawList* list, const Trace& trace, const HeatmapSet& se
     for (const AxisLabel& label :
          key_labels(trace, set, std::min(last, set.cols), window.cell(), size)) {
       const double i = double(label.index) + 0.5;
-      if (i <= v.first_col || i >= v.first_col + v.span) continue;
+      if (i <= v.first_col || i >= v.first_col + v.span || label.index == tagged.key) continue;
       const std::string text = cut_to(label.text, room.y - margin, size);
       const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
       add_vertical_text(
@@ -476,6 +477,8 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
   const Palette& colours = palette(state.ui.theme);
   ImDrawList* list = ImGui::GetWindowDrawList();
   const std::vector<HeatmapPlacement>& placements = state.frame.heatmap_placements;
+  // In focus mode the hovered row and column are named on tags (highlight_hover), not labels.
+  const HoverCell tagged = state.heads.focus.head >= 0 ? state.frame.hover : HoverCell{};
   for (size_t k = 0; k < placements.size(); ++k) {
     const HeatmapPlacement& p = placements[k];
     const int column = int(k) % grid.columns, row = int(k) / grid.columns;
@@ -495,7 +498,7 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
                       title.c_str());
     }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
-                     ImVec2(grid.left, grid.top), label_size, colours.text_dim);
+                     ImVec2(grid.left, grid.top), label_size, colours.text_dim, tagged);
   }
   if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
   // Before attend the maps are not computed yet: faded under the background.
@@ -561,8 +564,10 @@ void highlight_hover(AppState& state, const HeatmapSet& set, const Window& windo
       const Trace& trace = *state.session.trace;
       const float line = ImGui::GetTextLineHeight();
       const std::string query = axis_label(trace, set, hover.query);
+      // Left of the map, but never past the panel's own left edge (a long token at a large font).
+      const float left = ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x;
       tag(list,
-          ImVec2(p.min.x - ImGui::CalcTextSize(query.c_str()).x - line * 0.3f,
+          ImVec2(std::max(left, p.min.x - ImGui::CalcTextSize(query.c_str()).x - line * 0.3f),
                  y + cell * 0.5f - line * 0.5f),
           query, colours.accent, text_colour_on(colours.accent));
       const std::string key = axis_label(trace, set, hover.key, true);
@@ -657,10 +662,11 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, He
     return;
   }
   const Window window{plan.view, grid.map};
-  paint_maps(state, set, drawer, grid, window, plan.label_size);
-  if (plan.focused) zoom_and_pan(state, set, window);
+  // The cell under the mouse first: its row and column labels give way to highlight_hover's tags.
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
     state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set);
+  paint_maps(state, set, drawer, grid, window, plan.label_size);
+  if (plan.focused) zoom_and_pan(state, set, window);
   // A click on a map in the grid opens that head in focus mode.
   if (!plan.focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     focus = {state.frame.hover.head, -1, {}};
