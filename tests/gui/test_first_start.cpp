@@ -1,6 +1,9 @@
 // The first start fits the screen and says where to begin (issue 29): the window takes the
 // monitor's work area, a remembered size is cut to it; the first start's card takes the first key
 // or click, which dismisses it for good (the settings remember it).
+#include <vector>
+
+#include "app/gui/panels/first_start_card.hpp"
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
@@ -74,6 +77,25 @@ TEST_F(FirstStartCard, AClickDismissesItWithoutReachingThePanelsUnderIt) {
   frame();
   EXPECT_FALSE(state.window.first_start_card);
   EXPECT_EQ(state.session.config, before) << "the click went to the card, not the slider";
+}
+
+StartOptions parsed(std::vector<const char*> args) {
+  args.insert(args.begin(), "attnlab");
+  StartOptions options;
+  const ParseOutcome outcome = parse_options(int(args.size()), args.data(), options);
+  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
+  return options;
+}
+
+// The card is for a person's first start, not for a class watching a lesson or a student's
+// answer being checked (issue 38).
+TEST(FirstStartChoice, ShowsOnAFirstPlainStartOnly) {
+  EXPECT_TRUE(shows_first_start_card(parsed({}), false));
+  EXPECT_TRUE(shows_first_start_card(parsed({"--preset", "seed003"}), false));
+  EXPECT_FALSE(shows_first_start_card(parsed({}), true));
+  EXPECT_FALSE(shows_first_start_card(parsed({"--lesson", "ten-minutes"}), false));
+  EXPECT_FALSE(shows_first_start_card(parsed({"--check", "some/exercise"}), false));
+  EXPECT_FALSE(shows_first_start_card(parsed({"--screenshot", "x.png"}), false));
 }
 
 }  // namespace

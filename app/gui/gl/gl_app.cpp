@@ -1,5 +1,7 @@
 #include "app/gui/gl/gl_app.hpp"
 
+#include "app/gui/panels/first_start_card.hpp"
+
 // The GL header before GLFW: GLFW must not pull in one of its own.
 #include "app/gui/platform/gl_api.hpp"
 #define GLFW_INCLUDE_NONE
@@ -318,7 +320,7 @@ bool App::open() {
       return false;
     }
   state.window.platform_note = platform::limitations();
-  state.window.first_start_card = !options.scripted() && !state.ui.first_start_done;
+  state.window.first_start_card = shows_first_start_card(options, state.ui.first_start_done);
   rebuild_fonts(state);
   renderer = std::make_unique<GlHeatmapRenderer>();
   loop.renderer = renderer.get();

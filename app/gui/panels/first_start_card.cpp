@@ -29,6 +29,11 @@ constexpr const char* kDismiss = "Press any key or click to begin.";
 
 }  // namespace
 
+bool shows_first_start_card(const StartOptions& options, bool first_start_done) {
+  return !first_start_done && !options.scripted() && options.lesson.empty() &&
+         options.check.empty();
+}
+
 bool first_start_card_takes_input(AppState& state) {
   if (!state.window.first_start_card) return false;
   ImGuiIO& io = ImGui::GetIO();

@@ -5,8 +5,13 @@
 #pragma once
 
 #include "app/gui/state/app_state.hpp"
+#include "app/gui/state/options.hpp"
 
 namespace attnlab::gui {
+
+// Whether this start shows the card: the very first start of a person using the app, never a
+// scripted run, a lesson played in front of a class (--lesson) or a student's answer (--check).
+bool shows_first_start_card(const StartOptions& options, bool first_start_done);
 
 // Call before the shortcuts. While the card is up it takes every key, character and click: true
 // then (the shortcuts do nothing this frame); the first of them dismisses it.
