@@ -8,6 +8,7 @@
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/startup.hpp"
 #include "headless_imgui.hpp"
+#include "parsed_options.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -77,14 +78,6 @@ TEST_F(FirstStartCard, AClickDismissesItWithoutReachingThePanelsUnderIt) {
   frame();
   EXPECT_FALSE(state.window.first_start_card);
   EXPECT_EQ(state.session.config, before) << "the click went to the card, not the slider";
-}
-
-StartOptions parsed(std::vector<const char*> args) {
-  args.insert(args.begin(), "attnlab");
-  StartOptions options;
-  const ParseOutcome outcome = parse_options(int(args.size()), args.data(), options);
-  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
-  return options;
 }
 
 // The card is for a person's first start, not for a class watching a lesson or a student's

@@ -23,6 +23,7 @@
 #include "core/pretrained/head_finder.hpp"
 #include "core/pretrained/layer_trace.hpp"
 #include "headless_imgui.hpp"
+#include "parsed_options.hpp"
 #include "tiny_checkpoints.hpp"
 
 namespace attnlab::gui {
@@ -393,14 +394,6 @@ TEST_F(ModelTabTest, TheDecodeTabSaysWhichLayerDecodesAndLeadsToTheWholeModelsGe
   frame();
   EXPECT_EQ(state.tabs.tool, ToolTab::Model);
   EXPECT_EQ(state.model.page, ModelPage::NextToken);
-}
-
-StartOptions parsed(std::vector<const char*> args) {
-  args.insert(args.begin(), "attnlab");
-  StartOptions options;
-  const ParseOutcome outcome = parse_options(int(args.size()), args.data(), options);
-  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
-  return options;
 }
 
 TEST_F(ModelTabTest, TheModelShownIsOpenedAgainAtTheNextStartWithItsLayerAndSentence) {

@@ -7,17 +7,10 @@
 
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/startup.hpp"
+#include "parsed_options.hpp"
 
 namespace attnlab::gui {
 namespace {
-
-StartOptions parsed(std::vector<const char*> args) {
-  args.insert(args.begin(), "attnlab");
-  StartOptions options;
-  const ParseOutcome outcome = parse_options(int(args.size()), args.data(), options);
-  EXPECT_EQ(outcome.exit_code, -1) << outcome.message;
-  return options;
-}
 
 // The last session: a model trained on its own sentence, with d_k unlinked, biases, padding and
 // dropout, shown at the softmax on the Decode tab, in a 1280 x 720 window.
