@@ -35,7 +35,7 @@ std::vector<FuzzFile> files_of(const std::string& target) {
   std::vector<FuzzFile> files;
   // The lesson fuzzer also starts from the built-in lessons (lessons/*.md, as they are).
   const std::string builtin = target == "lesson" ? "../../lessons" : "";  // from tests/fuzz
-  for (const std::string kind :
+  for (const std::string& kind :
        {std::string("corpus/") + target, std::string("regressions/") + target, builtin}) {
     if (kind.empty()) continue;
     const fs::path dir = fs::path(ATTNLAB_FUZZ_DIR) / kind;

@@ -120,7 +120,9 @@ TEST(PageFileLimits, DesktopReadersRefuseOnePastTheLimitWithThePagesLine) {
           {"q.npy", [](const TempDir&, auto& file) { read_npy_file(file); }},
           {"answer.npz", [](const TempDir&, auto& file) { read_answer(file); }},
       };
-  for (const auto& [name, reader] : readers) {
+  for (const auto& entry : readers) {
+    const char* const name = entry.first;
+    const auto& reader = entry.second;
     const TempDir dir;
     const uint64_t past = uint64_t(attnlab_file_limit(name)) + 1;
     const std::string file = dir.sparse(name, past);
