@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 packages=(
   cmake g++ make pkg-config
   libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev
+  libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev
   fonts-droid-fallback fonts-unfonts-core fonts-symbola
   libgtest-dev libbenchmark-dev xvfb xauth xdotool python3-numpy zlib1g-dev libcairo2-dev
   libgif-dev libexpat1-dev xclip poppler-utils

@@ -27,7 +27,7 @@ for target in "${targets[@]}"; do
   fi
 done
 packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev zlib1g-dev libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core
+  libgtest-dev zlib1g-dev libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev fonts-dejavu-core
   libfontconfig-dev libcairo2-dev libgif-dev libexpat1-dev)
 
 

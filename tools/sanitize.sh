@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libopenblas-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev python3-numpy zlib1g-dev
-  libimgui-dev libglfw3-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev xvfb xauth xdotool
+  libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev fonts-dejavu-core libfontconfig-dev xvfb xauth xdotool
   fonts-droid-fallback fonts-unfonts-core fonts-symbola)
 
 

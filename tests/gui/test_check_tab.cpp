@@ -2,16 +2,21 @@
 // folder: a right answer turns every given stage green; a forget-transpose answer (the simulator's
 // buggy run) is red from its first wrong stage and named, and the card's button opens the Mistakes
 // tab on that mistake; a bug no mistake explains is named as nothing; editing the answer file is
-// picked up; key K opens the tab and a missing folder (or a bad exercise.json) is said in one line.
+// picked up, its watcher waking the sleeping loop; key K opens the tab and a missing folder (or a
+// bad exercise.json) is said in one line.
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <thread>
 
 #include "app/gui/check/check_panels.hpp"
 #include "app/gui/panels/keyboard.hpp"
+#include "app/gui/state/redraw.hpp"
 #include "core/exercise/exercise.hpp"
 #include "core/model/preset.hpp"
 #include "core/tensor/npy.hpp"
@@ -183,13 +188,29 @@ TEST_F(CheckTabTest, UnknownBugGetsNoNameAndItsDifferingEntriesAreFound) {
   EXPECT_NEAR(state.check.maps[2].shown[4 * 11 + 2], 0.5f, 1e-4f);
 }
 
-TEST_F(CheckTabTest, EditingTheAnswerGradesItAgain) {
+// The loop sleeps while nothing moves (next_frame: no frame when its wait ends); an answer written
+// from a terminal wakes it through the watcher, whose change then asks for frames.
+TEST_F(CheckTabTest, EditingTheAnswerWakesTheLoopAndGradesItAgain) {
+  auto wakes = std::make_shared<std::atomic<int>>(0);  // outlives the watcher's thread
+  state.window.wake_loop = [wakes] { ++*wakes; };
   write_answer(buggy(Mistake::ForgetTranspose));
   open();
   EXPECT_GE(grade().first_wrong, 0);
+  InputActivity idle;
+  idle.frames_since_change = kSettleFrames;
+  const NextFrame asleep = next_frame(state, idle);
+  EXPECT_FALSE(asleep.draw_on_timeout) << "idle with the tab open, the loop draws nothing itself";
+  EXPECT_EQ(*wakes, 0);
   const uint64_t version = state.check.shown_version;
   write_answer(run(exercise.config, exercise.inputs), 5);  // the student fixed it and ran again
-  state.check.next_look = 0;                               // a second has passed
+  const auto start = std::chrono::steady_clock::now();
+  while (*wakes == 0 && std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_GE(*wakes, 1);
+  std::printf("the watcher woke the loop %.2f s after the answer was written\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  EXPECT_TRUE(answer_changed(state.check));
+  EXPECT_EQ(next_frame(state, idle).wait_seconds, 0) << "the woken loop draws at once";
   settle();
   EXPECT_GT(state.check.shown_version, version);
   EXPECT_TRUE(grade().all_right());

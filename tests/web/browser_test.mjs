@@ -3,7 +3,7 @@
 // person would: it checks the heatmap pixels against the core's numbers (the native pixel
 // checker, on the page's screenshot and its state), steps with the arrow key, changes n_heads by
 // typing into the slider, enters presenter mode, downloads the tensors, records a WebM, plays a
-// lesson with an audience tab, resizes the page, and
+// lesson with an audience tab (its band above the page's bar, never under it), resizes the page, and
 // reloads it to see the settings kept, opens a tiny Hugging Face checkpoint's files through the
 // page's file input (read into the page's memory, opened as a dropped folder), refuses dropped
 // files past the app's limits before reading them; from PLAIN_URL (a server sending no isolation headers) the
@@ -87,6 +87,38 @@ async function pressUntil(key, ready, what, modifier) {
     if (s) return s;
   }
   return waitFor(ready, what, 1);
+}
+// Where the canvas and the page's bar (Record, Open model folder…) are, in CSS pixels.
+const pageBoxes = () => page.evaluate(() => {
+  const box = (id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+  };
+  return {canvas: box('canvas'), bar: box('model-bar'), page: [window.innerWidth, window.innerHeight]};
+});
+// Waits until the app's window is the canvas's box (the page less its bar).
+async function canvasFollowed(what) {
+  const boxes = await pageBoxes();
+  const size = [Math.round(boxes.canvas.width), Math.round(boxes.canvas.height)];
+  return waitFor((st) => st.window[0] === size[0] && st.window[1] === size[1], what);
+}
+// The page's bar never covers the app (issue 38: it covered the lesson band's "capture as a
+// scene"): the canvas ends where the bar begins, the bar is inside the page, and the band's
+// button and the band itself (from layout_height to the window's bottom) are above the bar.
+async function barBelowBand(label) {
+  const s = await canvasFollowed(`the canvas at ${label}`);
+  const {canvas, bar, page: size} = await pageBoxes();
+  check(bar.height > 0 && canvas.bottom <= bar.top + 0.5 && bar.bottom <= size[1] + 0.5,
+        `${label}: the canvas (${canvas.top}-${canvas.bottom}) ends where the bar (${bar.top}-${bar.bottom}) ` +
+        `begins, inside the page's ${size[1]} px`);
+  const scale = canvas.height / s.window[1];  // CSS pixels per window unit
+  const bandTop = canvas.top + s.layout_height * scale, bandBottom = canvas.top + s.window[1] * scale;
+  check(s.layout_height < s.window[1] && bandBottom <= bar.top + 0.5,
+        `${label}: the lesson band (${bandTop.toFixed(0)}-${bandBottom.toFixed(0)}) is above the bar (${bar.top})`);
+  const capture = s.items.find((item) => item.label.startsWith('Writes what is shown now'));
+  const captureBottom = capture ? canvas.top + capture.rect[3] * scale : Infinity;
+  check(capture && capture.rect[1] >= s.layout_height && captureBottom <= bar.top + 0.5,
+        `${label}: the band's "capture as a scene" (bottom ${captureBottom.toFixed(0)}) is above the bar (${bar.top})`);
 }
 function centre(rect) {
   return {x: (rect[0] + rect[2]) / 2, y: (rect[1] + rect[3]) / 2};
@@ -223,8 +255,9 @@ try {
   check(s.heatmaps.length === 4, 'presenter mode shows the four heads');
   await page.screenshot({path: path.join(outDir, 'page_presenter.png')});
   await page.setViewport({width: 1024, height: 768});
-  s = await waitFor((st) => st.window[0] === 1024 && st.window[1] === 768, 'the resized canvas');
-  check(true, `the canvas follows the page to ${s.window}`);
+  s = await canvasFollowed('the resized canvas');
+  check(s.window[0] === 1024 && s.window[1] < 768 && s.window[1] > 700,
+        `the canvas follows the page to ${s.window} (1024x768 less the bar)`);
 
   // 6. A reload keeps the settings (IndexedDB): presenter mode and 4 heads come back.
   await new Promise((resolve) => setTimeout(resolve, 2500));  // settings are stored each second
@@ -252,6 +285,9 @@ try {
   s = await waitFor((st) => st.frame >= 3 && st.lesson && st.lesson.scenes === 18, 'the notebook lesson');
   check(s.lesson.scene === 0 && !s.lesson.revealed && s.lesson.errors.length === 0,
         `?lesson=notebook plays its first scene: ${JSON.stringify(s.lesson)}`);
+  await barBelowBand('1024x768');
+  await page.setViewport({width: 1280, height: 720});
+  await barBelowBand('1280x720');
   await page.mouse.move(600, 300);
   s = await pressUntil('PageDown', (st) => st.lesson.revealed, 'the answer revealed');
   s = await pressUntil('PageDown', (st) => st.lesson.scene === 1, 'the second scene');

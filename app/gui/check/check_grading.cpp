@@ -1,6 +1,5 @@
 // Opening an exercise, and grading its answer again whenever the answer's file changes.
 #include <algorithm>
-#include <chrono>
 #include <memory>
 
 #include "app/common/error_line.hpp"
@@ -12,14 +11,6 @@
 namespace attnlab::gui {
 
 namespace {
-
-// Seconds between two looks at the answer's modification time.
-constexpr double kLookEvery = 1.0;
-
-double steady_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 std::string one_line(std::string message) {
   if (const size_t end = message.find('\n'); end != std::string::npos) message.resize(end);
@@ -81,18 +72,16 @@ void open_check(AppState& state, const std::string& path) {
   tab.stage = -1;
   tab.head = -1;
   state.tabs.requested_tool = ToolTab::Check;
-  poll_check(state, true);
+  // Looked at now (a file dropped again over the last is graded again), then watched.
+  tab.watch.watch(tab.answer, state.window.wake_loop);
+  poll_check(state);
 }
 
-void poll_check(AppState& state, bool now) {
+void poll_check(AppState& state) {
   take_dropped(state);
   CheckTab& tab = state.check;
   if (tab.dir.empty()) return;
-  const double time = steady_seconds();
-  if (now || time >= tab.next_look) {
-    tab.stamp = answer_stamp(tab.answer);
-    tab.next_look = time + kLookEvery;
-  }
+  tab.stamp = tab.watch.stamp();
   const CheckKey key{tab.dir, tab.answer, tab.stamp};
   tab.grading.poll();
   if (!tab.grading.started_for(key)) {  // a new answer (or one still grading the old: next frame)

@@ -3,7 +3,7 @@
 // the window; the stages turn green (right), red (wrong) or stay grey (not given); the first wrong
 // stage's map, the right one and their difference are drawn side by side with the differing heads
 // and entries outlined; the mistake card names the mistake and its fix and shows it in the Mistakes
-// tab. The answer is graded again whenever its file changes.
+// tab. The answer is graded again whenever its file changes (check_state.hpp's watcher).
 #pragma once
 
 #include <string>
@@ -17,10 +17,10 @@ namespace attnlab::gui {
 // the grading starts at once. Call between frames (state.requests.later).
 void open_check(AppState& state, const std::string& path);
 
-// Takes the paths dropped on the window that are exercises or answers, looks at the answer's
-// modification time about once a second (at once when `now`), starts a grading when it changed
-// and takes a finished one. Called every frame.
-void poll_check(AppState& state, bool now = false);
+// Takes the paths dropped on the window that are exercises or answers, starts a grading when the
+// answer's modification time (as its watcher last saw it) changed and takes a finished one. Called
+// every frame.
+void poll_check(AppState& state);
 
 // The stage the maps show: the chosen one, else the first wrong, else the weights or the last
 // given (-1: none).

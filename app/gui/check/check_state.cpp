@@ -37,6 +37,10 @@ bool is_check_path(const std::string& path) {
   return is_exercise_folder(given) || has_extension(given, ".npz") || has_extension(given, ".npy");
 }
 
+bool answer_changed(const CheckTab& tab) {
+  return !tab.dir.empty() && tab.watch.stamp() != tab.stamp;
+}
+
 StageMark stage_mark(const StageGrade& stage) {
   if (!stage.given) return StageMark::NotGiven;
   return stage.right() ? StageMark::Right : StageMark::Wrong;

@@ -1,7 +1,7 @@
 // What the Check tab (key K) remembers: the exercise folder opened, the answer graded against it
 // (DIR/answer.npz unless an answer file was opened or dropped), and the grading, done on a
-// background job whenever the answer's modification time changes: a student edits, runs and
-// watches the stages turn green.
+// background job whenever the answer's modification time changes (its watcher wakes the loop): a
+// student edits, runs and watches the stages turn green.
 #pragma once
 
 #include <array>
@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "app/gui/check/answer_watch.hpp"
 #include "app/gui/state/background_task.hpp"
 #include "app/gui/state/heatmap_data.hpp"
 #include "core/exercise/exercise.hpp"
@@ -36,8 +37,8 @@ struct CheckTab {
   std::string dir_text;  // the path field as typed
   std::string dir;       // the exercise folder opened ("" none)
   std::string answer;    // the answer graded: DIR/answer.npz, or a file opened or dropped
-  std::filesystem::file_time_type stamp{};  // the answer's modification time, last looked at
-  double next_look = 0;                     // steady seconds: when to look at it again
+  std::filesystem::file_time_type stamp{};  // the answer's modification time, last graded for
+  AnswerWatch watch;                        // looks at that time on its own thread
   BackgroundTask<std::shared_ptr<const CheckOutcome>, CheckKey> grading;
   std::shared_ptr<const CheckOutcome> shown;  // the last grading finished for the open folder
   uint64_t shown_version = 0;                 // bumped with each new `shown` (heatmap uploads)
@@ -49,6 +50,9 @@ struct CheckTab {
   std::array<int64_t, 3> maps_for{-1, -1, -1};
   uint64_t maps_builds = 0;
 };
+
+// The watcher has seen the answer change since its grading was started: a frame is due.
+bool answer_changed(const CheckTab& tab);
 
 // How a stage's box is drawn: not given (grey), right (green), wrong (red).
 enum class StageMark { NotGiven, Right, Wrong };

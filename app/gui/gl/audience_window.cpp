@@ -12,6 +12,7 @@
 #include "app/gui/gl/heatmap_renderer.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/panels/frame.hpp"
+#include "app/gui/platform/platform.hpp"
 
 namespace attnlab::gui {
 
@@ -48,10 +49,13 @@ struct AudienceWindow::Parts {
   MeasuredLayout measured;  // its panels' own sizes
   float font_scale = 0;     // the fonts were built for this scale and text
   std::string font_text;
+  bool lost = false;  // destroyed by another client: its GL context can no longer be made current
 
   ~Parts() {
     {
-      InWindow in(window, context);
+      // A lost window's objects (textures, buffers, programs: none of them is per-context) are
+      // shared with the lecturer's context, and deleted there.
+      InWindow in(lost ? glfwGetCurrentContext() : window, context);
       renderer.reset();
       ImGui_ImplOpenGL3_Shutdown();
     }
@@ -125,7 +129,11 @@ void AudienceWindow::close(AppState& state) {
 void AudienceWindow::draw(AppState& state) {
   if (!parts_) return;
   Parts& p = *parts_;
-  if (glfwWindowShouldClose(p.window)) {
+  // Closed by its close button (WM_DELETE_WINDOW), or destroyed from outside: the lecturer's
+  // window goes on without it.
+  p.lost = platform::window_lost(p.window);
+  if (p.lost) state.status = "The audience's window was closed from outside: key A opens it again.";
+  if (p.lost || glfwWindowShouldClose(p.window)) {
     close(state);
     return;
   }

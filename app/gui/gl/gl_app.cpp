@@ -264,6 +264,7 @@ struct App {
   std::chrono::steady_clock::time_point last_settings_check = last_draw;
   InputActivity input;         // frames_since_change = 0: the first frames settle as after input
   std::string saved_settings;  // what was last written, where settings are saved while running
+  bool window_lost = false;    // destroyed by another client: ends the run as a close does
   float fonts_ratio = 1;       // the pixel ratio the fonts were built for
   // What every mode may use (the state, the window, the frame's number, the exit code), and the
   // modes the options ask for (after platform: the audience's window is closed before it).
@@ -285,6 +286,7 @@ bool App::open() {
     return false;
   }
   input_events.typed = &state.typed;
+  state.window.wake_loop = platform::main_loop_wake();  // a watched file changed (the Check tab)
   watch_input(platform.window, &input_events);  // before ImGui's callbacks, which chain to these
   // A model folder dropped on the window is opened (app/gui/model/).
   platform::watch_dropped_paths(platform.window, [this](const std::string& path) {
@@ -332,7 +334,7 @@ void App::save_settings_now() {
   // Full screen, the size it was opened at (the windowed one) is what comes back.
   settings.window_width = options.width;
   settings.window_height = options.height;
-  if (!glfwGetWindowMonitor(platform.window))
+  if (!window_lost && !glfwGetWindowMonitor(platform.window))
     glfwGetWindowSize(platform.window, &settings.window_width, &settings.window_height);
   const std::string text = settings_to_json(settings);
   if (text == saved_settings) return;
@@ -350,6 +352,8 @@ void App::save_settings_now() {
 bool App::step() {
   GLFWwindow* window = platform.window;
   if (glfwWindowShouldClose(window) || stop_requested) return false;
+  window_lost = platform::window_lost(window);
+  if (window_lost) return false;
   platform::follow_page_size();
   if (const float ratio = platform::pixel_ratio(); ratio != fonts_ratio) {
     state.window.fonts_dirty = true;  // a page moved to a screen of another pixel ratio

@@ -26,6 +26,20 @@ void run_frames(std::function<bool()> frame);
 // returns true; a page cannot block, so it only takes what arrived and returns false.
 bool wait_for_events(double seconds);
 
+// What wakes the main loop from a thread watching a file (a student's answer rewritten while the
+// loop sleeps): on the desktop glfwPostEmptyEvent, which ends wait_for_events at once. A page has
+// none (empty): its files change only by the page's own hand (a drop: input), and its threads
+// come from a fixed pool, so nothing is watched there.
+std::function<void()> main_loop_wake();
+
+// True once `window` is gone from under the app: destroyed by another client (`xdotool
+// windowclose`), which no close button or WM_DELETE_WINDOW announces. The desktop asks the X server
+// (one round trip); a page's canvas is never taken away. The window system's errors about such a
+// window never end the app (Xlib's own handler would exit, losing the settings): the desktop
+// records them instead, here and in wait_for_events (GLFW 3.3 puts Xlib's handler back after the
+// requests it checks itself, so it is installed again before each wait).
+bool window_lost(GLFWwindow* window);
+
 // The user saved a file (a PNG): the browser offers it as a download; the desktop leaves it where
 // it was written. Returns what to tell the user.
 std::string deliver_file(const std::string& path);
@@ -55,8 +69,9 @@ bool saves_settings_while_running();
 // What this platform cannot do, for the page's own UI ("" on the desktop).
 std::string limitations();
 
-// A page: sizes the canvas (and so the GLFW window) to the page, in device pixels, when they
-// differ. The desktop's window is the user's to size: nothing to do.
+// A page: sizes the canvas (and so the GLFW window) to its box in the page (the page less the bar
+// below it), in device pixels, when they differ. The desktop's window is the user's to size:
+// nothing to do.
 void follow_page_size();
 
 // The primary monitor's work area (the screen less the desktop's panels), in screen coordinates;

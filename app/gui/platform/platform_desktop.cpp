@@ -8,10 +8,28 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+// Xlib after every other header, for its macros (None, Bool, Status, ...).
+#include <X11/Xlib.h>
 
-#include <cstdlib>
+// GLFW's X11 accessors, as glfw3native.h declares them (it would also need Xrandr's headers).
+extern "C" Display* glfwGetX11Display(void);
+extern "C" Window glfwGetX11Window(GLFWwindow* window);
 
 namespace attnlab::gui::platform {
+
+namespace {
+
+// An X error is about a request that failed, most often on a window another client destroyed: the
+// request's window is checked by window_lost; the error itself ends nothing.
+int on_x_error(Display*, XErrorEvent*) {
+  return 0;
+}
+
+void keep_x_errors_non_fatal() {
+  if (glfwGetX11Display()) XSetErrorHandler(on_x_error);
+}
+
+}  // namespace
 
 bool display_available() {
   for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
@@ -27,11 +45,24 @@ void run_frames(std::function<bool()> frame) {
 }
 
 bool wait_for_events(double seconds) {
+  keep_x_errors_non_fatal();
   if (seconds > 0)
     glfwWaitEventsTimeout(seconds);
   else
     glfwPollEvents();
   return true;
+}
+
+std::function<void()> main_loop_wake() {
+  return [] { glfwPostEmptyEvent(); };
+}
+
+bool window_lost(GLFWwindow* window) {
+  Display* display = glfwGetX11Display();
+  if (!display) return false;
+  keep_x_errors_non_fatal();
+  XWindowAttributes attributes;
+  return XGetWindowAttributes(display, glfwGetX11Window(window), &attributes) == 0;
 }
 
 std::string deliver_file(const std::string& path) {

@@ -45,10 +45,12 @@ EM_JS(void, browser_fullscreen, (), {
 });
 
 // Browser.setCanvasSize, not glfwSetWindowSize: Emscripten's GLFW takes a window the size of the
-// screen for a request to go full screen, which a page may not make without a click.
+// screen for a request to go full screen, which a page may not make without a click. The canvas's
+// box is the page's less the bar below it (index.html lays them out), never the whole window.
 EM_JS(void, fit_canvas_to_page, (), {
   const ratio = window.devicePixelRatio || 1;
-  const width = Math.round(window.innerWidth * ratio), height = Math.round(window.innerHeight * ratio);
+  const box = Module.canvas.getBoundingClientRect();
+  const width = Math.round(box.width * ratio), height = Math.round(box.height * ratio);
   if (Module.canvas.width !== width || Module.canvas.height !== height)
     Browser.setCanvasSize(width, height);
 });
@@ -68,6 +70,14 @@ void run_frames(std::function<bool()> frame) {
 
 bool wait_for_events(double) {
   glfwPollEvents();
+  return false;
+}
+
+std::function<void()> main_loop_wake() {
+  return nullptr;
+}
+
+bool window_lost(GLFWwindow*) {
   return false;
 }
 

@@ -33,7 +33,7 @@ struct InputActivity {
 
 // True while the state changes without input: a transition animates, the walk plays, the trace
 // worker or a measurement runs (or its result waits to be taken), a request to the window layer
-// (export, fonts, fullscreen, a tab to open) is pending.
+// (export, fonts, fullscreen, a tab to open) is pending, the Check tab's answer changed on disk.
 bool wants_frames(const AppState& state);
 
 // How the main loop gets its next frame.

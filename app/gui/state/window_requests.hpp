@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,10 @@ struct WindowRequests {
   // The first start's card (what P, the arrows, Space and the digits do) is up until a key or a
   // click; set by the window on the very first start (UiSettings::first_start_done).
   bool first_start_card = false;
+  // Wakes the main loop from any thread (a watched file changed while the loop sleeps): set by the
+  // window to platform::main_loop_wake(); empty in a page and without a window (exports): then
+  // no file is watched.
+  std::function<void()> wake_loop;
 };
 
 }  // namespace attnlab::gui
