@@ -22,7 +22,7 @@ report() {
 window_of() {
   local window=
   for _ in $(seq 100); do
-    window=$(xdotool search --pid "$1" --name "^Attention Lab$" 2>/dev/null | head -n1)
+    window=$(xdotool search --all --pid "$1" --name "^Attention Lab$" 2>/dev/null | head -n1)
     [ -n "$window" ] && break
     sleep 0.1
   done

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 audience_of() {  # the audience's window of process $1 once it shows, or ""
   local window=
   for _ in $(seq 50); do
-    window=$(xdotool search --pid "$1" --name "^Attention Lab: audience$" 2>/dev/null | head -n1)
+    window=$(xdotool search --all --pid "$1" --name "^Attention Lab: audience$" 2>/dev/null | head -n1)
     [ -n "$window" ] && break
     sleep 0.1
   done
@@ -48,7 +48,7 @@ for how in close-button windowclose; do
     bad "$how: the app ended (exit $?) when its audience's window was closed: $(head -c 500 "$work/err")"
     continue
   fi
-  if [ -z "$(xdotool search --pid "$pid" --name "^Attention Lab: audience$" 2>/dev/null)" ]; then ok; else
+  if [ -z "$(xdotool search --all --pid "$pid" --name "^Attention Lab: audience$" 2>/dev/null)" ]; then ok; else
     bad "$how: the audience's window is still there"
   fi
   xdotool key --window "$main" a 2>/dev/null  # opened again

@@ -352,8 +352,6 @@ void App::save_settings_now() {
 bool App::step() {
   GLFWwindow* window = platform.window;
   if (glfwWindowShouldClose(window) || stop_requested) return false;
-  window_lost = platform::window_lost(window);
-  if (window_lost) return false;
   platform::follow_page_size();
   if (const float ratio = platform::pixel_ratio(); ratio != fonts_ratio) {
     state.window.fonts_dirty = true;  // a page moved to a screen of another pixel ratio
@@ -369,6 +367,9 @@ bool App::step() {
     save_settings_now();
   }
   const bool waited = platform::wait_for_events(next.wait_seconds);
+  // Destroyed by another client while the loop waited: its size is no longer known; a close.
+  window_lost = platform::window_lost(window);
+  if (window_lost) return false;
   // A page cannot sleep: without input, a frame waits until the wait it asked for has run out.
   const bool due = waited || next.wait_seconds <= 0 || since_draw >= next.wait_seconds;
   const bool new_input = input_events.count != events_seen;
