@@ -37,6 +37,16 @@ AnswerWatch::~AnswerWatch() {
   stop();
 }
 
+AnswerWatch::AnswerWatch(AnswerWatch&& other) noexcept
+    : shared_(std::move(other.shared_)), thread_(std::move(other.thread_)) {}
+
+AnswerWatch& AnswerWatch::operator=(AnswerWatch&& other) noexcept {
+  stop();
+  shared_ = std::move(other.shared_);
+  thread_ = std::move(other.thread_);
+  return *this;
+}
+
 void AnswerWatch::watch(const std::string& answer, std::function<void()> wake) {
   stop();
   shared_ = std::make_shared<Shared>();

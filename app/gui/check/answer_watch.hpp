@@ -22,8 +22,9 @@ class AnswerWatch {
  public:
   AnswerWatch() = default;
   ~AnswerWatch();
-  AnswerWatch(const AnswerWatch&) = delete;
-  AnswerWatch& operator=(const AnswerWatch&) = delete;
+  // Movable (the thread holds only the shared part, never `this`); a watch moved over is stopped.
+  AnswerWatch(AnswerWatch&& other) noexcept;
+  AnswerWatch& operator=(AnswerWatch&& other) noexcept;
 
   // Watches `answer` (the watch before is stopped), its time looked at now; `wake` is called from
   // the watcher's thread each time the time changes (empty: no thread, no later look).
