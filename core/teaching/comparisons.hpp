@@ -37,10 +37,10 @@ struct PathComparison {
 // (a toy size) both do the same tiny products on one thread, and the batched path's fixed cost
 // per call (its plan, its buffers) is what the clock measures: it loses.
 struct PathWork {
-  int64_t loop_products = 0;     // 5·B·h + 1 (W_o): one after another
-  int64_t batched_products = 0;  // 4: Q, K, V, W_o over all heads
-  int64_t head_pairs = 0;        // B·h (sequence, head) attention kernels of the batched path
-  double attention_flops = 0;    // their work (forward_attention_flops)
+  int64_t loop_products = 0;       // 5·B·h + 1 (W_o): one after another
+  int64_t batched_products = 0;    // 4: Q, K, V, W_o over all heads
+  int64_t head_pairs = 0;          // B·h (sequence, head) attention kernels of the batched path
+  double attention_flops = 0;      // their work (forward_attention_flops)
   bool heads_in_parallel = false;  // attention_flops >= kParallelFlops: spread over the cores
 };
 PathWork path_work(const Config& config);

@@ -40,10 +40,12 @@ int fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) return fail("usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--expect-even-rows N]");
+  if (argc < 3)
+    return fail(
+        "usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--expect-even-rows N]");
   int expect_heads = -1;
-  std::string expect_record;  // the trace record the maps must show ("scaled" at attend:scale)
-  double tolerance = 6;       // of 255: the GPU's 8-bit filtering and rounding
+  std::string expect_record;     // the trace record the maps must show ("scaled" at attend:scale)
+  double tolerance = 6;          // of 255: the GPU's 8-bit filtering and rounding
   int64_t expect_even_rows = 0;  // at least this many rows drawn as spread evenly
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -129,8 +131,8 @@ int main(int argc, char** argv) {
             row_least = std::min(row_least, cell(h, i, j));
             ++row_visible;
           }
-        const bool even_row = scale == "per-row" && row_visible >= 2 &&
-                              row_largest - row_least <= 1e-3 * row_largest;
+        const bool even_row =
+            scale == "per-row" && row_visible >= 2 && row_largest - row_least <= 1e-3 * row_largest;
         for (int64_t j = 0; j < T; ++j) {
           const double w = cell(h, i, j);
           double t = 0;
@@ -204,7 +206,7 @@ int main(int argc, char** argv) {
         const testing::Rgb255 want =
             position == kEvenRow ? even_grey
             : weights            ? testing::published_colour(testing::kPublishedViridis, position)
-                                 : testing::published_colour(testing::kPublishedRdBuReversed, position);
+                      : testing::published_colour(testing::kPublishedRdBuReversed, position);
         const double diff =
             std::max({std::abs(p[0] - want.r), std::abs(p[1] - want.g), std::abs(p[2] - want.b)});
         ++checked;

@@ -164,10 +164,10 @@ TEST(ColourScales, PerRowAndPerMapLeaveMaskedCellsAndAllZeroRowsAlone) {
 // neutral colour that is not the map's top one, and the legend says what it means.
 TEST(ColourScales, AnEvenRowIsDrawnNeutralNotAtTheTopColour) {
   const float even = 1.0f / 3;
-  std::vector<float> w = {even, even, even,                // even: three keys
-                          0.5f, 0.5f, kMaskedValue,        // even: the two visible keys
+  std::vector<float> w = {even, even,         even,          // even: three keys
+                          0.5f, 0.5f,         kMaskedValue,  // even: the two visible keys
                           1.0f, kMaskedValue, kMaskedValue,  // one key: full weight, not even
-                          0.2f, 0.3f, 0.5f};                 // uneven
+                          0.2f, 0.3f,         0.5f};         // uneven
   weights_to_colour_positions(ColourScale::PerRow, w, 1, 4, 3);
   EXPECT_EQ(w[0], kEvenPosition);
   EXPECT_EQ(w[2], kEvenPosition);

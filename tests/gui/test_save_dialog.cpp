@@ -87,10 +87,10 @@ TEST_F(SaveDialogTest, TheExportsOptionsRebuildTheStateShownWithTheChoices) {
   state.save.choices.transparent = true;
   const std::string path = save_file_name(state, state.save.choices, "STAMP");
   // No folder: the working folder's, named in full.
-  EXPECT_EQ(path, (std::filesystem::current_path() /
-                   ("attnlab-base-" + std::string(stage_name(current_step(state)->stage)) +
-                    "-STAMP.png"))
-                      .string());
+  EXPECT_EQ(path,
+            (std::filesystem::current_path() /
+             ("attnlab-base-" + std::string(stage_name(current_step(state)->stage)) + "-STAMP.png"))
+                .string());
   const StartOptions still = parsed(save_arguments(state, state.save.choices, path));
   EXPECT_EQ(still.export_png, path);
   EXPECT_TRUE(still.transparent);

@@ -181,11 +181,11 @@ TEST_F(LessonProblems, AWritingOptionIsShownAndPrintedOnceAndTheSceneStillPlays)
 // preset, stage and tab. A flag that makes the config one that cannot run (3 heads of d_model 4)
 // is left out alone, and the scene's other flags apply.
 TEST_F(LessonProblems, AProblemSceneShowsItsOwnPictureWithItsOtherOptions) {
-  const std::string file = write(
-      "talk.md",
-      "# Talk\n\n## One\n```attnlab\n--preset seed003 --heads 1 --stage input\n```\nA.\n\n"
-      "## Two\n```attnlab\n--preset base --heds 4 --stage split --tab counters\n```\nB.\n\n"
-      "## Three\n```attnlab\n--preset seed003 --seed 5 --heads 3 --stage attend\n```\nC.\n");
+  const std::string file =
+      write("talk.md",
+            "# Talk\n\n## One\n```attnlab\n--preset seed003 --heads 1 --stage input\n```\nA.\n\n"
+            "## Two\n```attnlab\n--preset base --heds 4 --stage split --tab counters\n```\nB.\n\n"
+            "## Three\n```attnlab\n--preset seed003 --seed 5 --heads 3 --stage attend\n```\nC.\n");
   testing::internal::CaptureStderr();
   ASSERT_EQ(open_lesson(state, file, ""), "");
   settle();

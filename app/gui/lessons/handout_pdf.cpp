@@ -105,7 +105,10 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
 HandoutPage handout_page(const lessons::Lesson& lesson, int scene, bool answered,
                          const std::string& picture, const std::string& answer_picture) {
   const lessons::Scene& shown = lesson.scenes[size_t(scene)];
-  HandoutPage page{picture, std::to_string(scene + 1) + ". " + shown.title, {}, shown.notes,
+  HandoutPage page{picture,
+                   std::to_string(scene + 1) + ". " + shown.title,
+                   {},
+                   shown.notes,
                    answered ? answer_picture : ""};
   if (!shown.caption.empty()) page.paragraphs.push_back(shown.caption);
   if (shown.question) {

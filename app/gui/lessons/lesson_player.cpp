@@ -111,7 +111,8 @@ ConfigFlags flags_that_apply(const AppState& state, const ConfigFlags& flags,
     if (!flags.given(field.name)) continue;
     ConfigFlags fewer = flags.without(field.name);
     if (!flags_problem(state, fewer).empty()) continue;
-    reasons.push_back(problem + " (" + field.flag + " is left out; the scene's other options apply)");
+    reasons.push_back(problem + " (" + field.flag +
+                      " is left out; the scene's other options apply)");
     return fewer;
   }
   reasons.push_back(problem + " (the scene's config options are left out: the preset as it is)");

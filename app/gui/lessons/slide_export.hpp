@@ -17,8 +17,8 @@ namespace attnlab::gui {
 struct SlideExport {
   std::string dir;
   std::vector<Slide> slides;
-  size_t index = 0;  // the slide being drawn
-  int frames = 0;    // frames drawn of it
+  size_t index = 0;                // the slide being drawn
+  int frames = 0;                  // frames drawn of it
   int written = 0;                 // slides saved as PNGs (they number the files)
   std::vector<HandoutPage> pages;  // one per scene: a question's answer joins its question's
   int unbuilt = 0;          // slides left out: their scene could not be built (said on stderr)
