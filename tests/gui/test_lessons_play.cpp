@@ -2,6 +2,7 @@
 // last, with the mouse over a different panel at each press and a control clicked before every
 // third: each scene sets the state its options say (tab, stage, focused head, config or model
 // layer), and a question scene asks first and reveals its answer on the next press.
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <filesystem>
@@ -326,6 +327,30 @@ TEST_F(LessonPlay, TheTenMinutesCountsAreTheCores) {
   EXPECT_TRUE(show_scene(state, split));
   EXPECT_EQ(state.session.config.head_dim_k(),
             std::stoll(state.lesson.lesson.scenes[size_t(split)].question->answer));
+}
+
+// Beyond-one-head's KV cache note: "token 7 costs 416 FLOP with the cache against 3456
+// recomputing everything" is the decode trace's count of that step.
+TEST_F(LessonPlay, TheKvCacheNotesCountsAreTheDecodeTraces) {
+  ASSERT_EQ(open_lesson(state, "beyond-one-head", ""), "");
+  const int scene = scene_titled(state, "Decoding with a KV cache");
+  ASSERT_GE(scene, 0);
+  std::string notes;
+  for (const std::string& note : state.lesson.lesson.scenes[size_t(scene)].notes) notes += note;
+  std::smatch stated;
+  ASSERT_TRUE(std::regex_search(
+      notes, stated, std::regex("token (\\d+) costs (\\d+) FLOP with the cache against (\\d+)")))
+      << notes;
+  EXPECT_TRUE(show_scene(state, scene)) << state.lesson.scene_error;
+  settle();
+  ASSERT_TRUE(state.session.trace);
+  const DecodeTrace& decode = state.session.trace->decode;
+  const auto step =
+      std::find_if(decode.steps.begin(), decode.steps.end(),
+                   [&](const DecodeStep& s) { return s.position == std::stoll(stated[1]); });
+  ASSERT_NE(step, decode.steps.end()) << "no decoded token " << stated[1];
+  EXPECT_EQ(step->flops, std::stod(stated[2]));
+  EXPECT_EQ(step->recompute_flops, std::stod(stated[3]));
 }
 
 }  // namespace
