@@ -277,6 +277,7 @@ int scene_titled(const AppState& state, const std::string& title) {
 // the batched path makes far fewer, bigger products and runs its heads in parallel, which the
 // core decides (path_work); the toy size of the first scenes is where it cannot, as its notes say.
 TEST_F(LessonPlay, TheParallelHeadsSceneIsWhereBatchingMakesFewerBiggerProductsInParallel) {
+  start_on("seed003");
   ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
   const int scene = scene_titled(state, "Heads run in parallel");
   ASSERT_GE(scene, 0);
@@ -309,6 +310,7 @@ TEST_F(LessonPlay, TheParallelHeadsSceneIsWhereBatchingMakesFewerBiggerProductsI
 // A count a lesson states is the core's: ten-minutes' "W_q, W_k, W_v held 786432 numbers" with
 // eight heads of 64, and its answer for one head of 512; "d_k" of 512 / 8.
 TEST_F(LessonPlay, TheTenMinutesCountsAreTheCores) {
+  start_on("seed003");
   ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
   const int same = scene_titled(state, "Same parameters as one head");
   ASSERT_GE(same, 0);
@@ -332,6 +334,7 @@ TEST_F(LessonPlay, TheTenMinutesCountsAreTheCores) {
 // Beyond-one-head's KV cache note: "token 7 costs 416 FLOP with the cache against 3456
 // recomputing everything" is the decode trace's count of that step.
 TEST_F(LessonPlay, TheKvCacheNotesCountsAreTheDecodeTraces) {
+  start_on("seed003");
   ASSERT_EQ(open_lesson(state, "beyond-one-head", ""), "");
   const int scene = scene_titled(state, "Decoding with a KV cache");
   ASSERT_GE(scene, 0);
