@@ -120,7 +120,7 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
     list->AddRect(a, b, colours.block_border);
     ImGui::Dummy(ImVec2(swatch_w, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
-    ImGui::TextUnformatted(text.even.c_str());
+    text_wrapped(text.even);  // a narrow header column: wrapped, never cut
     return true;
   };
   if (compact) {
