@@ -12,6 +12,8 @@ uniform vec2 ValueRange;     // values mapped to the first and last colour
 uniform vec3 MaskedColorA;   // masked cells are hatched with these two greys, so they never
 uniform vec3 MaskedColorB;   // look like a small weight
 uniform float HatchPeriod;   // stripe width in pixels
+uniform float EvenAbove;     // a value above this is an even row's cell (colormap.hpp: spread
+uniform vec3 EvenColor;      // evenly, 1/n each), drawn in this neutral grey, not the map's top
 
 layout(location = 0) out vec4 Out_Color;
 
@@ -20,6 +22,10 @@ void main() {
   if (value < MaskedBelow) {
     float stripe = mod(floor((gl_FragCoord.x + gl_FragCoord.y) / HatchPeriod), 2.0);
     Out_Color = vec4(mix(MaskedColorA, MaskedColorB, stripe), Frag_Color.a);
+    return;
+  }
+  if (value > EvenAbove) {
+    Out_Color = vec4(EvenColor, Frag_Color.a);
     return;
   }
   float span = max(ValueRange.y - ValueRange.x, 1.0e-12);

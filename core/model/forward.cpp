@@ -20,6 +20,11 @@ const Scalar* data_or_null(const Tensor& t) {
 
 }  // namespace
 
+double forward_attention_flops(const Config& c) {
+  return 2.0 * double(c.batch) * double(c.n_heads) * double(c.tokens()) * double(c.key_tokens()) *
+         double(c.head_dim_k() + c.head_dim_v());
+}
+
 Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   use_single_threaded_blas();
   const std::vector<ConfigIssue> issues = validate_settings(c);
@@ -62,8 +67,7 @@ Tensor forward(const Config& c, const Inputs& in, const RunControl& control) {
   const std::vector<uint8_t> visible =
       choices.mask ? visibility(c.mask, B, T, Tk) : std::vector<uint8_t>{};  // (B, T, T_k)
   Values concat(size_t(rows * v_width));                                     // (B, T, h*d_v)
-  const double attention_flops = 2.0 * B * h * T * Tk * (dk + dv);
-  parallel_for(B * h, attention_flops, [&](int64_t begin, int64_t end) {
+  parallel_for(B * h, forward_attention_flops(c), [&](int64_t begin, int64_t end) {
     HeadScratch scratch;  // this thread's (T, T_k) map
     for (int64_t pair = begin; pair < end && !control.cancel_requested(); ++pair) {
       const int64_t b = pair / h, hd = pair % h, kv = hd / g;

@@ -16,4 +16,9 @@ namespace attnlab {
 // records are held) is above config.memory_cap_bytes, Cancelled when `control` asks it to stop.
 Tensor forward(const Config& config, const Inputs& inputs, const RunControl& control = {});
 
+// The attention work forward() hands to parallel_for over its B·h (sequence, head) pairs,
+// 2·B·h·T·T_k·(d_k + d_v) FLOPs: spread over the cores only from kParallelFlops
+// (core/kernels/parallel.hpp) up; below it every head runs on the calling thread.
+double forward_attention_flops(const Config& config);
+
 }  // namespace attnlab

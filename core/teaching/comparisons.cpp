@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/kernels/parallel.hpp"
 #include "core/model/forward.hpp"
 #include "core/model/mha_loop.hpp"
 #include "core/trace/mha.hpp"
@@ -39,6 +40,16 @@ double time_ms(Fn fn) {
 }
 
 }  // namespace
+
+PathWork path_work(const Config& config) {
+  PathWork work;
+  work.head_pairs = config.batch * config.n_heads;
+  work.loop_products = 5 * work.head_pairs + (config.output_proj ? 1 : 0);
+  work.batched_products = 3 + (config.output_proj ? 1 : 0);
+  work.attention_flops = forward_attention_flops(config);
+  work.heads_in_parallel = work.attention_flops >= kParallelFlops;
+  return work;
+}
 
 PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs,
                              const RunControl& control) {

@@ -29,6 +29,22 @@ struct PathComparison {
   int runs = 0;
 };
 
+// How the two paths split the same work (counts, the same on every machine): the loop makes five
+// matrix products per (sequence, head), Q, K and V from that head's columns, the scores and
+// weights @ V, then W_o, one after another; the batched path makes four products over every head
+// and sequence at once (Q, K, V, W_o), each B·h times the rows·columns of the loop's, and attends
+// its B·h heads in parallel over the cores once their work reaches kParallelFlops. Below that
+// (a toy size) both do the same tiny products on one thread, and the batched path's fixed cost
+// per call (its plan, its buffers) is what the clock measures: it loses.
+struct PathWork {
+  int64_t loop_products = 0;       // 5·B·h + 1 (W_o): one after another
+  int64_t batched_products = 0;    // 4: Q, K, V, W_o over all heads
+  int64_t head_pairs = 0;          // B·h (sequence, head) attention kernels of the batched path
+  double attention_flops = 0;      // their work (forward_attention_flops)
+  bool heads_in_parallel = false;  // attention_flops >= kParallelFlops: spread over the cores
+};
+PathWork path_work(const Config& config);
+
 // Times the per-head loop (seeds 001/003) and the batched forward on the same inputs, `runs`
 // times each, alternating, and compares their outputs.
 PathComparison compare_paths(const Config& config, const Inputs& inputs, int runs = 5,

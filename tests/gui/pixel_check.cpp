@@ -40,15 +40,19 @@ int fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) return fail("usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N]");
+  if (argc < 3)
+    return fail(
+        "usage: gui_pixel_check SHOT.png LAYOUT.json [--expect-heads N] [--expect-even-rows N]");
   int expect_heads = -1;
-  std::string expect_record;  // the trace record the maps must show ("scaled" at attend:scale)
-  double tolerance = 6;       // of 255: the GPU's 8-bit filtering and rounding
+  std::string expect_record;     // the trace record the maps must show ("scaled" at attend:scale)
+  double tolerance = 6;          // of 255: the GPU's 8-bit filtering and rounding
+  int64_t expect_even_rows = 0;  // at least this many rows drawn as spread evenly
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--expect-heads") expect_heads = std::stoi(argv[i + 1]);
     if (flag == "--expect-record") expect_record = argv[i + 1];
     if (flag == "--tolerance") tolerance = std::stod(argv[i + 1]);
+    if (flag == "--expect-even-rows") expect_even_rows = std::stoll(argv[i + 1]);
   }
 
   Image image;
@@ -97,6 +101,12 @@ int main(int argc, char** argv) {
     return fail("the maps of \"" + record + "\" are drawn on \"" + colormap + "\"");
   const int64_t H = values.size(1);
   std::vector<double> positions(size_t(H * T * T));  // (h, T, T): where on the map, 0 .. 1
+  // Per row, a row whose visible weights are all equal (within 1e-3 of its largest, two or more of
+  // them: spread evenly, 1/n each) is drawn in a neutral grey, not the map's top colour (issue
+  // 38); its cells are marked here by a position of -1.
+  constexpr double kEvenRow = -1;
+  const testing::Rgb255 even_grey{150, 150, 150};
+  int64_t even_cells = 0;
   const auto cell = [&](int64_t h, int64_t i, int64_t j) {
     return double(values.at({b, h, i, j}));
   };
@@ -114,6 +124,15 @@ int main(int argc, char** argv) {
       const double map_largest = largest_of(h, 0, T);
       for (int64_t i = 0; i < T; ++i) {
         const double row_largest = largest_of(h, i, i + 1);
+        double row_least = row_largest;
+        int64_t row_visible = 0;
+        for (int64_t j = 0; j < T; ++j)
+          if (visible[size_t((b * T + i) * T + j)]) {
+            row_least = std::min(row_least, cell(h, i, j));
+            ++row_visible;
+          }
+        const bool even_row =
+            scale == "per-row" && row_visible >= 2 && row_largest - row_least <= 1e-3 * row_largest;
         for (int64_t j = 0; j < T; ++j) {
           const double w = cell(h, i, j);
           double t = 0;
@@ -127,7 +146,7 @@ int main(int argc, char** argv) {
             t = (std::log10(std::max(w, 1e-4)) + 4) / 4;  // 1e-4 .. 1
           else
             return fail("layout has no known colour_scale: \"" + scale + "\"");
-          positions[size_t((h * T + i) * T + j)] = t;
+          positions[size_t((h * T + i) * T + j)] = even_row ? kEvenRow : t;
         }
       }
     }
@@ -183,9 +202,11 @@ int main(int argc, char** argv) {
           continue;
         }
         const double position = positions[size_t((head * T + i) * T + j)];
+        even_cells += position == kEvenRow;
         const testing::Rgb255 want =
-            weights ? testing::published_colour(testing::kPublishedViridis, position)
-                    : testing::published_colour(testing::kPublishedRdBuReversed, position);
+            position == kEvenRow ? even_grey
+            : weights            ? testing::published_colour(testing::kPublishedViridis, position)
+                      : testing::published_colour(testing::kPublishedRdBuReversed, position);
         const double diff =
             std::max({std::abs(p[0] - want.r), std::abs(p[1] - want.g), std::abs(p[2] - want.b)});
         ++checked;
@@ -202,11 +223,14 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "cells checked: %lld coloured, %lld masked; max colour diff %.2f/255 (tolerance %.1f)"
-      "%s%s\n",
-      (long long)checked, (long long)masked_checked, worst, tolerance,
+      "cells checked: %lld coloured (%lld in even rows), %lld masked; max colour diff %.2f/255 "
+      "(tolerance %.1f)%s%s\n",
+      (long long)checked, (long long)even_cells, (long long)masked_checked, worst, tolerance,
       worst_cell.empty() ? "" : " at ", worst_cell.c_str());
   if (bad > 0) return fail(std::to_string(bad) + " cells differ from the colour map");
+  if (even_cells < expect_even_rows * 2)
+    return fail(std::to_string(even_cells) + " cells in even rows, expected at least " +
+                std::to_string(expect_even_rows) + " rows of them");
   std::printf("OK\n");
   return 0;
 }

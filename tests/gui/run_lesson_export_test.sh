@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lessons from the command line (issue 31): every built-in lesson exported as slides (a question
 # scene gives two) at a size the test picks, each PNG of that size, and a PDF handout with one page
-# per slide; the real-model lesson on a tiny GPT-2 written in the published layout. A lesson file
+# per scene (a question and its answer on one page, issue 38); the real-model lesson on a tiny GPT-2 written in the published layout. A lesson file
 # with a scene that cannot be built exports the rest and names the file, line and reason; missing
 # lessons and unwritable folders say so in one line and exit 2; the real clicker's PageDown (xdotool)
 # moves the running app through the scenes, after a click on a control, and the scene it reached
@@ -35,14 +35,14 @@ for i, p in enumerate(pngs):
     if not re.match(r"%02d-[a-z0-9-]+\.png$" % (i + 1), os.path.basename(p)):
         problems.append(f"{os.path.basename(p)}: not NN-scene.png")
 # The handout read back by poppler (poppler-utils, which setup.sh installs): its pages, each
-# page's heading ("N. scene title") and the answers as text, and each page drawn (the slide's
-# picture on it, not a blank page).
+# page's heading ("N. scene title") and the answers as text (each on its question's page), and
+# each page drawn (the slide's picture on it, not a blank page).
 pdf = os.path.join(folder, "lesson.pdf")
 info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True)
 found = re.search(r"^Pages:\s*(\d+)", info.stdout, re.M)
 pages = int(found.group(1)) if info.returncode == 0 and found else None
-if pages != want:
-    problems.append(f"lesson.pdf: pdfinfo reads {pages} pages ({info.stderr.strip()[:200]}), want {want}")
+if pages != scenes:
+    problems.append(f"lesson.pdf: pdfinfo reads {pages} pages ({info.stderr.strip()[:200]}), want {scenes}, one per scene")
 else:
     answers = 0
     for page in range(1, pages + 1):
@@ -50,7 +50,10 @@ else:
                               capture_output=True, text=True).stdout
         if not re.search(r"^\d+\. \S", text, re.M):
             problems.append(f"lesson.pdf page {page} has no heading 'N. title' as text")
-        answers += "Answer:" in text
+        answered = "Answer:" in text
+        answers += answered
+        if answered and "Question:" not in text:
+            problems.append(f"lesson.pdf page {page} has an answer without its question")
         drawn = os.path.join(folder, f"page-{page}")
         subprocess.run(["pdftoppm", "-r", "24", "-f", str(page), "-l", str(page), "-singlefile",
                         "-png", pdf, drawn], check=False)

@@ -15,6 +15,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
 export ATTNLAB_CONFIG_DIR="$work/config"
 failed=0
 
+check_args=()  # more of gui_pixel_check's options for the next run_case
 run_case() {  # NAME EXPECTED_HEADS EXPECTED_RECORD ARGS...
   local name=$1 heads=$2 record=$3
   shift 3
@@ -24,7 +25,7 @@ run_case() {  # NAME EXPECTED_HEADS EXPECTED_RECORD ARGS...
   fi
   echo "== $name"
   if ! "$check" "$work/$name.png" "$work/$name.json" --expect-heads "$heads" \
-      --expect-record "$record"; then
+      --expect-record "$record" "${check_args[@]}"; then
     failed=1
     [ -n "${ATTNLAB_KEEP_FAILED:-}" ] && cp "$work/$name.png" "$work/$name.json" "$ATTNLAB_KEEP_FAILED"
   fi
@@ -46,4 +47,8 @@ for scale in per-map per-row log fixed; do
     --batch 1 --colour-scale "$scale"
 done
 
+# Crafted head 3 is uniform: per row, each of its rows is spread evenly and drawn grey, not the
+# map's top colour (issue 38).
+check_args=(--expect-even-rows 10)
+run_case crafted_per_row 4 weights --preset crafted --stage attend:softmax --colour-scale per-row
 exit $failed

@@ -159,6 +159,63 @@ TEST(ColourScales, PerRowAndPerMapLeaveMaskedCellsAndAllZeroRowsAlone) {
   EXPECT_EQ(map, want);
 }
 
+// Issue 38: per row, a flat row was stretched to the row's max, solid yellow, which reads as "full
+// weight everywhere". A row whose visible weights are all equal is spread evenly: drawn in a
+// neutral colour that is not the map's top one, and the legend says what it means.
+TEST(ColourScales, AnEvenRowIsDrawnNeutralNotAtTheTopColour) {
+  const float even = 1.0f / 3;
+  std::vector<float> w = {even, even,         even,          // even: three keys
+                          0.5f, 0.5f,         kMaskedValue,  // even: the two visible keys
+                          1.0f, kMaskedValue, kMaskedValue,  // one key: full weight, not even
+                          0.2f, 0.3f,         0.5f};         // uneven
+  weights_to_colour_positions(ColourScale::PerRow, w, 1, 4, 3);
+  EXPECT_EQ(w[0], kEvenPosition);
+  EXPECT_EQ(w[2], kEvenPosition);
+  EXPECT_EQ(w[3], kEvenPosition);
+  EXPECT_EQ(w[5], kMaskedValue);
+  EXPECT_EQ(w[6], 1.0f);
+  EXPECT_FLOAT_EQ(w[11], 1.0f);
+  EXPECT_FLOAT_EQ(w[9], 0.4f);
+  // Within the tolerance, even; past it, not.
+  EXPECT_TRUE(is_even_row(std::vector<float>{0.25f, 0.25f * (1 + 0.5f * kEvenRowTolerance)}));
+  EXPECT_FALSE(is_even_row(std::vector<float>{0.25f, 0.25f * (1 + 2 * kEvenRowTolerance)}));
+  // Its colour is neither end of the map, and a grey (no hue a weight could have).
+  const Rgbf grey = colour_at(ColormapKind::Sequential, kEvenPosition);
+  const Rgbf top = colour_at(ColormapKind::Sequential, 1.0f);
+  const Rgbf bottom = colour_at(ColormapKind::Sequential, 0.0f);
+  const auto distance = [](Rgbf a, Rgbf b) {
+    return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+  };
+  EXPECT_GT(distance(grey, top), 0.3f);
+  EXPECT_GT(distance(grey, bottom), 0.3f);
+  EXPECT_EQ(grey.r, grey.g);
+  EXPECT_EQ(grey.g, grey.b);
+  EXPECT_NE(colour_at_packed(ColormapKind::Sequential, kEvenPosition),
+            colour_at_packed(ColormapKind::Sequential, 1.0f));
+  // Other scales stretch as before.
+  std::vector<float> map = {even, even, even};
+  weights_to_colour_positions(ColourScale::PerMap, map, 1, 1, 3);
+  EXPECT_EQ(map, std::vector<float>(3, 1.0f));
+}
+
+// The crafted preset's head 3 is uniform: every one of its rows is even, and the legend names the
+// grey ("even row: spread evenly (1/n each)"); the other scales have no such entry.
+TEST(ColourScales, TheCraftedUniformHeadsRowsAreEvenAndTheLegendSaysSo) {
+  const Preset crafted = find_preset("crafted");
+  const Trace trace = run(crafted.config, crafted.inputs);
+  const HeatmapSet per_row = build_heatmaps(trace, HeatmapView::Weights, 0, ColourScale::PerRow);
+  ASSERT_EQ(per_row.heads, 4);
+  for (int64_t q = 0; q < per_row.rows; ++q)
+    for (int64_t k = 0; k < per_row.cols; ++k) EXPECT_TRUE(per_row.even(3, q, k)) << q << "," << k;
+  EXPECT_GE(per_row.even_rows, per_row.rows);
+  EXPECT_FALSE(per_row.even(2, 1, 1)) << "the same-word head is not even";
+  EXPECT_EQ(legend_text(per_row).even, "even row: spread evenly (1/n each)");
+  EXPECT_EQ(single_map(per_row, 3).even_rows, per_row.rows);
+  const HeatmapSet per_map = build_heatmaps(trace, HeatmapView::Weights, 0, ColourScale::PerMap);
+  EXPECT_EQ(per_map.even_rows, 0);
+  EXPECT_TRUE(legend_text(per_map).even.empty());
+}
+
 TEST(ColourScales, TheLegendSaysTheRealRange) {
   Config config = find_preset("base").config;  // no mask: each head has its own largest weight
   config.batch = 1;

@@ -2,10 +2,12 @@
 // last, with the mouse over a different panel at each press and a control clicked before every
 // third: each scene sets the state its options say (tab, stage, focused head, config or model
 // layer), and a question scene asks first and reveals its answer on the next press.
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "app/common/config_flags.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
@@ -14,6 +16,10 @@
 #include "app/gui/state/options.hpp"
 #include "app/gui/state/startup.hpp"
 #include "app/lessons/lesson_files.hpp"
+#include "core/kernels/parallel.hpp"
+#include "core/model/preset.hpp"
+#include "core/teaching/comparisons.hpp"
+#include "core/trace/plan_sizes.hpp"
 #include "headless_imgui.hpp"
 #include "tiny_checkpoints.hpp"
 
@@ -254,6 +260,100 @@ TEST_F(LessonPlay, EditingTheFileReloadsIt) {
   EXPECT_EQ(state.lesson.notice, "Reloaded " + file + ".");
   EXPECT_EQ(state.lesson.scene, 0);
   std::filesystem::remove_all(dir);
+}
+
+// [SECTION] the built-in lessons say what the app shows (issue 38)
+
+// The scene of the open lesson titled `title` (-1: none).
+int scene_titled(const AppState& state, const std::string& title) {
+  const std::vector<lessons::Scene>& scenes = state.lesson.lesson.scenes;
+  for (size_t i = 0; i < scenes.size(); ++i)
+    if (scenes[i].title == title) return int(i);
+  return -1;
+}
+
+// Ten-minutes' "Heads run in parallel" showed the batched path losing to the loop at its toy size,
+// against its narration. No timing is asserted (machines are noisy): the scene's sizes are where
+// the batched path makes far fewer, bigger products and runs its heads in parallel, which the
+// core decides (path_work); the toy size of the first scenes is where it cannot, as its notes say.
+TEST_F(LessonPlay, TheParallelHeadsSceneIsWhereBatchingMakesFewerBiggerProductsInParallel) {
+  start_on("seed003");
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  const int scene = scene_titled(state, "Heads run in parallel");
+  ASSERT_GE(scene, 0);
+  EXPECT_TRUE(show_scene(state, scene)) << state.lesson.scene_error;
+  settle();
+  ASSERT_TRUE(state.session.trace);
+  const Config& config = state.session.trace->config;
+  const PathWork work = path_work(config);
+  EXPECT_TRUE(work.heads_in_parallel) << work.attention_flops << " FLOPs of attention";
+  EXPECT_GE(work.head_pairs, 2);
+  EXPECT_GE(work.loop_products, 10 * work.batched_products);
+  // Each batched projection is (B·T, d_in) × (d_in, h·d_k): above the work linear() spreads over
+  // the cores.
+  EXPECT_GE(2.0 * double(config.batch * config.tokens()) * double(config.input_dim()) *
+                double(config.n_heads * config.head_dim_k()),
+            kParallelFlops);
+  EXPECT_EQ(tool_tab_name(state.tabs.tool), std::string("paths"));
+  // Its words quote no timing the run could contradict.
+  const lessons::Scene& shown = state.lesson.lesson.scenes[size_t(scene)];
+  std::string words = shown.caption;
+  for (const std::string& note : shown.notes) words += " " + note;
+  EXPECT_EQ(words.find(" ms"), std::string::npos) << words;
+  EXPECT_EQ(words.find("\u00D7 faster"), std::string::npos) << words;
+  // The toy sentence of the first scenes: too little work to run the heads in parallel.
+  EXPECT_TRUE(show_scene(state, 0));
+  settle();
+  EXPECT_FALSE(path_work(state.session.trace->config).heads_in_parallel);
+}
+
+// A count a lesson states is the core's: ten-minutes' "W_q, W_k, W_v held 786432 numbers" with
+// eight heads of 64, and its answer for one head of 512; "d_k" of 512 / 8.
+TEST_F(LessonPlay, TheTenMinutesCountsAreTheCores) {
+  start_on("seed003");
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  const int same = scene_titled(state, "Same parameters as one head");
+  ASSERT_GE(same, 0);
+  const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(same)];
+  ASSERT_TRUE(scene.question);
+  std::smatch stated;
+  ASSERT_TRUE(std::regex_search(scene.question->text, stated, std::regex("held (\\d+) numbers")))
+      << scene.question->text;
+  EXPECT_EQ(parameter_counters(find_preset("base").config).qkv_weights, std::stoll(stated[1]));
+  EXPECT_TRUE(show_scene(state, same));  // --preset base --heads 1
+  EXPECT_EQ(state.session.config.n_heads, 1);
+  EXPECT_EQ(parameter_counters(state.session.config).qkv_weights,
+            std::stoll(scene.question->answer));
+  const int split = scene_titled(state, "512 = 8 \u00D7 64");
+  ASSERT_GE(split, 0);
+  EXPECT_TRUE(show_scene(state, split));
+  EXPECT_EQ(state.session.config.head_dim_k(),
+            std::stoll(state.lesson.lesson.scenes[size_t(split)].question->answer));
+}
+
+// Beyond-one-head's KV cache note: "token 7 costs 416 FLOP with the cache against 3456
+// recomputing everything" is the decode trace's count of that step.
+TEST_F(LessonPlay, TheKvCacheNotesCountsAreTheDecodeTraces) {
+  start_on("seed003");
+  ASSERT_EQ(open_lesson(state, "beyond-one-head", ""), "");
+  const int scene = scene_titled(state, "Decoding with a KV cache");
+  ASSERT_GE(scene, 0);
+  std::string notes;
+  for (const std::string& note : state.lesson.lesson.scenes[size_t(scene)].notes) notes += note;
+  std::smatch stated;
+  ASSERT_TRUE(std::regex_search(
+      notes, stated, std::regex("token (\\d+) costs (\\d+) FLOP with the cache against (\\d+)")))
+      << notes;
+  EXPECT_TRUE(show_scene(state, scene)) << state.lesson.scene_error;
+  settle();
+  ASSERT_TRUE(state.session.trace);
+  const DecodeTrace& decode = state.session.trace->decode;
+  const auto step =
+      std::find_if(decode.steps.begin(), decode.steps.end(),
+                   [&](const DecodeStep& s) { return s.position == std::stoll(stated[1]); });
+  ASSERT_NE(step, decode.steps.end()) << "no decoded token " << stated[1];
+  EXPECT_EQ(step->flops, std::stod(stated[2]));
+  EXPECT_EQ(step->recompute_flops, std::stod(stated[3]));
 }
 
 }  // namespace

@@ -86,8 +86,11 @@ TEST_F(SaveDialogTest, TheExportsOptionsRebuildTheStateShownWithTheChoices) {
   state.save.choices.font_scale = 2.0f;
   state.save.choices.transparent = true;
   const std::string path = save_file_name(state, state.save.choices, "STAMP");
+  // No folder: the working folder's, named in full.
   EXPECT_EQ(path,
-            "attnlab-base-" + std::string(stage_name(current_step(state)->stage)) + "-STAMP.png");
+            (std::filesystem::current_path() /
+             ("attnlab-base-" + std::string(stage_name(current_step(state)->stage)) + "-STAMP.png"))
+                .string());
   const StartOptions still = parsed(save_arguments(state, state.save.choices, path));
   EXPECT_EQ(still.export_png, path);
   EXPECT_TRUE(still.transparent);
@@ -116,6 +119,33 @@ TEST_F(SaveDialogTest, TheExportsOptionsRebuildTheStateShownWithTheChoices) {
   EXPECT_EQ(animation.fps, 12);
   EXPECT_DOUBLE_EQ(animation.seconds_per_stage, 0.5);
   EXPECT_TRUE(animation.export_png.empty());
+}
+
+// Issue 38: the dialog said "Wrote attnlab-seed003-....png" without the folder. The path it
+// writes (and the copy of the app prints back as "Wrote PATH") is the full one, a relative folder
+// made absolute, and the dialog shows it whole.
+TEST_F(SaveDialogTest, TheDialogNamesTheFullPath) {
+  start_on("seed003");
+  state.save.choices.kind = SaveKind::Still;
+  state.save.choices.folder = "talk/../slides";
+  const std::filesystem::path want =
+      std::filesystem::current_path() / "slides" / "attnlab-seed003-input-STAMP.png";
+  EXPECT_EQ(save_file_name(state, state.save.choices, "STAMP"), want.string());
+  state.save.choices.folder.clear();
+  const std::string recording = recording_file_name(state.save.choices, "STAMP");
+  EXPECT_EQ(recording, (std::filesystem::current_path() / "attnlab-recording-STAMP.gif").string());
+  // The dialog's "Writes ..." line: the folder and the name (wrapped lines joined again).
+  state.save.runs_app_copies = true;
+  state.save.open = true;
+  frame();
+  frame();
+  std::string shown;
+  for (const DrawnText& text : drawn_texts())
+    if (text.window.rfind("Save picture", 0) == 0) shown += text.text;
+  shown.erase(std::remove(shown.begin(), shown.end(), ' '), shown.end());
+  const std::string folder = std::filesystem::current_path().string();
+  const size_t writes = shown.find("Writes" + folder + "/attnlab-seed003-input-");
+  EXPECT_NE(writes, std::string::npos) << shown;
 }
 
 TEST_F(SaveDialogTest, WhatTheOptionParserRefusesIsNamedBesideItsField) {

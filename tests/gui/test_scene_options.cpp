@@ -16,6 +16,7 @@
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/state/options.hpp"
+#include "core/model/preset.hpp"
 #include "core/tokenizers/unicode.hpp"
 #include "headless_imgui.hpp"
 
@@ -173,6 +174,46 @@ TEST_F(LessonProblems, AWritingOptionIsShownAndPrintedOnceAndTheSceneStillPlays)
   EXPECT_FALSE(fs::exists("out.svg"));
   frame();
   EXPECT_TRUE(lesson_playing(state));
+}
+
+// Issue 38: a scene with a problem (`--heds 4`) showed the previous scene's picture. Its problem
+// is in the band and on stderr with the nearest option, and the rest of its options apply: its
+// preset, stage and tab. A flag that makes the config one that cannot run (3 heads of d_model 4)
+// is left out alone, and the scene's other flags apply.
+TEST_F(LessonProblems, AProblemSceneShowsItsOwnPictureWithItsOtherOptions) {
+  const std::string file =
+      write("talk.md",
+            "# Talk\n\n## One\n```attnlab\n--preset seed003 --heads 1 --stage input\n```\nA.\n\n"
+            "## Two\n```attnlab\n--preset base --heds 4 --stage split --tab counters\n```\nB.\n\n"
+            "## Three\n```attnlab\n--preset seed003 --seed 5 --heads 3 --stage attend\n```\nC.\n");
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(open_lesson(state, file, ""), "");
+  settle();
+  ASSERT_EQ(state.session.config.n_heads, 1);
+  EXPECT_FALSE(show_scene(state, 1));
+  EXPECT_EQ(state.tabs.requested_tool, ToolTab::Counters);
+  settle();
+  const std::string line = file + ":11: unknown option --heds: did you mean --heads?";
+  EXPECT_EQ(state.lesson.scene_error.rfind(line, 0), 0u) << state.lesson.scene_error;
+  EXPECT_EQ(state.session.preset_name, "base");
+  ASSERT_TRUE(state.session.trace);
+  EXPECT_EQ(state.session.trace->config.n_heads, 8);
+  EXPECT_EQ(state.session.trace->config.d_model, 512);
+  EXPECT_EQ(stage_name(current_step(state)->stage), std::string("split"));
+  EXPECT_EQ(tool_tab_name(state.tabs.tool), std::string("counters"));
+
+  EXPECT_FALSE(show_scene(state, 2));
+  settle();
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("attnlab: " + line), std::string::npos) << printed;
+  EXPECT_NE(state.lesson.scene_error.find("--heads is left out"), std::string::npos)
+      << state.lesson.scene_error;
+  EXPECT_NE(printed.find("--heads is left out"), std::string::npos) << printed;
+  ASSERT_TRUE(state.session.trace);
+  EXPECT_TRUE(state.session.issues.empty());
+  EXPECT_EQ(state.session.trace->config.n_heads, find_preset("seed003").config.n_heads);
+  EXPECT_EQ(state.session.trace->config.seed, 5u);
+  EXPECT_EQ(stage_name(current_step(state)->stage), std::string("attend"));
 }
 
 // `Answer: head 99999999999` aborted the app at the scene; now a problem, and the band draws.

@@ -99,6 +99,19 @@ TEST_F(VectorExport, EveryWeightIsACellInThePublishedColoursWithItsValueAndTheTo
   EXPECT_NE(svg.find(">(1, 2, 11, 2)</text>"), std::string::npos);
 }
 
+// Issue 38: per row, the crafted uniform head's rows are spread evenly: grey cells, not the top
+// colour, and the colour bar names the grey.
+TEST_F(VectorExport, EvenRowsAreGreyAndTheLegendSaysSo) {
+  start_on("crafted");
+  ASSERT_TRUE(go_to_named_step(state, "attend:softmax"));
+  state.ui.colour_scale = ColourScale::PerRow;
+  const std::string svg = heads_svg(state);
+  const std::vector<Cell> cells = cells_of(svg, "head-3", 3);
+  ASSERT_FALSE(cells.empty());
+  for (const Cell& cell : cells) EXPECT_EQ(cell.fill, 0x969696u) << cell.query << "," << cell.key;
+  EXPECT_NE(svg.find(">even row: spread evenly (1/n each)</text>"), std::string::npos);
+}
+
 TEST_F(VectorExport, ScoresUseThePublishedRdBuAroundZero) {
   start_on("seed003");
   ASSERT_TRUE(go_to_named_step(state, "attend:QK^T"));

@@ -35,8 +35,13 @@ std::string subject(const AppState& state, const SaveChoices& choices) {
   return name;
 }
 
+// The full path: what the dialog says it writes and wrote ("Wrote /home/me/talk/attnlab-....png"),
+// not a bare name whose folder the lecturer has to guess (issue 38).
 std::string in_folder(const SaveChoices& choices, const std::string& name) {
-  return choices.folder.empty() ? name : (std::filesystem::path(choices.folder) / name).string();
+  const std::filesystem::path folder(choices.folder);
+  std::error_code error;
+  const std::filesystem::path full = std::filesystem::absolute(folder / name, error);
+  return (error ? folder / name : full).lexically_normal().string();
 }
 
 }  // namespace

@@ -14,12 +14,13 @@ namespace attnlab::gui {
 // "20261123-134501": the local date and time, for the names of saved files.
 std::string file_time_stamp();
 
-// <folder>/attnlab-<what is shown>-<stamp>.png|.gif|.mp4, e.g.
-// attnlab-seed003-attend-20261127-1305.gif
+// <folder>/attnlab-<what is shown>-<stamp>.png|.gif|.mp4 as a full path (the folder made absolute
+// from the working folder; no folder: the working folder), e.g.
+// /home/me/talk/attnlab-seed003-attend-20261127-1305.gif
 std::string save_file_name(const AppState& state, const SaveChoices& choices,
                            const std::string& stamp);
 
-// <folder>/attnlab-recording-<stamp>.gif|.mp4: what Record kept.
+// <folder>/attnlab-recording-<stamp>.gif|.mp4 as a full path: what Record kept.
 std::string recording_file_name(const SaveChoices& choices, const std::string& stamp);
 
 // The options that draw the state shown (the scene, or the lesson played) into `path` with the

@@ -156,7 +156,7 @@ void desktop_dialog(AppState& state) {
   }
   folder_field(state, problem);
   problem_line(state, problem, "");
-  text_wrapped("Writes " + std::filesystem::path(path).filename().string());
+  text_wrapped("Writes " + path);
   const bool busy = save.writing.busy();
   const bool can_save = !busy && problem.text.empty() &&
                         !(c.kind == SaveKind::Animation && c.mp4 && !save.has_ffmpeg);

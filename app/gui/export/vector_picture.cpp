@@ -102,10 +102,12 @@ void head_map(Builder& out, const Trace& trace, const HeatmapSet& set, int64_t h
   }
   for (int64_t q = 0; q < set.rows; ++q)
     for (int64_t k = 0; k < set.cols; ++k) {
-      const bool masked = set.masked(head, q, k);
+      const bool masked = set.masked(head, q, k), even = !masked && set.even(head, q, k);
       const double t = masked ? 0 : std::clamp(position(set, set.at(head, q, k)), 0.0, 1.0);
-      VectorRect& r = out.rect(x + double(k) * cell, y + double(q) * cell, cell, cell,
-                               masked ? kMaskedFill : rgb(colour_at(set.colormap, float(t))));
+      const uint32_t fill = masked ? kMaskedFill
+                            : even ? rgb(colour_at(set.colormap, kEvenPosition))
+                                   : rgb(colour_at(set.colormap, float(t)));
+      VectorRect& r = out.rect(x + double(k) * cell, y + double(q) * cell, cell, cell, fill);
       r.cell = true, r.query = q, r.key = k, r.masked = masked, r.position = t;
       r.value = masked ? 0 : double(set.real_at(head, q, k));
     }
@@ -140,8 +142,14 @@ double colour_bar(Builder& out, const HeatmapSet& set, double x, double y) {
   if (!legend.note.empty())
     out.text(bar_x + bar_w + 16 + text_width(legend.high, kFont), y + kFont, legend.note,
              kFont * 0.85);
+  double below = y + kFont * 2 + 8;
+  if (!legend.even.empty()) {  // the even rows' grey, named on a line of its own
+    out.rect(x, below, kFont * 1.6, kFont, rgb(colour_at(set.colormap, kEvenPosition)));
+    out.text(x + kFont * 1.6 + 8, below + kFont * 0.85, legend.even, kFont * 0.85);
+    below += kFont + 8;
+  }
   out.close();
-  return y + kFont * 2 + 8;
+  return below;
 }
 
 }  // namespace

@@ -61,6 +61,8 @@ GlHeatmapRenderer::GlHeatmapRenderer() {
   masked_b_ = glGetUniformLocation(program_, "MaskedColorB");
   hatch_period_ = glGetUniformLocation(program_, "HatchPeriod");
   masked_below_ = glGetUniformLocation(program_, "MaskedBelow");
+  even_above_ = glGetUniformLocation(program_, "EvenAbove");
+  even_colour_ = glGetUniformLocation(program_, "EvenColor");
   for (Slot& slot : slots_) slot.owner = this;
   GLint last_texture = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
@@ -147,6 +149,9 @@ void GlHeatmapRenderer::use_program(const ImDrawList*, const ImDrawCmd* command)
   glUniform3f(self->masked_b_, b.x, b.y, b.z);
   glUniform1f(self->hatch_period_, self->hatch_pixels_);
   glUniform1f(self->masked_below_, kMaskedBelow);
+  glUniform1f(self->even_above_, kEvenAbove);
+  glUniform3f(self->even_colour_, kEvenRowColour.r / 255.0f, kEvenRowColour.g / 255.0f,
+              kEvenRowColour.b / 255.0f);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, self->colormap_textures_[slot->colormap_index]);
   glActiveTexture(GL_TEXTURE0);

@@ -47,6 +47,7 @@ class GlHeatmapRenderer final : public HeatmapDrawer {
   GLuint program_ = 0;
   GLint projection_ = -1, values_ = -1, colormap_ = -1, range_ = -1;
   GLint masked_a_ = -1, masked_b_ = -1, hatch_period_ = -1, masked_below_ = -1;
+  GLint even_above_ = -1, even_colour_ = -1;
   GLuint colormap_textures_[2] = {0, 0};       // ColormapKind::Sequential, ::Diverging
   std::array<Slot, kHeatmapSlotCount> slots_;  // fixed addresses: the callbacks point at them
   float hatch_pixels_ = 6;

@@ -59,25 +59,33 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
   cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   double y = wrapped(cr, lesson_title + "  \u00B7  " + std::to_string(number), kMargin,
                      kMargin - 14, width, 9);
-  // The picture, as large as fits the top 60 % of the page.
-  Surface picture(cairo_image_surface_create_from_png(slide.picture.c_str()),
-                  cairo_surface_destroy);
-  if (cairo_surface_status(picture.get()) != CAIRO_STATUS_SUCCESS)
-    throw UserError("cannot read the slide " + slide.picture + " for the handout");
-  const double pw = cairo_image_surface_get_width(picture.get());
-  const double ph = cairo_image_surface_get_height(picture.get());
-  const double scale = std::min(width / pw, (kPageH * 0.6) / ph);
-  cairo_save(cr);
-  cairo_translate(cr, kMargin, y + 4);
-  cairo_scale(cr, scale, scale);
-  cairo_set_source_surface(cr, picture.get(), 0, 0);
-  cairo_paint(cr);
-  cairo_restore(cr);
-  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-  cairo_rectangle(cr, kMargin, y + 4, pw * scale, ph * scale);
-  cairo_set_line_width(cr, 0.5);
-  cairo_stroke(cr);
-  y += 4 + ph * scale + 10;
+  // The picture, as large as fits the top 60 % of the page; a question's two slides (asked,
+  // answered) side by side in that room, so a question and its answer share one page.
+  std::vector<std::string> files = {slide.picture};
+  if (!slide.answer_picture.empty()) files.push_back(slide.answer_picture);
+  const double gap = 12, each = (width - gap * double(files.size() - 1)) / double(files.size());
+  double tallest = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    Surface picture(cairo_image_surface_create_from_png(files[i].c_str()), cairo_surface_destroy);
+    if (cairo_surface_status(picture.get()) != CAIRO_STATUS_SUCCESS)
+      throw UserError("cannot read the slide " + files[i] + " for the handout");
+    const double pw = cairo_image_surface_get_width(picture.get());
+    const double ph = cairo_image_surface_get_height(picture.get());
+    const double scale = std::min(each / pw, (kPageH * 0.6) / ph);
+    const double x = kMargin + double(i) * (each + gap);
+    cairo_save(cr);
+    cairo_translate(cr, x, y + 4);
+    cairo_scale(cr, scale, scale);
+    cairo_set_source_surface(cr, picture.get(), 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+    cairo_rectangle(cr, x, y + 4, pw * scale, ph * scale);
+    cairo_set_line_width(cr, 0.5);
+    cairo_stroke(cr);
+    tallest = std::max(tallest, ph * scale);
+  }
+  y += 4 + tallest + 10;
   cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_source_rgb(cr, 0.0, 0.3, 0.6);
   y = wrapped(cr, slide.title, kMargin, y, width, 13);
@@ -95,9 +103,13 @@ void page(cairo_t* cr, const std::string& lesson_title, const HandoutPage& slide
 }  // namespace
 
 HandoutPage handout_page(const lessons::Lesson& lesson, int scene, bool answered,
-                         const std::string& picture) {
+                         const std::string& picture, const std::string& answer_picture) {
   const lessons::Scene& shown = lesson.scenes[size_t(scene)];
-  HandoutPage page{picture, std::to_string(scene + 1) + ". " + shown.title, {}, shown.notes};
+  HandoutPage page{picture,
+                   std::to_string(scene + 1) + ". " + shown.title,
+                   {},
+                   shown.notes,
+                   answered ? answer_picture : ""};
   if (!shown.caption.empty()) page.paragraphs.push_back(shown.caption);
   if (shown.question) {
     std::string asked = "Question: " + shown.question->text;

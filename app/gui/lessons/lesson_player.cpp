@@ -11,6 +11,7 @@
 #include "app/gui/state/startup.hpp"
 #include "app/lessons/lesson_files.hpp"
 #include "core/files/person_files.hpp"
+#include "core/model/config_fields.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab::gui {
@@ -85,10 +86,46 @@ void show_model(AppState& state, const StartOptions& options) {
   start_model_load(state, options.model);
 }
 
-std::string applied(AppState& state, const StartOptions& options) {
-  if (options.model.empty() &&
-      !apply_preset(state, options.preset.empty() ? kDefaultPreset : options.preset))
-    return "unknown preset \"" + options.preset + "\" (attnlab-cli --list-presets lists them)";
+// "" when the config flags apply over the state's config (a bad --mask throws) and give a config
+// that runs; else why not.
+std::string flags_problem(const AppState& state, const ConfigFlags& flags) {
+  Config config = state.session.config;
+  Inputs inputs = state.session.preset_inputs;
+  try {
+    apply_config_flags(flags, config, inputs);
+  } catch (const std::exception& error) {
+    return without_prefix(error.what());
+  }
+  const std::vector<ConfigIssue> issues = validate(config);
+  return issues.empty() ? "" : describe(issues);
+}
+
+// The scene's config flags as far as they can be applied (over the preset just applied): all of
+// them; else all but the one flag that makes them fail (named in `reasons`); else none, the
+// preset as it is. So a bad option never leaves the previous scene's picture on screen.
+ConfigFlags flags_that_apply(const AppState& state, const ConfigFlags& flags,
+                             std::vector<std::string>& reasons) {
+  const std::string problem = flags_problem(state, flags);
+  if (problem.empty()) return flags;
+  for (const ConfigField& field : config_fields()) {
+    if (!flags.given(field.name)) continue;
+    ConfigFlags fewer = flags.without(field.name);
+    if (!flags_problem(state, fewer).empty()) continue;
+    reasons.push_back(problem + " (" + field.flag +
+                      " is left out; the scene's other options apply)");
+    return fewer;
+  }
+  reasons.push_back(problem + " (the scene's config options are left out: the preset as it is)");
+  return ConfigFlags{};
+}
+
+std::vector<std::string> applied(AppState& state, const StartOptions& given) {
+  if (given.model.empty() &&
+      !apply_preset(state, given.preset.empty() ? kDefaultPreset : given.preset))
+    return {"unknown preset \"" + given.preset + "\" (attnlab-cli --list-presets lists them)"};
+  std::vector<std::string> reasons;
+  StartOptions options = given;
+  if (options.model.empty()) options.config = flags_that_apply(state, given.config, reasons);
   state.tabs.requested_tool = ToolTab::Tensors;
   UiSettings& ui = state.ui;
   ui.heatmap_view = UiSettings{}.heatmap_view;
@@ -98,12 +135,15 @@ std::string applied(AppState& state, const StartOptions& options) {
   state.heads.focus = {options.focus_head, options.compare_head, {}};
   state.heads.pending_zoom = options.zoom;  // taken with the scene's trace
   const std::string error = without_prefix(apply_options_over_config(state, options));
-  if (!error.empty()) return error;
+  if (!error.empty()) reasons.push_back(error);
   if (state.session.trace && !state.session.computing) take_pending_zoom(state);
-  if (!state.session.issues.empty()) return describe(state.session.issues);
+  if (!state.session.issues.empty()) {
+    reasons.push_back(describe(state.session.issues));
+    return reasons;
+  }
   if (!options.model.empty()) show_model(state, options);
   arrive_at(state, options.stage.empty() ? "input" : options.stage);
-  return "";
+  return reasons;
 }
 
 // "FILE:LINE: reason", as the lesson's own problems are said.
@@ -185,8 +225,7 @@ bool show_scene(AppState& state, int index) {
     reasons = parsed.problems;
     // The options read (the left-out ones aside) applied.
     if (parsed.usable)
-      if (const std::string reason = applied(state, options); !reason.empty())
-        reasons.push_back(reason);
+      for (const std::string& reason : applied(state, options)) reasons.push_back(reason);
   } catch (const std::exception& error) {
     reasons.push_back(error.what());
   }

@@ -65,7 +65,7 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
   if (run.index < run.slides.size() && run.frames >= kSettleFrames) {
     const Slide& slide = run.slides[run.index];
     const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
-    const std::string name = lessons::slide_name(int(run.pages.size()) + 1, scene.title) +
+    const std::string name = lessons::slide_name(run.written + 1, scene.title) +
                              (slide.answer ? "-answer" : "") + ".png";
     const std::string path = (std::filesystem::path(run.dir) / name).string();
     try {
@@ -75,7 +75,13 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
       exit_code = 2;
       return false;
     }
-    run.pages.push_back(handout_page(state.lesson.lesson, slide.scene, slide.answer, path));
+    ++run.written;
+    // A question's answer joins its question's page (the slide just before it, same scene).
+    if (slide.answer && !run.pages.empty())
+      run.pages.back() =
+          handout_page(state.lesson.lesson, slide.scene, true, run.pages.back().picture, path);
+    else
+      run.pages.push_back(handout_page(state.lesson.lesson, slide.scene, false, path));
     ++run.index;
     run.frames = 0;
   }
@@ -94,7 +100,7 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
     exit_code = 2;
     return false;
   }
-  std::printf("Wrote %zu slides and lesson.pdf to %s\n", run.pages.size(), run.dir.c_str());
+  std::printf("Wrote %d slides and lesson.pdf to %s\n", run.written, run.dir.c_str());
   const bool failed =
       run.unbuilt > 0 || !run.model_error.empty() || !state.lesson.lesson.problems.empty();
   exit_code = failed ? 2 : 0;

@@ -1,6 +1,7 @@
 // --export-slides DIR: every slide of the lesson rendered off screen in the audience's view (the
 // picture, caption and question; a question scene twice: asked, then answered) as
-// DIR/NN-scene.png, and DIR/lesson.pdf, a handout with one page per slide and its notes.
+// DIR/NN-scene.png, and DIR/lesson.pdf, a handout with one page per scene and its notes (a
+// question and its answer on one page).
 #pragma once
 
 #include <imgui.h>
@@ -16,9 +17,10 @@ namespace attnlab::gui {
 struct SlideExport {
   std::string dir;
   std::vector<Slide> slides;
-  size_t index = 0;  // the slide being drawn
-  int frames = 0;    // frames drawn of it
-  std::vector<HandoutPage> pages;
+  size_t index = 0;                // the slide being drawn
+  int frames = 0;                  // frames drawn of it
+  int written = 0;                 // slides saved as PNGs (they number the files)
+  std::vector<HandoutPage> pages;  // one per scene: a question's answer joins its question's
   int unbuilt = 0;          // slides left out: their scene could not be built (said on stderr)
   std::string model_error;  // a scene's model could not be read (said on stderr)
 };

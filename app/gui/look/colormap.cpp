@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,21 @@ const ColormapTable& colormap_table(ColormapKind kind) {
   return kind == ColormapKind::Sequential ? sequential : diverging;
 }
 
+bool is_even_row(std::span<const float> row) {
+  int visible = 0;
+  float least = std::numeric_limits<float>::max(), largest = 0;
+  for (const float v : row) {
+    if (!std::isfinite(v)) continue;
+    ++visible;
+    least = std::min(least, v);
+    largest = std::max(largest, v);
+  }
+  return visible >= 2 && largest > 0 && largest - least <= kEvenRowTolerance * largest;
+}
+
 Rgbf colour_at(ColormapKind kind, float t) {
+  if (t > kEvenAbove)
+    return {kEvenRowColour.r / 255.0f, kEvenRowColour.g / 255.0f, kEvenRowColour.b / 255.0f};
   const ColormapTable& table = colormap_table(kind);
   if (!(t >= 0.0f)) t = 0.0f;  // also catches NaN
   t = std::min(t, 1.0f);
@@ -121,8 +136,15 @@ void weights_to_colour_positions(ColourScale scale, std::span<float> weights, in
         stretch_block(weights.subspan(size_t(m) * map_size, map_size));
       break;
     case ColourScale::PerRow:
-      for (int64_t r = 0; r < maps * rows; ++r)
-        stretch_block(weights.subspan(size_t(r) * row_size, row_size));
+      for (int64_t r = 0; r < maps * rows; ++r) {
+        const std::span<float> row = weights.subspan(size_t(r) * row_size, row_size);
+        if (!is_even_row(row)) {
+          stretch_block(row);
+          continue;
+        }
+        for (float& v : row)
+          if (std::isfinite(v)) v = kEvenPosition;
+      }
       break;
     case ColourScale::Log: {
       const float floor_log = std::log10(kLogFloor);  // -4: the first colour

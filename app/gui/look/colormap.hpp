@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 
@@ -24,8 +25,21 @@ using ColormapTable = std::array<Rgb8, kColormapEntries>;
 
 const ColormapTable& colormap_table(ColormapKind kind);
 
+// An even row: a query whose visible weights are all equal (within kEvenRowTolerance of its
+// largest; at least two of them), attention spread evenly, 1/n each. Per-row colours would
+// stretch it to the row's largest weight, the map's last colour (solid yellow), which reads as
+// "full weight everywhere"; its cells hold the colour position kEvenPosition instead and are drawn
+// in kEvenRowColour, a neutral grey no colour map has, by the shader (EvenAbove, EvenColor), by
+// colour_at() and by every export. Decided here only (is_even_row).
+constexpr float kEvenRowTolerance = 1e-3f;
+constexpr float kEvenPosition = std::numeric_limits<float>::infinity();
+constexpr float kEvenAbove = 1.0e30f;  // a colour position above it is an even row's
+constexpr Rgb8 kEvenRowColour = {150, 150, 150};
+constexpr const char* kEvenRowLegend = "even row: spread evenly (1/n each)";
+bool is_even_row(std::span<const float> row);  // non-finite cells (masked) are not counted
+
 // Colour of t in [0, 1] (clamped), interpolated linearly between neighbouring table entries as
-// the GPU's linear texture filter does.
+// the GPU's linear texture filter does; kEvenRowColour for a position above kEvenAbove.
 struct Rgbf {
   float r, g, b;  // 0..1
 };
@@ -54,7 +68,8 @@ bool parse_colour_scale(const std::string& text, ColourScale& scale);
 std::string colour_scale_names();  // "per-map, per-row, log, fixed"
 
 // Replaces (maps, rows, cols) row-major weights by their colour positions in 0 .. 1 under `scale`
-// (the position colour_at() takes). Non-finite values (masked cells) are left as they are. The
+// (the position colour_at() takes). Non-finite values (masked cells) are left as they are. Under
+// PerRow an even row's cells become kEvenPosition. The
 // heads panel and the pixel test both call this, so the test predicts what the app draws.
 void weights_to_colour_positions(ColourScale scale, std::span<float> weights, int64_t maps,
                                  int64_t rows, int64_t cols);

@@ -105,8 +105,28 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
       text_wrapped(text.warning);
     ImGui::PopStyleColor();
   }
+  // Even rows (colormap.hpp) are drawn grey, not the top colour: the legend says what grey means,
+  // in the compact header too (it is what a class misreads as "full weight everywhere").
+  // Compact: only beside the bar, where the line has room (else in the bar's tooltip).
+  const auto even_swatch = [&](bool own_line_allowed) {
+    if (text.even.empty()) return true;
+    const float swatch_w = bar_h * 1.6f;
+    const float width = swatch_w + spacing + ImGui::CalcTextSize(text.even.c_str()).x;
+    if (!same_line_if_fits(width, font * 0.8f) && !own_line_allowed) return false;
+    const ImVec2 swatch = ImGui::GetCursorScreenPos();
+    const float swatch_y = swatch.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f;
+    const ImVec2 a(swatch.x, swatch_y), b(swatch.x + swatch_w, swatch_y + bar_h);
+    list->AddRectFilled(a, b, colour_at_packed(set.colormap, kEvenPosition));
+    list->AddRect(a, b, colours.block_border);
+    ImGui::Dummy(ImVec2(swatch_w, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    text_wrapped(text.even);  // a narrow header column: wrapped, never cut
+    return true;
+  };
   if (compact) {
+    const bool even_shown = even_swatch(false);
     std::string hidden = text.note;
+    if (!even_shown) hidden += (hidden.empty() ? "" : "\n") + text.even;
     if (set.masked_cells > 0)
       hidden += (hidden.empty() ? "" : "\n") + std::string("hatched: masked");
     if (!hidden.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hidden.c_str());
@@ -140,6 +160,7 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
     ImGui::SameLine();
     ImGui::TextUnformatted("masked");
   }
+  even_swatch(true);
 }
 
 // The token as the font draws it (characters it lacks as "U+732B"); with cross-attention the

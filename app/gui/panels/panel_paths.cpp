@@ -9,9 +9,11 @@
 #include <string>
 
 #include "app/gui/look/theme.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/trace_jobs.hpp"
+#include "core/teaching/comparisons.hpp"
 
 namespace attnlab::gui {
 
@@ -67,6 +69,17 @@ void draw_paths_tab(AppState& state) {
   ImGui::Text("outputs agree: max |loop \u2212 batched| = %.3g", result->max_abs_difference);
   ImGui::Text("median of %d runs: loop %.3f ms, batched %.3f ms", result->runs, result->loop_ms,
               result->batched_ms);
+  // Why the clock says what it says: the counts, from the core (the same on every machine).
+  const PathWork work = path_work(trace.config);
+  text_wrapped("loop: " + std::to_string(work.loop_products) +
+               " small matrix products, one after another. batched: " +
+               std::to_string(work.batched_products) + " products over every head at once, and " +
+               std::to_string(work.head_pairs) +
+               (work.heads_in_parallel
+                    ? " heads attended in parallel over the cores."
+                    : " heads attended on one thread: at this size their work is too small to be "
+                      "worth starting threads, and each call's fixed cost is what the clock "
+                      "measures."));
   ImGui::Spacing();
   const float label_w = ImGui::CalcTextSize("batched (1 step) ").x;
   const float room = ImGui::GetContentRegionAvail().x - label_w -

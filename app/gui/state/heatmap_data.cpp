@@ -63,6 +63,15 @@ bool parse_heatmap_view(const std::string& text, HeatmapView& view) {
 
 namespace {
 
+int64_t count_even_rows(const HeatmapSet& set) {
+  int64_t even = 0;
+  for (int64_t r = 0; r < set.heads * set.rows; ++r) {
+    const auto row = set.values.begin() + r * set.cols;
+    even += std::any_of(row, row + set.cols, [](float v) { return v > kEvenAbove; });
+  }
+  return even;
+}
+
 // The maps of a (B, A, R, C) record, one per index of A, or the one map of a (B, R, C) record.
 // `weights`: sequential colour positions under `scale`, with masked keys hidden; otherwise
 // diverging, symmetric around 0.
@@ -135,6 +144,7 @@ HeatmapSet maps_of(const Trace& trace, const TensorRecord& record, HeatmapView v
       set.map_max.push_back(map_largest);
     }
     weights_to_colour_positions(scale, set.values, set.heads, set.rows, set.cols);
+    set.even_rows = count_even_rows(set);
     // The spread of the visible cells' colours (masked ones are hatched, not coloured), and of
     // their weights: the scale is to blame only when the weights differ (uniform attention is
     // one colour under any scale).
@@ -213,6 +223,7 @@ LegendText scale_text(const HeatmapSet& set) {
 
 LegendText legend_text(const HeatmapSet& set) {
   LegendText text = scale_text(set);
+  if (set.even_rows > 0) text.even = kEvenRowLegend;
   if (set.flat) {
     text.warning.append(text.note).append(": all weights \u2264 ").append(number(set.flat_max));
     text.warning.append(" look alike: press S for ")
@@ -231,6 +242,7 @@ HeatmapSet single_map(const HeatmapSet& set, int64_t map) {
   if (!set.map_max.empty()) one.map_max = {set.map_max[first / size]};
   one.masked_cells =
       std::count_if(one.values.begin(), one.values.end(), [](float v) { return v < -1.0e30f; });
+  one.even_rows = count_even_rows(one);
   return one;
 }
 

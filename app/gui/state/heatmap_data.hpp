@@ -60,6 +60,7 @@ struct HeatmapSet {
   float flat_max = 0;
   ColormapKind colormap = ColormapKind::Sequential;
   int64_t masked_cells = 0;
+  int64_t even_rows = 0;  // rows drawn as spread evenly (kEvenPosition, per-row colours only)
 
   float at(int64_t head, int64_t query, int64_t key) const {
     return values[size_t((head * rows + query) * cols + key)];
@@ -70,6 +71,10 @@ struct HeatmapSet {
   }
   bool masked(int64_t head, int64_t query, int64_t key) const {
     return at(head, query, key) < kMaskedBelow;
+  }
+  // An even row's cell (colormap.hpp: is_even_row), drawn in kEvenRowColour.
+  bool even(int64_t head, int64_t query, int64_t key) const {
+    return at(head, query, key) > kEvenAbove;
   }
   bool empty() const { return heads == 0; }
   // Cells along a map's longer side: cross-attention's maps are T_q x T_k, drawn with square
@@ -90,9 +95,11 @@ constexpr float kFlatSpread = 0.1f;
 // "+2.1") and a one-line note on the scale in use ("colours stretched per map: 0 … 0.031").
 // `warning`, shown whatever room the header has, says when the scale makes the maps one flat
 // colour and how to fix it ("fixed 0 … 1: all weights ≤ 0.048 look alike: press S for per-map").
+// `even` names the even rows' colour (kEvenRowLegend) when the maps have any.
 struct LegendText {
   std::string low, high, note;
   std::string warning = {};
+  std::string even = {};
 };
 LegendText legend_text(const HeatmapSet& set);
 
