@@ -4,6 +4,7 @@
 // opts out. The matcher alone, then the built-in lessons' question scenes played headless, in the
 // lecturer's window, the audience's and a slide.
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/drawn_text.hpp"
+#include "app/lessons/lesson_files.hpp"
 #include "headless_imgui.hpp"
 
 namespace attnlab::gui {
@@ -166,6 +168,7 @@ class AnswerBoxes : public HeadlessImGui {
     const auto numeral = [](char c) {
       return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
     };
+    if (answer.empty()) return false;
     for (size_t at = text.find(answer); at != std::string::npos; at = text.find(answer, at + 1)) {
       const size_t end = at + answer.size();
       if ((at == 0 || !numeral(text[at - 1])) && (end >= text.size() || !numeral(text[end])))
@@ -241,6 +244,41 @@ TEST_F(AnswerBoxes, NotebookShapesAndCountersArePrintedOnlyAfterTheReveal) {
   expect_hidden_then_shown("notebook", 3);   // 96 beside the Counters' total
   expect_hidden_then_shown("notebook", 6);   // (1, 11, 2, 2)
   expect_hidden_then_shown("notebook", 17);  // 242 weights
+}
+
+// Every question of every built-in lesson whose scene builds without a model: asked, no text of
+// the picture spells its answer; what each hides is printed (a "?" among labels points at the
+// answer: such scenes show answer text, and must say so).
+TEST_F(AnswerBoxes, NoBuiltInQuestionIsAnsweredByThePictureBeforeTheReveal) {
+  int asked_scenes = 0;
+  for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
+    testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
+    ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
+    for (int index = 0; index < int(state.lesson.lesson.scenes.size()); ++index) {
+      const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(index)];
+      if (!scene.question || !show_scene(state, index) || !state.lesson.playing) continue;
+      settle();
+      const std::string where = lesson.name + " scene " + std::to_string(index + 1);
+      const AnswerMask mask = answer_mask(*scene.question);
+      if (!scene.show_answer_text) {
+        // As written too, where the answer is a shape (a number is found in shapes and longer
+        // numbers as written; words are labels).
+        const bool written =
+            mask.kind == AnswerMask::Kind::Shape && scene.question->choices.empty();
+        EXPECT_EQ(giving_away(mask, written ? scene.question->answer : ""),
+                  std::vector<std::string>{})
+            << where;
+        ++asked_scenes;
+      }
+      std::string boxed;
+      for (const AnswerBox& box : state.frame.answer_boxes)
+        boxed += " \"" + box.text + "\" (" + box.window.substr(0, box.window.find('#')) + ")";
+      std::printf("%s (%s)%s:%s\n", where.c_str(), scene.question->answer.c_str(),
+                  scene.show_answer_text ? " shows answer text" : "", boxed.c_str());
+    }
+    testing::internal::GetCapturedStderr();
+  }
+  EXPECT_GE(asked_scenes, 30);
 }
 
 TEST_F(AnswerBoxes, ASceneWithShowAnswerTextDrawsItsAnswerBeforeTheReveal) {
