@@ -124,7 +124,7 @@ struct Written {
 };
 
 // The number at `at` (digits, then ".digits" or "/digits"), advancing past it; false when the
-// digits run past what it reads (19 or more), which then match nothing.
+// digits run past what it reads (19 or more) or the fraction is over 0: it then matches nothing.
 bool read_number(std::string_view s, size_t& at, Written& number) {
   bool fits = read_int(s, at, number.mantissa);
   while (at < s.size() && digit(s[at])) ++at, fits = false;
@@ -139,7 +139,7 @@ bool read_number(std::string_view s, size_t& at, Written& number) {
     }
   } else if (at + 1 < s.size() && s[at] == '/' && digit(s[at + 1])) {
     ++at;
-    fits = read_int(s, at, number.over) && fits;
+    fits = read_int(s, at, number.over) && number.over > 0 && fits;
     while (at < s.size() && digit(s[at])) ++at, fits = false;
   }
   return fits;
