@@ -172,9 +172,15 @@ class Reader {
     std::string error;
     std::vector<std::string> words = split_words(block_, error);
     if (!error.empty()) return problem(fence_line_ + 1, error);
-    const auto animate = std::find(words.begin(), words.end(), "--animate");
-    scene_->animate = animate != words.end();
-    if (scene_->animate) words.erase(animate);
+    // The options only a scene has, taken out before the app's own are read.
+    const auto take = [&words](const char* option) {
+      const auto found = std::find(words.begin(), words.end(), option);
+      if (found == words.end()) return false;
+      words.erase(found);
+      return true;
+    };
+    scene_->animate = take("--animate");
+    scene_->show_answer_text = take("--show-answer-text");
     scene_->options = std::move(words);
     scene_->options_line = fence_line_ + 1;
   }

@@ -41,6 +41,9 @@ struct Scene {
   std::vector<std::string> notes;
   std::optional<Question> question;
   bool animate = false;  // --animate among the options: the clicker walks the stages after this one
+  // --show-answer-text among the options: the picture's texts that spell the question's answer are
+  // drawn before the reveal (by default each is a "?" box until then: app/gui/lessons/answer_mask)
+  bool show_answer_text = false;
 };
 
 struct Problem {

@@ -65,6 +65,7 @@ other_tools=(
   "--prefix cmake --install"                                   # cmake --install build --prefix DIR
   "--benchmark_repetitions cat /usr/include/benchmark/benchmark.h"  # Google Benchmark's option
   "--animate cat app/lessons/lesson.cpp"                       # a lesson scene's own option
+  "--show-answer-text cat app/lessons/lesson.cpp"              # a lesson scene's own option
   "--heds cat tests/gui/test_scene_options.cpp"                # the misspelling docs/lessons.md shows
 )
 known_elsewhere() {  # FLAG: listed above, and really in its command's output

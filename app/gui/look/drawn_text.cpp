@@ -56,6 +56,7 @@ struct Quad {
   ImVec4 whole, drawn;
   float pen_x, pen_y, advance_end, em;
   unsigned codepoint;
+  const ImFont* font;
 };
 
 // The glyph drawn by the axis-aligned quad at vertices v[0..3], or false.
@@ -82,6 +83,7 @@ bool read_quad(const GlyphIndex& index, const ImDrawVert* v, Quad& q) {
   q.advance_end = q.pen_x + g.AdvanceX * scale;
   q.em = a->font->FontSize * scale;
   q.codepoint = g.Codepoint;
+  q.font = a->font;
   return true;
 }
 
@@ -92,7 +94,7 @@ ImVec4 clipped(const ImVec4& r, const ImVec4& clip) {
 }
 
 struct Run {
-  DrawnText text;
+  GlyphRun glyphs;  // its text, and where its glyphs sit
   bool scrolls_x = false;
   float end = 0, pen_y = 0, em = 0;
 };
@@ -102,9 +104,10 @@ bool in_bar(const ImVec4& glyph, const ImVec4& bar) {
   return glyph.y >= bar.y - 1 && glyph.w <= bar.w + 1 && glyph.z > bar.x && glyph.x < bar.z;
 }
 
-void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& window, int root,
+void read_window(const GlyphIndex& index, ImTextureID atlas, ImGuiWindow& window, int root,
                  const std::vector<ImVec4>& tab_bars, std::vector<Run>& runs) {
-  const ImDrawList& list = *window.DrawList;
+  ImDrawList& list = *window.DrawList;
+  bool follows = false;  // the glyph stream of the list goes on from the last run's
   // A text past the room of a window that shows a scrollbar (or of one inside it) can be
   // scrolled to; one whose window merely holds more than it shows cannot.
   bool scrolls_x = false, scrolls_y = false;
@@ -125,6 +128,7 @@ void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& 
       if (!quad || !read_quad(index, vtx + i0, q)) {
         k += 3;
         run = nullptr;  // something else drawn between: the next glyph starts a new text
+        follows = false;
         continue;
       }
       k += 6;
@@ -133,21 +137,30 @@ void read_window(const GlyphIndex& index, ImTextureID atlas, const ImGuiWindow& 
       if (!continues) {
         runs.push_back(Run{});
         run = &runs.back();
-        run->text.window = window.Name;
-        run->text.room = cmd.ClipRect;
-        run->text.rect = q.whole;
-        run->text.root = root;
+        run->glyphs.list = &list;
+        run->glyphs.follows = follows;
+        run->glyphs.pen_y = q.pen_y;
+        run->glyphs.em = q.em;
+        run->glyphs.font = q.font;
+        run->glyphs.ink = vtx[i0].col;
+        run->glyphs.text.window = window.Name;
+        run->glyphs.text.room = cmd.ClipRect;
+        run->glyphs.text.rect = q.whole;
+        run->glyphs.text.root = root;
         run->scrolls_x =
             scrolls_x || std::any_of(tab_bars.begin(), tab_bars.end(),
                                      [&](const ImVec4& b) { return in_bar(q.whole, b); });
         run->pen_y = q.pen_y;
         run->em = q.em;
       } else if (q.pen_x > run->end + 0.15f * q.em) {
-        run->text.text += ' ';
+        run->glyphs.text.text += ' ';
       }
-      append_utf8(run->text.text, char32_t(q.codepoint));
+      run->glyphs.at.push_back(
+          {cmd.VtxOffset + i0, run->glyphs.text.text.size(), q.pen_x, q.advance_end});
+      append_utf8(run->glyphs.text.text, char32_t(q.codepoint));
       run->end = q.advance_end;
-      DrawnText& t = run->text;
+      follows = true;
+      DrawnText& t = run->glyphs.text;
       t.rect = ImVec4(std::min(t.rect.x, q.whole.x), std::min(t.rect.y, q.whole.y),
                       std::max(t.rect.z, q.whole.z), std::max(t.rect.w, q.whole.w));
       const ImVec4 shown = clipped(q.drawn, cmd.ClipRect);
@@ -178,7 +191,7 @@ std::vector<Run> drawn_runs() {
   const GlyphIndex index(*atlas);
   const std::vector<ImVec4> tab_bars = scrolling_tab_bars();
   std::unordered_map<const ImGuiWindow*, int> roots;
-  for (const ImGuiWindow* w : g->Windows) {
+  for (ImGuiWindow* w : g->Windows) {
     if (!w->Active || w->Hidden || !w->DrawList) continue;
     const int root = int(roots.emplace(w->RootWindow, int(roots.size())).first->second);
     read_window(index, atlas->TexID, *w, root, tab_bars, runs);
@@ -186,7 +199,7 @@ std::vector<Run> drawn_runs() {
   // ImGui draws no glyph that starts past the room's right edge: a text whose pen reached that
   // edge went on past it (text that fits ends half a padding or more before it).
   for (Run& run : runs)
-    if (!run.scrolls_x && run.end > run.text.room.z - 1.5f) run.text.cut = true;
+    if (!run.scrolls_x && run.end > run.glyphs.text.room.z - 1.5f) run.glyphs.text.cut = true;
   return runs;
 }
 
@@ -210,7 +223,13 @@ std::vector<ImVec4> scrolling_tab_bars() {
 
 std::vector<DrawnText> drawn_texts() {
   std::vector<DrawnText> out;
-  for (Run& run : drawn_runs()) out.push_back(std::move(run.text));
+  for (Run& run : drawn_runs()) out.push_back(std::move(run.glyphs.text));
+  return out;
+}
+
+std::vector<GlyphRun> glyph_runs() {
+  std::vector<GlyphRun> out;
+  for (Run& run : drawn_runs()) out.push_back(std::move(run.glyphs));
   return out;
 }
 

@@ -22,6 +22,27 @@ struct DrawnText {
   int root = 0;      // texts of one root window share the screen; other roots float over them
 };
 
+// A drawn text as its glyphs sit in their window's draw list, to be drawn otherwise (the answer's
+// "?" boxes, app/gui/look/answer_boxes.hpp).
+struct GlyphRun {
+  struct Glyph {
+    unsigned vertex;       // its quad's first of four vertices in list->VtxBuffer
+    size_t byte;           // where its character starts in text.text
+    float pen_x, pen_end;  // the pen before it and after its advance
+  };
+  DrawnText text;
+  ImDrawList* list = nullptr;
+  std::vector<Glyph> at;    // the glyphs in order
+  float pen_y = 0, em = 0;  // the line's top and the font's size, as drawn
+  const ImFont* font = nullptr;
+  ImU32 ink = 0;         // its first glyph's colour
+  bool follows = false;  // its list drew nothing between the last run's glyphs and its own
+};
+
+// The texts of every window drawn this frame with their glyphs' places (call after every window
+// has ended, before ImGui::Render(), to change them; or after it, to read them).
+std::vector<GlyphRun> glyph_runs();
+
 // The rectangles (x0, y0, x1, y1) of this frame's tab bars whose tabs are wider than the bar, so
 // scroll: a tab label past such a bar's edge can be scrolled to, as text past a scrolling
 // window's edge can.

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "app/gui/export/save_dialog.hpp"
+#include "app/gui/lessons/answer_boxes.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/first_start_card.hpp"
@@ -98,6 +99,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   draw_pending_head(state);
   draw_first_start_card(state);
   if (!audience_picture(state)) draw_save_dialog(state);
+  // Every window has drawn: an unrevealed answer's texts in the picture become "?" boxes.
+  draw_answer_boxes(state);
 
   // ImGui focuses each window as it first appears, and Tab in a focused window starts typing in
   // its first field: start with no window focused, so Tab does nothing until a panel is clicked.
@@ -125,6 +128,7 @@ void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout&
   state.frame.playback_in_bar = true;  // no play button for the audience
   draw_picture_panels(state, drawer, layout, band);
   draw_pointer(state);
+  draw_answer_boxes(state);
   io.UserData = nullptr;
   state.frame.drawing = false;
   state.lesson.audience_view = audience;

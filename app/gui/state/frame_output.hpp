@@ -57,6 +57,14 @@ struct StageBoxLine {
   ImVec2 box_min, box_max;  // the box it is drawn in
 };
 
+// A text of the picture that spelled an unrevealed question's answer, drawn as a "?" box
+// (app/gui/lessons/answer_boxes.hpp).
+struct AnswerBox {
+  std::string text;    // the glyphs the box hides
+  ImVec4 rect;         // x0, y0, x1, y1: the box
+  std::string window;  // the ImGui window that drew the text
+};
+
 struct FrameOutput {
   // From the shortcuts to the last panel: a trace adopted now would be freed under a panel reading
   // it (adopt_trace counts it in Session::adopted_while_drawing; the tests expect none).
@@ -90,6 +98,7 @@ struct FrameOutput {
   // were measured on (what the click tests compare with the shown trace).
   std::vector<double> importance_bars;
   uint64_t importance_generation = 0;
+  std::vector<AnswerBox> answer_boxes;  // the answer's texts hidden this frame
 };
 
 }  // namespace attnlab::gui

@@ -1,0 +1,311 @@
+// Issue 38, "nothing gives the answer away": until a question is revealed, a text in the picture
+// that spells its answer (a shape in any of its spellings, a number standing alone, a label that
+// is the answer's word) is drawn as a "?" box; the reveal shows it; a scene's --show-answer-text
+// opts out. The matcher alone, then the built-in lessons' question scenes played headless, in the
+// lecturer's window, the audience's and a slide.
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/gui/lessons/answer_mask.hpp"
+#include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/look/drawn_text.hpp"
+#include "app/lessons/lesson_files.hpp"
+#include "headless_imgui.hpp"
+
+namespace attnlab::gui {
+namespace {
+
+lessons::Question asked(const std::string& answer, std::vector<lessons::Choice> choices = {}) {
+  lessons::Question question;
+  question.text = "?";
+  question.answer = answer;
+  question.choices = std::move(choices);
+  return question;
+}
+
+// The parts of `drawn` that spell `answer`, as text.
+std::vector<std::string> spelled(const std::string& answer, const std::string& drawn) {
+  std::vector<std::string> parts;
+  for (const TextSpan& span : answer_spans(answer_mask(asked(answer)), drawn))
+    parts.push_back(drawn.substr(span.begin, span.end - span.begin));
+  return parts;
+}
+
+using Parts = std::vector<std::string>;
+
+// [SECTION] the matcher
+
+TEST(AnswerMask, AShapeMatchesEachOfItsSpellings) {
+  EXPECT_EQ(spelled("(1, 10, 8)", "(1, 10, 8)"), Parts{"(1, 10, 8)"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "x (1,10,8)"), Parts{"(1,10,8)"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "[1, 10, 8]"), Parts{"[1, 10, 8]"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "1\u00D710\u00D78"), Parts{"1\u00D710\u00D78"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "1x10x8"), Parts{"1x10x8"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "q is 1 \u00D7 10 \u00D7 8 here"), Parts{"1 \u00D7 10 \u00D7 8"});
+  EXPECT_EQ(spelled("(1, 10, 8)", "( 1 , 10 , 8 )"), Parts{"( 1 , 10 , 8 )"});
+  // The answer written another way is the same answer.
+  EXPECT_EQ(spelled("1\u00D710\u00D78", "x (1, 10, 8)"), Parts{"(1, 10, 8)"});
+  EXPECT_EQ(spelled("[1, 10, 8]", "(1, 10, 8) then (1, 10, 8)"),
+            (Parts{"(1, 10, 8)", "(1, 10, 8)"}));
+}
+
+TEST(AnswerMask, AShapeDoesNotMatchItsNearMisses) {
+  for (const char* drawn :
+       {"(1, 10, 80)", "(1, 10, 8, 2)", "(2, 1, 10, 8)", "(10, 8)", "1\u00D710\u00D780", "1x10x8x2",
+        "(1, 10, 8.5)", "(B, 10, 8)", "1, 10, 8", "(1, 10, 8", "0x1x10x8", "(11, 10, 8)"})
+    EXPECT_EQ(spelled("(1, 10, 8)", drawn), Parts{}) << drawn;
+}
+
+TEST(AnswerMask, ANumberMatchesTheNumberStandingAloneNotAnotherOrAName) {
+  EXPECT_EQ(spelled("96", "96"), Parts{"96"});
+  EXPECT_EQ(spelled("96", "total: 96 (without W_o and biases: 96)"), (Parts{"96", "96"}));
+  EXPECT_EQ(spelled("96", "3\u00B78\u00B72\u00B72 = 96"), Parts{"96"});
+  EXPECT_EQ(spelled("96", "96.0"), Parts{"96.0"});
+  for (const char* drawn : {"960", "0.96", "9.6", "196", "-96", "h96", "96k", "W_96", "(1, 96)",
+                            "8\u00D796", "96.5", "1.96", "96/2"})
+    EXPECT_EQ(spelled("96", drawn), Parts{}) << drawn;
+  EXPECT_EQ(spelled("242",
+                    "attention memory B\u00B7h\u00B7T\u00B2 = 1\u00B72\u00B711\u00B2 = 242 "
+                    "weights (968 B)"),
+            Parts{"242"});
+}
+
+TEST(AnswerMask, AFractionOrADecimalMatchesItsRoundingToTwoPlacesOrMore) {
+  EXPECT_EQ(spelled("1/3", "1/3"), Parts{"1/3"});
+  EXPECT_EQ(spelled("1/3", "2/6"), Parts{"2/6"});
+  EXPECT_EQ(spelled("1/3", "0.33"), Parts{"0.33"});
+  EXPECT_EQ(spelled("1/3", "0.333"), Parts{"0.333"});
+  for (const char* drawn : {"0.3", "0", "0.34", "1/4", "3", "0.33k"})
+    EXPECT_EQ(spelled("1/3", drawn), Parts{}) << drawn;
+  EXPECT_EQ(spelled("1", "1.00"), Parts{"1.00"});
+  EXPECT_EQ(spelled("1", "1.0"), Parts{"1.0"});
+  for (const char* drawn : {"0.99", "1.01", "10", "0.999", "h1", "(1, 11, 8)", "8 \u00D7 1"})
+    EXPECT_EQ(spelled("1", drawn), Parts{}) << drawn;
+  EXPECT_EQ(spelled("0.5", "0.50"), Parts{"0.50"});
+  EXPECT_EQ(spelled("0.5", "1/2"), Parts{"1/2"});
+}
+
+TEST(AnswerMask, WordsMatchALabelThatIsTheAnswerWhole) {
+  // A last "(...)" says where the answer is, not what it is.
+  EXPECT_EQ(spelled("the (position 4)", "the"), Parts{"the"});
+  EXPECT_EQ(spelled("the (position 4)", "The"), Parts{"The"});
+  EXPECT_EQ(spelled("the (position 4)", " \"the\" "), Parts{"the"});
+  for (const char* drawn : {"then", "the cat", "other", "th e"})
+    EXPECT_EQ(spelled("the (position 4)", drawn), Parts{}) << drawn;
+}
+
+TEST(AnswerMask, AChoiceIsMaskedByItsTextNotByItsLetter) {
+  const lessons::Question question =
+      asked("B", {{'A', "(1, 11, 8)"}, {'B', "(1, 11, 4)"}, {'C', "positional"}});
+  const AnswerMask mask = answer_mask(question);
+  EXPECT_EQ(mask.kind, AnswerMask::Kind::Shape);
+  EXPECT_EQ(answer_spans(mask, "q (1, 11, 4)").size(), 1u);
+  EXPECT_TRUE(answer_spans(mask, "B").empty());
+  EXPECT_TRUE(answer_spans(mask, "x (1, 11, 8)").empty());
+  EXPECT_EQ(answer_mask(asked("C", question.choices)).kind, AnswerMask::Kind::Words);
+}
+
+TEST(AnswerMask, InForceOnlyWhileTheSceneAsksAndHasNotOptedOut) {
+  LessonPlayer player;
+  player.lesson = lessons::parse_lesson(
+      "# L\n\n## Asks\n```attnlab\n--stage input\n```\nQuestion: Shape?\nAnswer: (1, 11, 8)\n\n"
+      "## Shows\n```attnlab\n--stage input --show-answer-text\n```\nQuestion: Shape?\n"
+      "Answer: (1, 11, 8)\n\n## Tells\nNo question.\n",
+      "test.md");
+  ASSERT_TRUE(player.lesson.problems.empty());
+  // The option is the scene's, not the app's: taken out before the app reads its options.
+  EXPECT_TRUE(player.lesson.scenes[1].show_answer_text);
+  EXPECT_EQ(*player.lesson.scenes[1].options, (std::vector<std::string>{"--stage", "input"}));
+  EXPECT_FALSE(player.lesson.scenes[0].show_answer_text);
+  player.scene = 0;
+  player.playing = true;
+  EXPECT_EQ(mask_in_force(player).kind, AnswerMask::Kind::Shape);
+  player.revealed = true;
+  EXPECT_FALSE(mask_in_force(player).active()) << "revealed";
+  player.revealed = false;
+  player.playing = false;
+  EXPECT_FALSE(mask_in_force(player).active()) << "free play";
+  player.playing = true;
+  player.scene = 1;
+  EXPECT_FALSE(mask_in_force(player).active()) << "--show-answer-text";
+  player.scene = 2;
+  EXPECT_FALSE(mask_in_force(player).active()) << "no question";
+}
+
+// [SECTION] the lessons played
+
+class AnswerBoxes : public HeadlessImGui {
+ protected:
+  void SetUp() override {
+    HeadlessImGui::SetUp();
+    use_font_scale(1.5f);
+    load_presets(state);
+    state.ui.presenter = true;
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  }
+  void settle() {
+    for (int i = 0; i < 30; ++i) {
+      state.session.worker->wait_idle();
+      poll_trace(state);
+      frame();
+      if (i >= 3 && !band_fitting(state) && !state.session.computing) return;
+    }
+  }
+  // The texts drawn outside the lesson's band (which asks the question): the picture's.
+  static std::vector<std::string> picture_texts() {
+    std::vector<std::string> texts;
+    for (const DrawnText& t : drawn_texts())
+      if (t.window.rfind("Lesson###lesson", 0) != 0) texts.push_back(t.text);
+    return texts;
+  }
+  // Whether `text` holds `answer` as written, not inside a longer number ("4096" holds no 96).
+  static bool holds_as_written(const std::string& text, const std::string& answer) {
+    const auto numeral = [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+    };
+    if (answer.empty()) return false;
+    for (size_t at = text.find(answer); at != std::string::npos; at = text.find(answer, at + 1)) {
+      const size_t end = at + answer.size();
+      if ((at == 0 || !numeral(text[at - 1])) && (end >= text.size() || !numeral(text[end])))
+        return true;
+    }
+    return false;
+  }
+  // The picture's texts that spell the answer: as the matcher reads them, or as written.
+  static std::vector<std::string> giving_away(const AnswerMask& mask, const std::string& answer) {
+    std::vector<std::string> found;
+    for (const std::string& text : picture_texts())
+      if (!answer_spans(mask, text).empty() || holds_as_written(text, answer))
+        found.push_back(text);
+    return found;
+  }
+  static int question_marks() {
+    int marks = 0;
+    for (const std::string& text : picture_texts())
+      for (const char c : text) marks += c == '?';
+    return marks;
+  }
+
+  // Scene `number` (from 1) of `lesson`: asked, nothing in the picture spells the answer and a
+  // "?" box is drawn; answered, the answer is there and no box.
+  void expect_hidden_then_shown(const std::string& lesson, int number) {
+    ASSERT_EQ(open_lesson(state, lesson, ""), "");
+    ASSERT_TRUE(show_scene(state, number - 1)) << state.lesson.scene_error;
+    const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(number - 1)];
+    ASSERT_TRUE(scene.question);
+    const std::string answer = scene.question->answer;
+    const AnswerMask mask = answer_mask(*scene.question);
+    const std::string where = lesson + " scene " + std::to_string(number) + " (" + answer + ")";
+    state.lesson.revealed = false;
+    settle();
+    EXPECT_EQ(giving_away(mask, answer), std::vector<std::string>{}) << where << " asked";
+    EXPECT_FALSE(state.frame.answer_boxes.empty()) << where << ": no \"?\" box";
+    EXPECT_GE(question_marks(), int(state.frame.answer_boxes.size())) << where;
+    for (const AnswerBox& box : state.frame.answer_boxes)
+      EXPECT_GT(box.rect.z - box.rect.x, 0) << where << ": boxed \"" << box.text << "\"";
+
+    // The audience's window draws the same state: the same rule.
+    MeasuredLayout measured;
+    for (int i = 0; i < 3; ++i) {
+      ImGui::NewFrame();
+      draw_audience_frame(state, nullptr, measured);
+      ImGui::Render();
+    }
+    EXPECT_EQ(giving_away(mask, answer), std::vector<std::string>{}) << where << " audience";
+    EXPECT_FALSE(state.frame.answer_boxes.empty()) << where << ": no \"?\" box for the audience";
+
+    // A slide of the question (--export-slides, --export-png) draws the audience's view.
+    state.lesson.slide = true;
+    settle();
+    EXPECT_EQ(giving_away(mask, answer), std::vector<std::string>{}) << where << " slide";
+    EXPECT_FALSE(state.frame.answer_boxes.empty()) << where << ": no \"?\" box on the slide";
+    state.lesson.slide = false;
+
+    lesson_click(state, +1);  // the reveal
+    ASSERT_TRUE(state.lesson.revealed) << where;
+    settle();
+    EXPECT_TRUE(state.frame.answer_boxes.empty()) << where << " answered";
+    EXPECT_FALSE(giving_away(mask, answer).empty()) << where << ": the answer is not drawn";
+  }
+};
+
+TEST_F(AnswerBoxes, TenMinutesShapesArePrintedOnlyAfterTheReveal) {
+  expect_hidden_then_shown("ten-minutes", 2);   // (1, 10, 8) over "What is x's shape?"
+  expect_hidden_then_shown("ten-minutes", 16);  // (1, 11, 44)
+}
+
+TEST_F(AnswerBoxes, NotebookShapesAndCountersArePrintedOnlyAfterTheReveal) {
+  expect_hidden_then_shown("notebook", 1);   // (1, 11, 8)
+  expect_hidden_then_shown("notebook", 3);   // 96 beside the Counters' total
+  expect_hidden_then_shown("notebook", 6);   // (1, 11, 2, 2)
+  expect_hidden_then_shown("notebook", 17);  // 242 weights
+}
+
+// Every question of every built-in lesson whose scene builds without a model: asked, no text of
+// the picture spells its answer; what each hides is printed (a "?" among labels points at the
+// answer: such scenes show answer text, and must say so).
+TEST_F(AnswerBoxes, NoBuiltInQuestionIsAnsweredByThePictureBeforeTheReveal) {
+  int asked_scenes = 0;
+  for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
+    testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
+    ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
+    for (int index = 0; index < int(state.lesson.lesson.scenes.size()); ++index) {
+      const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(index)];
+      if (!scene.question || !show_scene(state, index) || !state.lesson.playing) continue;
+      settle();
+      const std::string where = lesson.name + " scene " + std::to_string(index + 1);
+      const AnswerMask mask = answer_mask(*scene.question);
+      if (!scene.show_answer_text) {
+        // As written too, where the answer is a shape (a number is found in shapes and longer
+        // numbers as written; words are labels).
+        const bool written =
+            mask.kind == AnswerMask::Kind::Shape && scene.question->choices.empty();
+        EXPECT_EQ(giving_away(mask, written ? scene.question->answer : ""),
+                  std::vector<std::string>{})
+            << where;
+        ++asked_scenes;
+      }
+      std::string boxed;
+      for (const AnswerBox& box : state.frame.answer_boxes)
+        boxed += " \"" + box.text + "\" (" + box.window.substr(0, box.window.find('#')) + ")";
+      std::printf("%s (%s)%s:%s\n", where.c_str(), scene.question->answer.c_str(),
+                  scene.show_answer_text ? " shows answer text" : "", boxed.c_str());
+    }
+    testing::internal::GetCapturedStderr();
+  }
+  EXPECT_GE(asked_scenes, 30);
+}
+
+TEST_F(AnswerBoxes, ASceneWithShowAnswerTextDrawsItsAnswerBeforeTheReveal) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "attnlab_answer_mask_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "lesson.md").string();
+  std::ofstream(file)
+      << "# Shapes\n\n"
+         "## Hidden\n```attnlab\n--preset seed003 --stage input --tab tensors\n```\n"
+         "The input.\n\nQuestion: What shape is x?\nAnswer: (1, 11, 8)\n\n"
+         "## Shown\n```attnlab\n--preset seed003 --stage input --tab tensors "
+         "--show-answer-text\n```\nThe input.\n\n"
+         "Question: What shape is x?\nAnswer: (1, 11, 8)\n";
+  ASSERT_EQ(open_lesson(state, file, ""), "");
+  EXPECT_TRUE(state.lesson.errors.empty()) << state.lesson.errors.front();
+  const AnswerMask mask = answer_mask(*state.lesson.lesson.scenes[0].question);
+  settle();
+  EXPECT_FALSE(state.frame.answer_boxes.empty());
+  EXPECT_EQ(giving_away(mask, "(1, 11, 8)"), std::vector<std::string>{});
+  ASSERT_TRUE(show_scene(state, 1)) << state.lesson.scene_error;
+  settle();
+  EXPECT_FALSE(state.lesson.revealed);
+  EXPECT_TRUE(state.frame.answer_boxes.empty());
+  EXPECT_FALSE(giving_away(mask, "(1, 11, 8)").empty());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace attnlab::gui
