@@ -57,7 +57,9 @@ void end_fitted_region(AppState& state) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   TypeFit& fit = state.type_fits[window->ID];
   const float content = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;
-  const float room = window->InnerRect.Max.y - (window->DC.CursorStartPos.y + window->Scroll.y);
+  // To the bottom of what shows of the region (its parent may end above the region's own edge).
+  const float room =
+      window->InnerClipRect.Max.y - (window->DC.CursorStartPos.y + window->Scroll.y);
   const float tall = content > 0 && room > 0 ? room / content : 1;
   const float needed = std::min(tall, table_width_room(window));
   const float least = least_fitted_font_scale(ImGui::GetFontSize() / fit.scale);

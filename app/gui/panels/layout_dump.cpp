@@ -43,13 +43,12 @@ std::vector<std::string> content_findings(const AppState& state, ImVec4 picture)
     // What the table's window shows of it, within the picture.
     ImRect shown = table->InnerClipRect;
     shown.ClipWithFull(ImRect(picture.x, picture.y, picture.z, picture.w));
-    float left = 1e9f, right = -1e9f;
-    for (int c = 0; c < table->ColumnsCount; ++c) {
-      const ImGuiTableColumn& column = table->Columns[c];
-      if (!column.IsEnabled) continue;
-      left = std::min(left, column.MinX);
-      right = std::max(right, column.MaxX);
-    }
+    // The columns from the table's left edge (the first one's cell padding may start left of it)
+    // to the last one's right.
+    const float left = table->OuterRect.Min.x;
+    float right = -1e9f;
+    for (int c = 0; c < table->ColumnsCount; ++c)
+      if (table->Columns[c].IsEnabled) right = std::max(right, table->Columns[c].MaxX);
     std::string problems;
     if (!inside(table->WorkRect.Min.y, table->RowPosY2, shown.Min.y, shown.Max.y))
       problems += span(" rows", table->WorkRect.Min.y, table->RowPosY2, shown.Min.y, shown.Max.y);
