@@ -5,15 +5,19 @@
 // lecture hall's sizes and font scale 1.5.
 #include <imgui_internal.h>  // the tooltip window
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/panels/layout.hpp"
+#include "app/gui/panels/layout_dump.hpp"
 #include "app/lessons/lesson_files.hpp"
 #include "headless_imgui.hpp"
 
@@ -28,8 +32,18 @@ class LessonBand : public HeadlessImGui {
       state.session.worker->wait_idle();
       poll_trace(state);
       frame();
-      if (i >= 2 && !band_fitting(state) && !state.session.computing) return;
+      wait_for_measurements(state);  // the tabs' measurements in (the head-count table's)
+      if (i >= 2 && !band_fitting(state) && !type_fitting(state) && !state.session.computing)
+        return;
     }
+  }
+  // Whatever the picture shows cut or too small, and every text cut or overlapping another.
+  std::vector<std::string> picture_findings(float W) const {
+    std::vector<std::string> found =
+        content_findings(state, ImVec4(0, 0, W, state.frame.layout_height));
+    for (const std::string& text : text_findings(drawn_texts(), state.frame.text_fields))
+      found.push_back(text);
+    return found;
   }
   float band() const { return ImGui::GetIO().DisplaySize.y - state.frame.layout_height; }
 
@@ -59,12 +73,37 @@ class LessonBand : public HeadlessImGui {
   }
 };
 
-TEST_F(LessonBand, EverySceneOfEveryLessonKeepsTheBandUnderAFifthAndThePictureTheRest) {
+// Every scene of every built-in lesson, asked and answered, at the lecture hall's sizes and font
+// 1.5, in one window: the band under a fifth, the picture the rest, and in the picture nothing cut
+// (a table's row or column, a map, a text, a region's content below its fold) and no map under
+// its least size (two maps: 240 px).
+TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFifth) {
   use_font_scale(1.5f);
   load_presets(state);
   state.ui.presenter = true;
-  std::vector<std::string> small_pairs;  // two heatmaps under 240 px: reported, see below
-  int checked = 0;
+  int checked = 0, findings = 0;
+  // Not yet fixed (issue 38), by scene and kind of finding: the KV cache and Counters tabs' tables
+  // at 1024x768 (wider or taller than the picture even at the least type: the tab needs a
+  // layout of its own for a lecture), the maps beside the stage view at 1024x768 (the heads
+  // panel's share gives two maps 190-237 px), the strip's shapes cut under RoPE and ALiBi.
+  // Listed so the check holds the rest; each is printed, and a scene fixed must leave the list
+  // (the test fails while a listed one is no longer found).
+  const std::set<std::string> kNotYetWhole = {
+      "beyond-one-head 10 table", "beyond-one-head 12 text", "beyond-one-head 15 map",
+      "beyond-one-head 15 text",  "beyond-one-head 2 table", "beyond-one-head 6 table",
+      "beyond-one-head 7 table",  "beyond-one-head 9 table", "notebook 10 map",
+      "notebook 16 table",        "notebook 16 text",        "notebook 17 table",
+      "notebook 3 table",         "notebook 3 text",         "notebook 5 map",
+      "notebook 6 map",           "real-model 1 table",      "real-model 10 table",
+      "real-model 11 table",      "real-model 12 table",     "real-model 13 table",
+      "real-model 14 table",      "real-model 15 table",     "real-model 2 table",
+      "real-model 3 table",       "real-model 4 table",      "real-model 5 table",
+      "real-model 6 table",       "real-model 7 table",      "real-model 8 table",
+      "real-model 9 table",       "ten-minutes 17 table",    "ten-minutes 17 text",
+      "ten-minutes 18 table",     "ten-minutes 20 text",     "ten-minutes 5 map",
+      "ten-minutes 5 text",       "ten-minutes 7 table",     "ten-minutes 7 text",
+      "ten-minutes 8 table"};
+  std::set<std::string> not_yet;
   for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
     testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
     ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
@@ -82,22 +121,94 @@ TEST_F(LessonBand, EverySceneOfEveryLessonKeepsTheBandUnderAFifthAndThePictureTh
           for (const std::string& problem : picture_problems(size.x, size.y))
             ADD_FAILURE() << where << ": " << problem;
           ++checked;
-          const auto& maps = state.frame.heatmap_placements;
-          if (maps.size() == 2 && !revealed) {
-            const float side =
-                std::min({maps[0].max.x - maps[0].min.x, maps[0].max.y - maps[0].min.y,
-                          maps[1].max.x - maps[1].min.x, maps[1].max.y - maps[1].min.y});
-            if (side < 240) small_pairs.push_back(where + ": " + std::to_string(int(side)) + " px");
+          for (const std::string& finding : picture_findings(size.x)) {
+            const std::string kind = finding.rfind("table", 0) == 0 ? "table"
+                                     : finding.rfind("map", 0) == 0 ? "map"
+                                                                    : "text";
+            const std::string known = lesson.name + " " + std::to_string(scene + 1) + " " + kind;
+            if (kNotYetWhole.count(known)) {
+              not_yet.insert(known);
+              continue;
+            }
+            if (++findings <= 120) ADD_FAILURE() << where << ": " << finding;
           }
         }
       }
     }
   }
   EXPECT_GT(checked, 200);
-  // Two maps of at least 240 px each where a scene shows two: where the window cannot give them
-  // that beside the stage view, said here (the report lists them), not hidden.
-  for (const std::string& pair : small_pairs)
-    std::printf("two maps under 240 px: %s\n", pair.c_str());
+  EXPECT_EQ(findings, 0) << "things cut or too small (the first 120 listed)";
+  EXPECT_EQ(not_yet, kNotYetWhole) << "a scene fixed: take it off the list";
+  for (const std::string& scene : not_yet) std::printf("not yet whole: %s\n", scene.c_str());
+}
+
+// The check itself: a table's rows under its window's edge, its columns past it, a map out of the
+// picture and two small maps are each found; and a lesson's table in a window too small for it
+// even at the least type is found cut.
+TEST_F(LessonBand, TheCheckFindsACutTableRowAColumnAMapOutOfViewAndSmallMaps) {
+  const auto findings_of = [&](auto&& draw) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(10, 10));
+    ImGui::SetNextWindowSize(ImVec2(300, 200));
+    ImGui::Begin("probe", nullptr, ImGuiWindowFlags_NoScrollbar);
+    draw();
+    ImGui::End();
+    ImGui::Render();
+    return content_findings(state, ImVec4(0, 0, 1000, 1000));
+  };
+  const auto table = [](int rows, int columns, float height) {
+    if (!ImGui::BeginTable("probe_table", columns, ImGuiTableFlags_ScrollX, ImVec2(0, height)))
+      return;
+    ImGui::TableSetupColumn("first");
+    for (int c = 1; c < columns; ++c) ImGui::TableSetupColumn("more");
+    for (int r = 0; r < rows; ++r) {
+      ImGui::TableNextRow();
+      for (int c = 0; c < columns; ++c) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("cell");
+      }
+    }
+    ImGui::EndTable();
+  };
+  state.frame.heatmap_placements.clear();
+  for (int i = 0; i < 2; ++i) findings_of([&] { table(3, 2, 150); });  // laid out on its 2nd frame
+  EXPECT_EQ(findings_of([&] { table(3, 2, 150); }), std::vector<std::string>{});
+  const auto rows = findings_of([&] { table(30, 2, 150); });
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].rfind("table \"first\" (probe", 0), 0u) << rows[0];
+  EXPECT_NE(rows[0].find(" rows "), std::string::npos) << rows[0];
+  findings_of([&] { table(2, 40, 150); });
+  const auto columns = findings_of([&] { table(2, 40, 150); });
+  ASSERT_EQ(columns.size(), 1u);
+  EXPECT_NE(columns[0].find(" columns "), std::string::npos) << columns[0];
+  EXPECT_EQ(columns[0].find(" rows "), std::string::npos) << columns[0];
+  // Maps: two of 200 px (under 240), then one of them half out of the picture.
+  state.frame.heatmap_placements = {{0, ImVec2(10, 10), ImVec2(210, 210)},
+                                    {1, ImVec2(220, 10), ImVec2(420, 210)}};
+  const auto small = findings_of([] {});
+  ASSERT_EQ(small.size(), 2u);
+  EXPECT_EQ(small[0], "map of head 0 is 200 px, under 240 for 2 maps");
+  state.frame.heatmap_placements[1] = {1, ImVec2(900, 10), ImVec2(1150, 260)};
+  const auto out = findings_of([] {});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1], "map of head 1 [900,10 1150,260] not wholly shown");
+  // Eight maps may be 100 px; a ninth makes 60 px enough.
+  EXPECT_EQ(least_map_side(2), 240);
+  EXPECT_EQ(least_map_side(8), 100);
+  EXPECT_EQ(least_map_side(9), 60);
+  // ten-minutes' "Real configurations" at 640x480, font 2: the model table cannot fit whole even
+  // at the least type, and the check says so.
+  use_font_scale(2.0f);
+  load_presets(state);
+  state.ui.presenter = true;
+  ImGui::GetIO().DisplaySize = ImVec2(640, 480);
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  show_scene(state, 16);
+  settle();
+  const std::vector<std::string> found = picture_findings(640);
+  EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const std::string& f) {
+    return f.rfind("table \"model\"", 0) == 0;
+  })) << (found.empty() ? "nothing found" : found[0]);
 }
 
 TEST_F(LessonBand, ALongQuestionShrinksItsTypeToTheFloorThenScrollsAndChoicesKeepOneRow) {

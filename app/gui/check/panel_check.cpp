@@ -171,19 +171,21 @@ void mistake_card(AppState& state, const CheckOutcome& outcome) {
                   "Every given stage is within float32 tolerance of Attention Lab's own run.");
     return;
   }
+  // As the Mistakes tab: the mistake's name and its fix first, then why; the stage's numbers
+  // last (the region's type shrinks until all of it fits).
   const StageGrade& first = grade.stages[size_t(grade.first_wrong)];
   large_text("First wrong: " + first.name + " " + first.axes, 1.2f * ImGui::GetFontSize(),
              kWrongFill);
-  stage_summary(state, first);
   if (grade.diagnosis.mistakes.empty()) {
     coloured_text(colours.text, "No known mistake explains this answer.");
     coloured_text(colours.text_dim, grade.diagnosis.unexplained);
-    return;
   }
   for (size_t k = 0; k < grade.diagnosis.mistakes.size(); ++k) {
     const NamedMistake& mistake = grade.diagnosis.mistakes[k];
-    ImGui::Separator();
+    if (k > 0) ImGui::Separator();
     coloured_text(colours.accent, mistake.name + ": " + mistake.title);
+    fix_lines(state, mistake);
+    coloured_text(colours.text, mistake.symptom);
     ImGui::PushID(int(k));
     if (mistake.simulated != Mistake::None &&
         ImGui::Button("Show the same mistake in the simulator"))
@@ -192,11 +194,11 @@ void mistake_card(AppState& state, const CheckOutcome& outcome) {
       });
     if (mistake.simulated != Mistake::None)
       tooltip("The Mistakes tab on this mistake, run on the exercise's config.");
-    coloured_text(colours.text, mistake.symptom);
-    fix_lines(state, mistake);
     coloured_text(colours.text_dim, mistake.evidence);
     ImGui::PopID();
   }
+  ImGui::Separator();
+  stage_summary(state, first);
 }
 
 // [SECTION] the maps
@@ -256,6 +258,9 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
   const Palette& colours = palette(state.ui.theme);
   const float font = ImGui::GetFontSize();
   static constexpr const char* kTitles[3] = {"yours", "right", "|yours \u2212 right|"};
+  static constexpr const char* kMapTips[3] = {
+      "Your answer's map: the wrong entries outlined.", "The right map: Attention Lab's own run.",
+      "|yours - right|: where they differ, the wrong entries outlined."};
   const std::optional<ThreeMaps> row = three_maps_row();
   if (!row) return;
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -280,6 +285,11 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
       drawer->draw(list, set, {HeatmapPlacement{0, at, end}}, slot);
     }
     list->AddRect(at, end, colours.block_border);
+    const ImVec2 cursor = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(at);
+    ImGui::Dummy(ImVec2(w, h));
+    tooltip(kMapTips[i]);
+    ImGui::SetCursorScreenPos(cursor);
     char axes[64];
     std::snprintf(axes, sizeof axes, "%s \u00D7 %s", set.row_axis.c_str(), set.col_axis.c_str());
     if (ImGui::CalcTextSize(axes).x <= row->text_room())  // else it runs into the next map's
@@ -313,7 +323,11 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   }
   const CheckOutcome& outcome = *tab.shown;
   const Grade& grade = outcome.grade;
-  coloured_text(colours.text_dim, "Answer: " + tab.answer + " (graded again when it changes)");
+  const std::string answer = "Answer: " + tab.answer + " (graded again when it changes)";
+  draw_cut_text(ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                colours.text_dim, answer.c_str());
+  ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight()));
+  tooltip(answer.c_str());
   if (!outcome.answer_error.empty()) coloured_text(colours.error, outcome.answer_error);
   if (!grade.unknown_names.empty()) {
     std::string names;
@@ -322,10 +336,12 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   }
   const int shown = shown_check_stage(tab);
   stage_boxes(state, grade, shown);
-  const float card_w = std::floor(ImGui::GetContentRegionAvail().x * 0.5f);
-  ImGui::BeginChild("check_card", ImVec2(card_w, 0), false, ImGuiWindowFlags_NoBackground);
+  // The Mistakes tab's split: the text in 46 % of the width, its type fitted to show it whole; the
+  // maps in the rest.
+  const float card_w = std::floor(ImGui::GetContentRegionAvail().x * 0.46f);
+  begin_fitted_region(state, "check_card", ImVec2(card_w, 0));
   mistake_card(state, outcome);
-  ImGui::EndChild();
+  end_fitted_region(state);
   ImGui::SameLine();
   ImGui::BeginChild("check_maps", ImVec2(0, 0), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);

@@ -1,5 +1,8 @@
 #include "app/gui/panels/layout_dump.hpp"
 
+#include <imgui_internal.h>  // the frame's tables: their rows' and columns' extents
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "app/gui/check/check_state.hpp"
@@ -9,6 +12,71 @@
 #include "core/tokenizers/unicode.hpp"
 
 namespace attnlab::gui {
+
+float least_map_side(int maps) {
+  if (maps <= 2) return 240;
+  return maps <= 8 ? 100 : 60;
+}
+
+namespace {
+
+bool inside(float lo, float hi, float shown_lo, float shown_hi) {
+  return lo >= shown_lo - 0.5f && hi <= shown_hi + 0.5f;
+}
+
+std::string span(const char* what, float lo, float hi, float shown_lo, float shown_hi) {
+  char line[120];
+  std::snprintf(line, sizeof line, "%s %.0f..%.0f shown %.0f..%.0f", what, lo, hi, shown_lo,
+                shown_hi);
+  return line;
+}
+
+}  // namespace
+
+std::vector<std::string> content_findings(const AppState& state, ImVec4 picture) {
+  std::vector<std::string> found;
+  ImGuiContext& g = *GImGui;
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    const ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (!table || table->LastFrameActive != g.FrameCount || !table->OuterWindow) continue;
+    if (table->OuterWindow->RootWindow->Pos.y >= picture.w - 0.5f) continue;  // the band's
+    // What the table's window shows of it, within the picture.
+    ImRect shown = table->InnerClipRect;
+    shown.ClipWithFull(ImRect(picture.x, picture.y, picture.z, picture.w));
+    // The columns from the table's left edge (the first one's cell padding may start left of it)
+    // to the last one's right.
+    const float left = table->OuterRect.Min.x;
+    float right = -1e9f;
+    for (int c = 0; c < table->ColumnsCount; ++c)
+      if (table->Columns[c].IsEnabled) right = std::max(right, table->Columns[c].MaxX);
+    std::string problems;
+    if (!inside(table->WorkRect.Min.y, table->RowPosY2, shown.Min.y, shown.Max.y))
+      problems += span(" rows", table->WorkRect.Min.y, table->RowPosY2, shown.Min.y, shown.Max.y);
+    if (right > left && !inside(left, right, shown.Min.x, shown.Max.x))
+      problems += span(" columns", left, right, shown.Min.x, shown.Max.x);
+    if (problems.empty()) continue;
+    const char* first = table->ColumnsCount > 0 ? ImGui::TableGetColumnName(table, 0) : "";
+    found.push_back("table \"" + std::string(first && *first ? first : "?") + "\" (" +
+                    table->OuterWindow->Name + "):" + problems);
+  }
+  const std::vector<HeatmapPlacement>& maps = state.frame.heatmap_placements;
+  const float least = least_map_side(int(maps.size()));
+  for (const HeatmapPlacement& map : maps) {
+    char line[200];
+    const float side = std::min(map.max.x - map.min.x, map.max.y - map.min.y);
+    if (!inside(map.min.x, map.max.x, picture.x, picture.z) ||
+        !inside(map.min.y, map.max.y, picture.y, picture.w)) {
+      std::snprintf(line, sizeof line, "map of head %d [%.0f,%.0f %.0f,%.0f] not wholly shown",
+                    map.head, map.min.x, map.min.y, map.max.x, map.max.y);
+      found.push_back(line);
+    } else if (side < least - 0.5f) {
+      std::snprintf(line, sizeof line, "map of head %d is %.0f px, under %.0f for %zu maps",
+                    map.head, side, least, maps.size());
+      found.push_back(line);
+    }
+  }
+  return found;
+}
 
 std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int frame) {
   using nlohmann::json;
@@ -41,6 +109,8 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
   out["items"] = items;
   // Every text drawn cut or over another text (issue 29's check; the tests expect none).
   out["text_findings"] = text_findings(drawn_texts(), state.frame.text_fields);
+  out["content_findings"] =
+      content_findings(state, ImVec4(0, 0, window.x, state.frame.layout_height));
   out["export_message"] = state.window.export_message;
   out["computing"] = state.session.computing;
   out["trace_ms"] = state.session.trace_seconds * 1e3;

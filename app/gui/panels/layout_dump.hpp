@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "app/gui/state/app_state.hpp"
 
@@ -15,7 +16,21 @@ namespace attnlab::gui {
 //  "rows": T, "cols": T, "heatmaps": [{"head": 0, "rect": [x0, y0, x1, y1]}, ...],
 //  "frame": N, "step": {"index": 4, "stage": "attend", "label": "QKᵀ"}, "computing": false,
 //  "presenter": false, "shapes": {"scores": [1, 2, 11, 11], ...},   (the current step's tensors)
+//  "content_findings": ["table ... rows ...", "map of head 1 ..."],
 //  "text_findings": ["cut \"...\" [x0,y0 x1,y1] in room [...] (window)", ...]}
+// The least side a heatmap may have when `maps` are shown (issue 38): 240 px for one or two, so a
+// ten-token map's cells are 24 px, its rows' labels readable beside them; with more maps the
+// picture is a grid of heads compared at a glance, their patterns not their numbers: 100 px up to
+// eight (a ten-token map's cells 10 px), 60 px beyond (twelve or more heads on one screen).
+float least_map_side(int maps);
+
+// What the last frame drew cut or too small in `picture` (x0, y0, x1, y1: the window less a
+// lesson's band): each table whose rows or columns are not wholly inside what its window shows
+// and the picture, each heatmap not wholly inside the picture or smaller than least_map_side().
+// One line each: `table "first column" (window): rows 120..610 shown 120..560`. Call after
+// ImGui::Render(); the text itself is checked by text_findings().
+std::vector<std::string> content_findings(const AppState& state, ImVec4 picture);
+
 std::string layout_json(const AppState& state, ImVec2 window, ImVec2 framebuffer_scale,
                         int frame = 0);
 

@@ -149,14 +149,14 @@ void models(const AppState& state) {
 
 void draw_counters_tab(AppState& state) {
   const float half = std::floor(ImGui::GetContentRegionAvail().x * 0.47f);
-  begin_padded_child("this_config", ImVec2(half, 0), ImGuiWindowFlags_NoBackground);
+  begin_fitted_region(state, "this_config", ImVec2(half, 0));
   parameters(state);
   per_stage(state);
-  ImGui::EndChild();
+  end_fitted_region(state);
   ImGui::SameLine();
-  begin_padded_child("model_table", ImVec2(0, 0), ImGuiWindowFlags_NoBackground);
+  begin_fitted_region(state, "model_table", ImVec2(0, 0));
   models(state);
-  ImGui::EndChild();
+  end_fitted_region(state);
 }
 
 }  // namespace attnlab::gui

@@ -128,13 +128,10 @@ void one_vs_many(AppState& state) {
       state.head_tools.head_counts.result_for(shown_key(state, WholeTrace{}));
   if (!result) return;
   // Scrolls sideways rather than clipping when many heads' entropies make it wide.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;
-  const float table_h = 6 * row_h + style.ScrollbarSize + 2;  // header and 5 rows
   if (ImGui::BeginTable(
           "one_vs_many", 3,
           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-          ImVec2(0, table_h))) {
+          ImVec2(0, whole_table_height("one_vs_many", 6)))) {  // header and 5 rows
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn("1 head");
     ImGui::TableSetupColumn("h heads");
@@ -201,9 +198,9 @@ void draw_head_tools_tab(AppState& state) {
   ablation(state, column_w - font);
   ImGui::EndChild();
   ImGui::SameLine(0, font);
-  begin_padded_child("one_vs_many", ImVec2(0, 0), flags);
+  begin_fitted_region(state, "one_vs_many", ImVec2(0, 0));
   one_vs_many(state);
-  ImGui::EndChild();
+  end_fitted_region(state);
 }
 
 }  // namespace attnlab::gui

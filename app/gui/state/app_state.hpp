@@ -14,6 +14,7 @@
 #include "app/gui/flash/flash_state.hpp"
 #include "app/gui/lessons/lesson_state.hpp"
 #include "app/gui/model/model_state.hpp"
+#include "app/gui/panels/fitted_type.hpp"
 #include "app/gui/positions/word_order_state.hpp"
 #include "app/gui/state/frame_output.hpp"
 #include "app/gui/state/heatmap_data.hpp"
@@ -62,6 +63,7 @@ struct AppState {
   FlashTab flash;           // long context: FlashAttention's tiled sweep (app/gui/flash/)
   CheckTab check;           // a student's own implementation graded (app/gui/check/)
   LessonPlayer lesson;      // a lecture's scenes (app/gui/lessons/)
+  TypeFits type_fits;       // regions whose type shrinks to fit (panels/fitted_type.hpp)
   SaveDialog save;          // pictures and animations for slides (app/gui/export/)
 
   Requests requests;      // the panels' changes to the session, applied after the frame

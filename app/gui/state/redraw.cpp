@@ -5,6 +5,7 @@
 
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/panels/fitted_type.hpp"
 
 namespace attnlab::gui {
 
@@ -31,7 +32,8 @@ bool wants_frames(const AppState& state) {
   return transition_animating(state) || state.walk.playing || state.session.computing ||
          any_job_pending(state) || window_request_pending(state) || training || opening_model ||
          !state.lesson.trail.empty() || state.lesson.drawing ||  // the pointer fades, the pen draws
-         band_fitting(state) || answer_changed(state.check);     // the watcher woke the loop
+         band_fitting(state) || type_fitting(state) ||
+         answer_changed(state.check);  // the watcher woke the loop
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {

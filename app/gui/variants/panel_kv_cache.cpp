@@ -128,12 +128,12 @@ void latent_section(AppState& state) {
 }  // namespace
 
 void draw_kv_cache_tab(AppState& state) {
-  begin_padded_child("kv_cache", ImVec2(0, 0), ImGuiWindowFlags_NoBackground);
+  begin_fitted_region(state, "kv_cache", ImVec2(0, 0));
   this_config(state);
   latent_section(state);
   heading(state, "Cache memory against T");
   cache_memory_table(state, state.session.trace->config.tokens());
-  ImGui::EndChild();
+  end_fitted_region(state);
 }
 
 }  // namespace attnlab::gui

@@ -1,0 +1,79 @@
+#include "app/gui/panels/fitted_type.hpp"
+
+#include <imgui_internal.h>  // the region's content extent and the frame's tables
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/state/app_state.hpp"
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr float kLeastFontPixels = 13;
+
+// The share of its width each table of `window` (or of a region inside it) has for its columns,
+// the least of them: under 1, a table's columns are cut (or scroll).
+float table_width_room(const ImGuiWindow* window) {
+  ImGuiContext& g = *GImGui;
+  float least = 1;
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    const ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (!table || table->LastFrameActive != g.FrameCount || !table->OuterWindow ||
+        !ImGui::IsWindowChildOf(table->OuterWindow, const_cast<ImGuiWindow*>(window), false))
+      continue;
+    float left = 1e9f, right = -1e9f;
+    for (int c = 0; c < table->ColumnsCount; ++c) {
+      if (!table->Columns[c].IsEnabled) continue;
+      left = std::min(left, table->Columns[c].MinX);
+      right = std::max(right, table->Columns[c].MaxX);
+    }
+    const float room = table->OuterRect.GetWidth();
+    if (right > left && room > 0) least = std::min(least, room / (right - left));
+  }
+  return least;
+}
+
+}  // namespace
+
+float least_fitted_font_scale(float font_pixels) {
+  return std::min(1.0f, kLeastFontPixels / font_pixels);
+}
+
+void begin_fitted_region(AppState& state, const char* id, ImVec2 size) {
+  begin_padded_child(id, size, ImGuiWindowFlags_NoBackground);
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  TypeFit& fit = state.type_fits[window->ID];
+  char fitted_for[120];
+  std::snprintf(fitted_for, sizeof fitted_for, "%.0f %.0f %.2f %p", window->Size.x, window->Size.y,
+                ImGui::GetFontSize(), static_cast<const void*>(state.session.trace.get()));
+  if (fit.fitted_for != fitted_for) fit = TypeFit{1, fitted_for, false};
+  ImGui::SetWindowFontScale(fit.scale);
+}
+
+void end_fitted_region(AppState& state) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  TypeFit& fit = state.type_fits[window->ID];
+  const float content = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;
+  // To the bottom of what shows of the region (its parent may end above the region's own edge).
+  const float room =
+      window->InnerClipRect.Max.y - (window->DC.CursorStartPos.y + window->Scroll.y);
+  const float tall = content > 0 && room > 0 ? room / content : 1;
+  const float needed = std::min(tall, table_width_room(window));
+  const float least = least_fitted_font_scale(ImGui::GetFontSize() / fit.scale);
+  // Too large: smaller type next frame, down to the floor; never larger again for the same
+  // region, font and trace (no flicker).
+  fit.fitting = needed < 0.999f && fit.scale > least;
+  if (fit.fitting) fit.scale = std::max(least, fit.scale * std::min(0.97f, needed));
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::EndChild();
+}
+
+bool type_fitting(const AppState& state) {
+  return std::any_of(state.type_fits.begin(), state.type_fits.end(),
+                     [](const auto& fit) { return fit.second.fitting; });
+}
+
+}  // namespace attnlab::gui
