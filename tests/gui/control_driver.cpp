@@ -402,9 +402,13 @@ std::string frame_problem(AppState& state) {
     const HeatmapSet& maps = current_heatmaps(state);
     if (!std::isfinite(maps.value_min) || !std::isfinite(maps.value_max))
       return "heatmap colour range not finite";
-    for (float value : maps.values)
-      if (std::isnan(value) || value == std::numeric_limits<float>::infinity())
-        return "heatmap cell not finite";  // -inf marks a masked cell
+    // -inf marks a masked cell, +inf an even row's cell (colormap.hpp: kEvenPosition), counted
+    const int64_t even_cells = maps.even_rows * maps.cols;
+    const int64_t plus_inf =
+        std::count(maps.values.begin(), maps.values.end(), std::numeric_limits<float>::infinity());
+    if (std::any_of(maps.values.begin(), maps.values.end(), [](float v) { return std::isnan(v); }))
+      return "heatmap cell not a number";
+    if (plus_inf > even_cells) return "heatmap cell not finite outside an even row";
   }
   if (!state.session.issues.empty()) {
     for (const ConfigIssue& issue : state.session.issues)

@@ -12,6 +12,7 @@
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/gui/platform/platform.hpp"
+#include "app/gui/state/redraw.hpp"
 #include "core/model/errors.hpp"
 #include "core/tensor/npy.hpp"
 
@@ -196,7 +197,10 @@ bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
                          const std::function<void(const float* clear)>& render) {
   try {
     if (run.animation.empty()) {
-      if (run.frame_of_shot < kStillFrames) return true;
+      // Drawn kStillFrames, and the layout done fitting its type (bounded).
+      if (run.frame_of_shot < kStillFrames ||
+          (layout_fitting(state) && run.frame_of_shot < kStillFrames + kMostFittingFrames))
+        return true;
       std::vector<unsigned char> rgba;
       if (run.transparent) {
         rgba = transparent_pixels(render, run.width, run.height);

@@ -6,13 +6,14 @@
 #include "app/gui/export/picture_export.hpp"
 #include "app/gui/gl/screenshot.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
+#include "app/gui/state/redraw.hpp"
 
 namespace attnlab::gui {
 
 namespace {
 
 // Frames a slide is drawn before it is saved: the layout measures its text, then places it.
-constexpr int kSettleFrames = 4;
+constexpr int kSlideFrames = 4;
 
 }  // namespace
 
@@ -50,7 +51,7 @@ void before_slide_frame(AppState& state, SlideExport& run) {
     state.lesson.revealed = slide.answer;
     break;
   }
-  if (run.frames == 0 || run.frames == kSettleFrames - 2) {
+  if (run.frames == 0 || run.frames == kSlideFrames - 2) {
     const std::string model_error = settle_for_export(state);
     if (!model_error.empty() && run.model_error.empty()) {  // said once
       run.model_error = model_error;
@@ -62,7 +63,10 @@ void before_slide_frame(AppState& state, SlideExport& run) {
 
 bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_scale,
                        int& exit_code) {
-  if (run.index < run.slides.size() && run.frames >= kSettleFrames) {
+  // Drawn kSlideFrames, and the layout done fitting its type (bounded).
+  const bool settled = run.frames >= kSlideFrames &&
+                       (!layout_fitting(state) || run.frames >= kSlideFrames + kMostFittingFrames);
+  if (run.index < run.slides.size() && settled) {
     const Slide& slide = run.slides[run.index];
     const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];
     const std::string name = lessons::slide_name(run.written + 1, scene.title) +

@@ -32,8 +32,11 @@ bool wants_frames(const AppState& state) {
   return transition_animating(state) || state.walk.playing || state.session.computing ||
          any_job_pending(state) || window_request_pending(state) || training || opening_model ||
          !state.lesson.trail.empty() || state.lesson.drawing ||  // the pointer fades, the pen draws
-         band_fitting(state) || type_fitting(state) ||
-         answer_changed(state.check);  // the watcher woke the loop
+         layout_fitting(state) || answer_changed(state.check);   // the watcher woke the loop
+}
+
+bool layout_fitting(const AppState& state) {
+  return band_fitting(state) || type_fitting(state);
 }
 
 NextFrame next_frame(const AppState& state, const InputActivity& input) {

@@ -36,6 +36,12 @@ struct InputActivity {
 // (export, fonts, fullscreen, a tab to open) is pending, the Check tab's answer changed on disk.
 bool wants_frames(const AppState& state);
 
+// True while the lesson's band or a region of the picture still fits its type to its room (each
+// takes a few frames): a picture saved now would not be the one that stays.
+bool layout_fitting(const AppState& state);
+// Frames a saved picture waits at most for its layout to fit (then it is saved as it is).
+constexpr int kMostFittingFrames = 120;
+
 // How the main loop gets its next frame.
 struct NextFrame {
   double wait_seconds = 0;      // 0: poll and draw at once
