@@ -13,6 +13,10 @@ namespace attnlab::gui {
 namespace {
 
 constexpr float kLeastFontPixels = 13;
+// A region whose content needs less than 1/kGrowAbove of its room grows its type back, at most
+// kMostGrows times for the same size, font and trace.
+constexpr float kGrowAbove = 1.03f;
+constexpr int kMostGrows = 6;
 
 // The share of its width each table of `window` (or of a region inside it) has for its columns,
 // the least of them: under 1, a table's columns are cut (or scroll).
@@ -58,15 +62,21 @@ void end_fitted_region(AppState& state) {
   TypeFit& fit = state.type_fits[window->ID];
   const float content = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;
   // To the bottom of what shows of the region (its parent may end above the region's own edge).
-  const float room =
-      window->InnerClipRect.Max.y - (window->DC.CursorStartPos.y + window->Scroll.y);
+  const float room = window->InnerClipRect.Max.y - (window->DC.CursorStartPos.y + window->Scroll.y);
   const float tall = content > 0 && room > 0 ? room / content : 1;
   const float needed = std::min(tall, table_width_room(window));
   const float least = least_fitted_font_scale(ImGui::GetFontSize() / fit.scale);
-  // Too large: smaller type next frame, down to the floor; never larger again for the same
-  // region, font and trace (no flicker).
-  fit.fitting = needed < 0.999f && fit.scale > least;
-  if (fit.fitting) fit.scale = std::max(least, fit.scale * std::min(0.97f, needed));
+  // Too large: smaller type next frame, down to the floor. Room to spare (the content that made
+  // it shrink is gone, or it shrank for a frame drawn before its content came): larger again, up
+  // to whole type, at most kMostGrows times for the same region, font and trace (no flicker).
+  const bool shrink = needed < 0.999f && fit.scale > least;
+  const bool grow = !shrink && needed > kGrowAbove && fit.scale < 1 && fit.grows < kMostGrows;
+  if (shrink) fit.scale = std::max(least, fit.scale * std::min(0.97f, needed));
+  if (grow) {
+    fit.scale = std::min(1.0f, fit.scale * needed * 0.99f);
+    ++fit.grows;
+  }
+  fit.fitting = shrink || grow;
   ImGui::SetWindowFontScale(1.0f);
   ImGui::EndChild();
 }

@@ -1,8 +1,9 @@
 // A region of a tab whose type shrinks until its content, tables included, fits whole (issue 38:
 // a table scales its type down before it cuts a row or a column). Each frame the region measures
 // its content against its room: too tall, or a table wider than the region, and its type is
-// smaller next frame (about in proportion), down to a floor; below the floor it scrolls. The type
-// starts whole again when the region's size, the font or the trace shown changes.
+// smaller next frame (about in proportion), down to a floor; below the floor it scrolls. Content
+// that leaves room (it came late, or shrank) lets the type grow back, a few times at most (no
+// flicker). The type starts whole again when the region's size, the font or the trace changes.
 #pragma once
 
 #include <imgui.h>
@@ -17,7 +18,8 @@ struct AppState;
 struct TypeFit {
   float scale = 1;         // of the window's font, for the region's text and tables
   std::string fitted_for;  // the region's size, the font and the trace it was fitted to
-  bool fitting = false;    // shrunk last frame: another frame sees whether it fits now
+  bool fitting = false;    // changed last frame: another frame sees whether it fits now
+  int grows = 0;           // times it grew back (content that shrank, or came late), bounded
 };
 
 // Each fitted region's, by its ImGui window ID.
