@@ -19,13 +19,20 @@ report() {
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
 }
-window_of() {
+# window_named PID NAME TENTHS: the window of process PID whose name matches NAME (a regex), once
+# it shows, waiting up to TENTHS tenths of a second; "" if none did.
+window_named() {
   local window=
-  for _ in $(seq 100); do
-    window=$(xdotool search --all --pid "$1" --name "^Attention Lab$" 2>/dev/null | head -n1)
+  for _ in $(seq "$3"); do
+    window=$(xdotool search --all --pid "$1" --name "$2" 2>/dev/null | head -n1)
     [ -n "$window" ] && break
     sleep 0.1
   done
+  echo "$window"
+}
+window_of() {
+  local window
+  window=$(window_named "$1" "^Attention Lab$" 100)
   if [ -n "$window" ]; then
     sleep 1
     xdotool windowfocus --sync "$window" 2>/dev/null

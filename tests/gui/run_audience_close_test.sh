@@ -13,13 +13,7 @@ source "$(dirname "$0")/app_test_setup.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
 audience_of() {  # the audience's window of process $1 once it shows, or ""
-  local window=
-  for _ in $(seq 50); do
-    window=$(xdotool search --all --pid "$1" --name "^Attention Lab: audience$" 2>/dev/null | head -n1)
-    [ -n "$window" ] && break
-    sleep 0.1
-  done
-  echo "$window"
+  window_named "$1" "^Attention Lab: audience$" 50
 }
 
 for how in close-button windowclose; do
