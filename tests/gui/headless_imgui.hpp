@@ -91,6 +91,19 @@ class HeadlessImGui : public ::testing::Test {
     frame();
   }
 
+  // One frame whose only window, "probe" at (10, 10) and of `size`, holds what `draw` draws: the
+  // layout checks' own tests draw a known fault into it.
+  template <typename Draw>
+  void probe_frame(ImVec2 size, Draw&& draw) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(10, 10));
+    ImGui::SetNextWindowSize(size);
+    ImGui::Begin("probe", nullptr, ImGuiWindowFlags_NoScrollbar);
+    draw();
+    ImGui::End();
+    ImGui::Render();
+  }
+
   AppState state;
 };
 

@@ -147,13 +147,7 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
 // even at the least type is found cut.
 TEST_F(LessonBand, TheCheckFindsACutTableRowAColumnAMapOutOfViewAndSmallMaps) {
   const auto findings_of = [&](auto&& draw) {
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(10, 10));
-    ImGui::SetNextWindowSize(ImVec2(300, 200));
-    ImGui::Begin("probe", nullptr, ImGuiWindowFlags_NoScrollbar);
-    draw();
-    ImGui::End();
-    ImGui::Render();
+    probe_frame(ImVec2(300, 200), draw);
     return content_findings(state, ImVec4(0, 0, 1000, 1000));
   };
   const auto table = [](int rows, int columns, float height) {

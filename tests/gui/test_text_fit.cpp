@@ -97,13 +97,7 @@ TEST_F(TextFit, NoTextIsCutOrOverlapsAnotherInAnyView) {
 // are found overlapping, a text drawn twice a pixel apart (a shadow) and a whole text are not.
 TEST_F(TextFit, TheCheckFindsACutTextAndTwoTextsOnOneSpot) {
   const auto findings_of = [&](auto&& draw) {
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(10, 10));
-    ImGui::SetNextWindowSize(ImVec2(200, 200));
-    ImGui::Begin("probe", nullptr, ImGuiWindowFlags_NoScrollbar);
-    draw();
-    ImGui::End();
-    ImGui::Render();
+    probe_frame(ImVec2(200, 200), draw);
     return text_findings(drawn_texts());
   };
   const auto whole = findings_of([] { ImGui::TextUnformatted("whole words"); });
