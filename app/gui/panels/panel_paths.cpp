@@ -22,8 +22,9 @@ namespace {
 // A timeline bar of `ms` milliseconds (scaled by `pixels_per_ms`), cut into `steps` equal boxes.
 void timeline(const char* label, double ms, int64_t steps, float pixels_per_ms, float label_w,
               const Palette& colours) {
+  const float label_x = ImGui::GetCursorPosX();  // the bar starts label_w after the label's start
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(label_w);
+  ImGui::SameLine(label_x + label_w);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float height = ImGui::GetTextLineHeight() * 1.6f;
   const float width = std::max(4.0f, float(ms) * pixels_per_ms);
