@@ -34,7 +34,9 @@ float table_width_room(const ImGuiWindow* window) {
       left = std::min(left, table->Columns[c].MinX);
       right = std::max(right, table->Columns[c].MaxX);
     }
-    const float room = table->OuterRect.GetWidth();
+    // To the right edge of the window the table is in: a table as wide as its columns (a measured
+    // table) has the room beside it too, which lets the type grow back.
+    const float room = std::max(table->OuterRect.Max.x, table->OuterWindow->WorkRect.Max.x) - left;
     if (right > left && room > 0) least = std::min(least, room / (right - left));
   }
   return least;
