@@ -64,7 +64,9 @@ float measured_table_height(const MeasuredColumns& columns, int rows, bool scrol
 bool begin_measured_table(const char* id, const MeasuredColumns& columns, int rows,
                           ImGuiTableFlags flags) {
   const float width = measured_table_width(columns, flags);
-  const bool scrolls = width > ImGui::GetContentRegionAvail().x + 0.5f;
+  // The right outer border (a pixel) and the whole pixels rounded up may pass the room: a table
+  // its region's fitted type has grown to fill exactly does not scroll for them.
+  const bool scrolls = width > ImGui::GetContentRegionAvail().x + 2;
   const ImVec2 size(scrolls ? 0 : width, measured_table_height(columns, rows, scrolls));
   flags |= ImGuiTableFlags_SizingFixedFit | (scrolls ? ImGuiTableFlags_ScrollX : 0);
   if (!ImGui::BeginTable(id, int(columns.widths.size()), flags, size)) return false;

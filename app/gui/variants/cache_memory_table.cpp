@@ -52,14 +52,16 @@ namespace {
 
 constexpr ImGuiTableFlags kCacheFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
 
-// The lengths shown, each with its header.
+// The lengths shown, each with its header: T now, then the longer ones (a length T now already
+// is shown once).
 std::vector<std::pair<int64_t, std::string>> cache_lengths(int64_t now, CacheLengths lengths) {
-  if (lengths == CacheLengths::NowAndLongest)
-    return {{now, "T = " + std::to_string(now)}, {131072, "T = 128K"}};
-  return {{now, "T = " + std::to_string(now)},
-          {4096, "T = 4K"},
-          {32768, "T = 32K"},
-          {131072, "T = 128K"}};
+  std::vector<std::pair<int64_t, std::string>> shown{{now, "T = " + std::to_string(now)}};
+  const std::pair<int64_t, std::string> longer[] = {
+      {4096, "T = 4K"}, {32768, "T = 32K"}, {131072, "T = 128K"}};
+  for (const auto& length : longer)
+    if (length.first != now && (lengths == CacheLengths::Every || length.first == 131072))
+      shown.push_back(length);
+  return shown;
 }
 
 // The table as text: each row's name, bytes per token and bytes at each length shown.
