@@ -49,16 +49,20 @@ float measured_table_width(const MeasuredColumns& columns, ImGuiTableFlags flags
 }
 
 float measured_table_height(const MeasuredColumns& columns, int rows, bool scrolls) {
+  // As ImGui lays rows out: each its text and the cell padding above and below, on whole pixels
+  // (a row's top is floored); the header row as tall as its tallest header.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeight();
-  const float row = line + 2 * style.CellPadding.y + 1;  // + the border
+  const float row = std::floor(line + 2 * style.CellPadding.y);
   float header = 0;
   if (!columns.headers.empty()) {
-    header = row;
+    float tallest = line;
     for (const std::string& text : columns.headers)
-      header = std::max(header, ImGui::CalcTextSize(text.c_str()).y + 2 * style.CellPadding.y + 1);
+      tallest = std::max(tallest, ImGui::CalcTextSize(text.c_str()).y);
+    header = std::floor(tallest + 2 * style.CellPadding.y);
   }
-  return header + row * float(rows) + (scrolls ? style.ScrollbarSize : 0) + 2;
+  // The outer borders, and a pixel for the rounding of a row's height.
+  return header + row * float(rows) + (scrolls ? style.ScrollbarSize : 0) + 3;
 }
 
 bool begin_measured_table(const char* id, const MeasuredColumns& columns, int rows,
