@@ -15,11 +15,10 @@ source "$(dirname "$0")/app_test_setup.sh"
 lesson=beyond-one-head
 width=1024
 height=768
-# Scenes (from 1) with different tabs and stages: GQA's tensors at transpose (a question); the next
-# scene, the same tab one sub-step on (expand); the Flash tab's sweep. Not the KV cache tab's
-# tables (scene 2): walked to, their columns keep widths from the scene before, a few pixels wider
-# than jumped to (a known difference, docs/lessons.md).
-scenes="3 4 18"
+# Scenes (from 1) with different tabs and stages: the KV cache tab's tables (their columns as wide
+# as their text, walked to or jumped to); GQA's tensors at transpose (a question); the next scene,
+# the same tab one sub-step on (expand); the Flash tab's sweep.
+scenes="2 3 4 18"
 
 if ! "$app" --lesson "$lesson" --export-slides "$work/slides" --width "$width" --height "$height" \
   >"$work/out" 2>"$work/err"; then

@@ -19,10 +19,11 @@ constexpr float kGrowAbove = 1.03f;
 constexpr int kMostGrows = 6;
 
 // The share of its width each table of `window` (or of a region inside it) has for its columns,
-// the least of them: under 1, a table's columns are cut (or scroll).
+// the least of them: under 1, a table's columns are cut (or scroll); over 1, the widest table has
+// room to grow (no table: no bound).
 float table_width_room(const ImGuiWindow* window) {
   ImGuiContext& g = *GImGui;
-  float least = 1;
+  float least = 1e9f;
   for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
     const ImGuiTable* table = g.Tables.TryGetMapData(i);
     if (!table || table->LastFrameActive != g.FrameCount || !table->OuterWindow ||
@@ -34,7 +35,9 @@ float table_width_room(const ImGuiWindow* window) {
       left = std::min(left, table->Columns[c].MinX);
       right = std::max(right, table->Columns[c].MaxX);
     }
-    const float room = table->OuterRect.GetWidth();
+    // To the right edge of the window the table is in: a table as wide as its columns (a measured
+    // table) has the room beside it too, which lets the type grow back.
+    const float room = std::max(table->OuterRect.Max.x, table->OuterWindow->WorkRect.Max.x) - left;
     if (right > left && room > 0) least = std::min(least, room / (right - left));
   }
   return least;

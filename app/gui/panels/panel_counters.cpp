@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/fitted_type.hpp"
+#include "app/gui/panels/measured_table.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/teaching/model_table.hpp"
 
@@ -82,29 +85,54 @@ void parameters(const AppState& state) {
   tooltip("One float32 weight per (sequence, head, query, key): it grows with the square of T.");
 }
 
-void per_stage(const AppState& state) {
-  const Trace& trace = *state.session.trace;
-  heading(state, "FLOPs and new bytes per stage");
-  tooltip("Floating-point operations and freshly allocated bytes of each stage (views cost none).");
+// The stages table: each stage's name, its FLOPs and its new bytes, each count beside a bar
+// against the largest stage's.
+struct StageTable {
+  std::vector<std::string> names, flops, bytes;
+  std::vector<float> flop_share, byte_share;
+  float bar_w = 0;
+  MeasuredColumns columns;  // at the current font
+};
+
+StageTable stage_table(const Trace& trace) {
+  StageTable t;
   double most_flops = 1, most_bytes = 1;
   for (int i = 0; i < kStageCount; ++i) {
     most_flops = std::max(most_flops, trace.stage_flops(Stage(i)));
     most_bytes = std::max(most_bytes, double(trace.stage_bytes(Stage(i))));
   }
-  const float bar_w = ImGui::GetFontSize() * 4;
-  if (!begin_whole_table("stages", 3, kStageCount, false, 0)) return;
+  std::vector<std::vector<std::string>> cells;
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
-    const double flops = trace.stage_flops(stage);
-    const double bytes = double(trace.stage_bytes(stage));
+    const double flops = trace.stage_flops(stage), bytes = double(trace.stage_bytes(stage));
+    t.names.push_back(stage_name(stage));
+    t.flops.push_back(count_text(flops, "FLOP"));
+    t.bytes.push_back(format_bytes(bytes));
+    t.flop_share.push_back(float(flops / most_flops));
+    t.byte_share.push_back(float(bytes / most_bytes));
+    cells.push_back({t.names.back(), t.flops.back(), t.bytes.back()});
+  }
+  t.bar_w = ImGui::GetFontSize() * 4;
+  const float beside = t.bar_w + ImGui::GetStyle().ItemSpacing.x;  // value_bar's bar, then text
+  t.columns = measure_columns({}, cells, {0, beside, beside});
+  return t;
+}
+
+void per_stage(const AppState& state) {
+  const Trace& trace = *state.session.trace;
+  heading(state, "FLOPs and new bytes per stage");
+  tooltip("Floating-point operations and freshly allocated bytes of each stage (views cost none).");
+  const StageTable t = stage_table(trace);
+  if (!begin_measured_table("stages", t.columns, kStageCount, 0)) return;
+  for (int i = 0; i < kStageCount; ++i) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(stage_name(stage));
+    ImGui::TextUnformatted(t.names[size_t(i)].c_str());
     ImGui::TableNextColumn();
-    value_bar(float(flops / most_flops), bar_w, palette(state.ui.theme).accent,
-              count_text(flops, "FLOP").c_str());
+    value_bar(t.flop_share[size_t(i)], t.bar_w, palette(state.ui.theme).accent,
+              t.flops[size_t(i)].c_str());
     ImGui::TableNextColumn();
-    value_bar(float(bytes / most_bytes), bar_w, head_colour(0), format_bytes(bytes).c_str());
+    value_bar(t.byte_share[size_t(i)], t.bar_w, head_colour(0), t.bytes[size_t(i)].c_str());
   }
   ImGui::EndTable();
   text_wrapped_format("total %s, %s", count_text(trace.counters.flops, "FLOP").c_str(),
@@ -113,47 +141,77 @@ void per_stage(const AppState& state) {
 
 // [SECTION] real models
 
+constexpr ImGuiTableFlags kModelFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
+
+// The seeds' hyperparameter table as text, row by row; the two widest headers on two lines.
+std::vector<std::vector<std::string>> model_cells() {
+  static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
+  std::vector<std::vector<std::string>> cells;
+  for (const ModelRow& row : rows) {
+    std::vector<std::string> line{row.model};
+    for (int64_t value : {row.d_model, row.n_heads, row.n_kv_heads, row.d_k, row.context})
+      line.push_back(n(value));
+    line.push_back(count_text(double(row.parameters), ""));
+    line.push_back(format_bytes(double(row.attention_bytes)));
+    line.push_back(format_bytes(double(row.kv_cache_bytes_per_token())));
+    cells.push_back(line);
+  }
+  return cells;
+}
+
+MeasuredColumns model_columns(const std::vector<std::vector<std::string>>& cells) {
+  return measure_columns({"model", "d_model", "h", "n_kv", "d_k", "context", "params",
+                          "attn\nmemory", "KV cache\nper token"},
+                         cells);
+}
+
 void models(const AppState& state) {
   heading(state, "Real models (one attention layer, one sequence at full context)");
   tooltip("The seeds' hyperparameter table, computed by the core in shape-only mode.");
-  static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!begin_whole_table("models", 9, int(rows.size()), true, flags)) return;
-  for (const char* name : {"model", "d_model", "h", "n_kv", "d_k", "context", "params",
-                           "attn memory", "KV cache/token"})
-    ImGui::TableSetupColumn(name);
-  ImGui::TableHeadersRow();
-  for (const ModelRow& row : rows) {
+  const std::vector<std::vector<std::string>> cells = model_cells();
+  if (!begin_measured_table("models", model_columns(cells), int(cells.size()), kModelFlags)) return;
+  for (const auto& row : cells) {
     ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(row.model.c_str());
-    for (int64_t value : {row.d_model, row.n_heads, row.n_kv_heads, row.d_k, row.context}) {
+    for (const std::string& text : row) {
       ImGui::TableNextColumn();
-      ImGui::Text("%lld", (long long)value);
+      ImGui::TextUnformatted(text.c_str());
     }
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(count_text(double(row.parameters), "").c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_bytes(double(row.attention_bytes)).c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_bytes(double(row.kv_cache_bytes_per_token())).c_str());
   }
   ImGui::EndTable();
   tooltip(
-      "KV cache/token: every layer's keys and values of one token in fp16, as decoding keeps "
+      "KV cache per token: every layer's keys and values of one token in fp16, as decoding keeps "
       "them (2\u00B7n_kv\u00B7d_k per layer; DeepSeek-V2's MLA: d_c + d_rope).");
 }
 
 }  // namespace
 
+// This config (parameters, then the stages table) beside the real models where both tables fit
+// side by side at the least type, each given room in proportion to its table; else one under
+// the other in one region. Chosen from the widths at the least type, so fitting the type never
+// changes the layout.
 void draw_counters_tab(AppState& state) {
-  const float half = std::floor(ImGui::GetContentRegionAvail().x * 0.47f);
-  begin_fitted_region(state, "this_config", ImVec2(half, 0));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float pad = 2 * std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);  // a region's sides
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const Trace& trace = *state.session.trace;
+  const float left =
+      at_least_type([&] { return measured_table_width(stage_table(trace).columns, 0) + pad; });
+  const float right = at_least_type(
+      [&] { return measured_table_width(model_columns(model_cells()), kModelFlags) + pad; });
+  if (left + right + gap > avail) {
+    begin_fitted_region(state, "this_config", ImVec2(0, 0));
+    parameters(state);
+    per_stage(state);
+    models(state);
+    end_fitted_region(state);
+    return;
+  }
+  const float left_w = std::floor((avail - gap) * left / (left + right));
+  begin_fitted_region(state, "this_config", ImVec2(left_w, 0));
   parameters(state);
   per_stage(state);
   end_fitted_region(state);
-  ImGui::SameLine();
+  ImGui::SameLine(0, gap);
   begin_fitted_region(state, "model_table", ImVec2(0, 0));
   models(state);
   end_fitted_region(state);

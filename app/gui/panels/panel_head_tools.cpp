@@ -12,6 +12,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/job_status.hpp"
+#include "app/gui/panels/measured_table.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/trace_jobs.hpp"
 #include "core/trace/diagnostics.hpp"
@@ -127,39 +128,55 @@ void one_vs_many(AppState& state) {
   const HeadCountComparison* result =
       state.head_tools.head_counts.result_for(shown_key(state, WholeTrace{}));
   if (!result) return;
-  // Scrolls sideways rather than clipping when many heads' entropies make it wide.
-  if (ImGui::BeginTable(
-          "one_vs_many", 3,
-          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-          ImVec2(0, whole_table_height("one_vs_many", 6)))) {  // header and 5 rows
-    ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("1 head");
-    ImGui::TableSetupColumn("h heads");
-    ImGui::TableHeadersRow();
-    const Trace* runs[2] = {&result->single, &result->multi};
-    auto row = [&](const char* name, auto text_of) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name);
-      for (const Trace* t : runs) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(text_of(*t).c_str());
-      }
+  // The heads' entropies, `per_row` to a row: as many as let the table fit its room at the least
+  // type (every one on one row where they fit).
+  const Trace* runs[2] = {&result->single, &result->multi};
+  const auto cells = [&](size_t per_row) {
+    std::vector<std::vector<std::string>> rows;
+    const auto row = [&](const char* name, auto text_of) {
+      rows.push_back({name, text_of(*runs[0]), text_of(*runs[1])});
     };
     row("h", [](const Trace& t) { return std::to_string(t.config.n_heads); });
     row("head_dim d_k", [](const Trace& t) { return std::to_string(t.config.head_dim_k()); });
     row("parameters", [](const Trace& t) { return std::to_string(t.counters.parameters()); });
     row("attention memory",
         [](const Trace& t) { return std::to_string(t.counters.attention_elements) + " weights"; });
-    row("entropy (bits)", [](const Trace& t) {
+    const auto entropies = [&](const Trace& t, size_t line) {
       std::string text;
       char part[16];
-      for (double e : t.diagnostics.head_entropy_bits) {
-        std::snprintf(part, sizeof part, "%s%.2f", text.empty() ? "" : " ", e);
+      const std::vector<double>& bits = t.diagnostics.head_entropy_bits;
+      for (size_t i = line * per_row; i < bits.size() && i < (line + 1) * per_row; ++i) {
+        std::snprintf(part, sizeof part, "%s%.2f", text.empty() ? "" : " ", bits[i]);
         text += part;
       }
       return text;
-    });
+    };
+    size_t most = 1;
+    for (const Trace* t : runs) most = std::max(most, t->diagnostics.head_entropy_bits.size());
+    for (size_t line = 0; line * per_row < most; ++line)
+      rows.push_back({line == 0 ? "entropy (bits)" : "", entropies(*runs[0], line),
+                      entropies(*runs[1], line)});
+    return rows;
+  };
+  const std::vector<std::string> headers{"", "1 head", "h heads"};
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders;
+  const float room = ImGui::GetContentRegionAvail().x;
+  size_t per_row = std::max<size_t>(1, result->multi.diagnostics.head_entropy_bits.size());
+  while (per_row > 1 && at_least_type([&] {
+                          return measured_table_width(measure_columns(headers, cells(per_row)),
+                                                      flags);
+                        }) > room)
+    --per_row;
+  const std::vector<std::vector<std::string>> rows = cells(per_row);
+  if (begin_measured_table("one_vs_many", measure_columns(headers, rows), int(rows.size()),
+                           flags)) {
+    for (const auto& row : rows) {
+      ImGui::TableNextRow();
+      for (const std::string& text : row) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(text.c_str());
+      }
+    }
     ImGui::EndTable();
   }
   // head_dim for every valid head count at this d_model (d_k linked): a row of counts over a row

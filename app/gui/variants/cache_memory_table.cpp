@@ -3,9 +3,11 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/measured_table.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "core/teaching/model_table.hpp"
 
@@ -46,26 +48,59 @@ void cache_memory_line(const AppState& state, int64_t now) {
   tooltip("Every token adds the same bytes; the KV cache tab (key 9) tabulates it against T.");
 }
 
-void cache_memory_table(const AppState& state, int64_t now) {
-  const int64_t lengths[] = {now, 4096, 32768, 131072};
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  const std::vector<CacheGrowth> growth = cache_growth(state);
-  if (!begin_whole_table("cache_vs_T", 6, int(growth.size()), true, flags)) return;
-  const std::string now_label = "T = " + std::to_string(now);
-  for (const char* name :
-       {"KV cache", "per token", now_label.c_str(), "T = 4K", "T = 32K", "T = 128K"})
-    ImGui::TableSetupColumn(name);
-  ImGui::TableHeadersRow();
-  for (const CacheGrowth& row : growth) {
+namespace {
+
+constexpr ImGuiTableFlags kCacheFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
+
+// The lengths shown, each with its header: T now, then the longer ones (a length T now already
+// is shown once).
+std::vector<std::pair<int64_t, std::string>> cache_lengths(int64_t now, CacheLengths lengths) {
+  std::vector<std::pair<int64_t, std::string>> shown{{now, "T = " + std::to_string(now)}};
+  const std::pair<int64_t, std::string> longer[] = {
+      {4096, "T = 4K"}, {32768, "T = 32K"}, {131072, "T = 128K"}};
+  for (const auto& length : longer)
+    if (length.first != now && (lengths == CacheLengths::Every || length.first == 131072))
+      shown.push_back(length);
+  return shown;
+}
+
+// The table as text: each row's name, bytes per token and bytes at each length shown.
+std::vector<std::vector<std::string>> cache_cells(const AppState& state, int64_t now,
+                                                  CacheLengths lengths) {
+  std::vector<std::vector<std::string>> cells;
+  for (const CacheGrowth& row : cache_growth(state)) {
+    std::vector<std::string> line{row.name, format_bytes(row.bytes_per_token)};
+    for (const auto& length : cache_lengths(now, lengths))
+      line.push_back(format_bytes(row.bytes_per_token * double(length.first)));
+    cells.push_back(line);
+  }
+  return cells;
+}
+
+MeasuredColumns cache_columns(const std::vector<std::vector<std::string>>& cells, int64_t now,
+                              CacheLengths lengths) {
+  std::vector<std::string> headers{"KV cache", "per token"};
+  for (const auto& length : cache_lengths(now, lengths)) headers.push_back(length.second);
+  return measure_columns(headers, cells);
+}
+
+}  // namespace
+
+float cache_memory_table_width(const AppState& state, int64_t now, CacheLengths lengths) {
+  return measured_table_width(cache_columns(cache_cells(state, now, lengths), now, lengths),
+                              kCacheFlags);
+}
+
+void cache_memory_table(const AppState& state, int64_t now, CacheLengths lengths) {
+  const std::vector<std::vector<std::string>> cells = cache_cells(state, now, lengths);
+  if (!begin_measured_table("cache_vs_T", cache_columns(cells, now, lengths), int(cells.size()),
+                            kCacheFlags))
+    return;
+  for (const auto& row : cells) {
     ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(row.name.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_bytes(row.bytes_per_token).c_str());
-    for (int64_t T : lengths) {
+    for (const std::string& text : row) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_bytes(row.bytes_per_token * double(T)).c_str());
+      ImGui::TextUnformatted(text.c_str());
     }
   }
   ImGui::EndTable();

@@ -4,11 +4,15 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/fitted_type.hpp"
+#include "app/gui/panels/measured_table.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/variants/cache_memory_table.hpp"
 #include "app/gui/variants/variant_panels.hpp"
@@ -29,45 +33,77 @@ int64_t gqa_example(const Config& c) {
   return 0;
 }
 
+constexpr ImGuiTableFlags kSharingFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
+
+// The bars' scale: multi-head attention's is this long.
+float sharing_bar_width() {
+  return ImGui::GetFontSize() * 4;
+}
+
+// The table's text, row by row: variant, K/V from, K/V params, numbers cached per token, their
+// bytes in fp16 over `layers` layers, the share of MHA's.
+std::vector<std::vector<std::string>> sharing_cells(const std::vector<CacheRow>& rows,
+                                                    int64_t layers) {
+  std::vector<std::vector<std::string>> cells;
+  for (const CacheRow& r : rows) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * r.share_of_multi_head);
+    cells.push_back(
+        {r.variant, r.sharing, count_text(double(r.kv_parameters), ""),
+         std::to_string(r.kv_cache_numbers),
+         format_bytes(double(r.kv_cache_numbers) * 2 * double(std::max<int64_t>(layers, 1))),
+         share});
+  }
+  return cells;
+}
+
+MeasuredColumns sharing_columns(const std::vector<std::vector<std::string>>& cells,
+                                int64_t layers) {
+  const std::string bytes_title =
+      layers > 1 ? "fp16,\n" + std::to_string(layers) + " layers" : "fp16";
+  const float beside = sharing_bar_width() + ImGui::GetStyle().ItemSpacing.x;  // the bar
+  return measure_columns(
+      {"variant", "K/V from", "K/V\nparams", "cached per token", bytes_title, "of MHA"}, cells,
+      {0, 0, 0, beside});
+}
+
 // One row per way of sharing: numbers cached per token per layer (a bar against multi-head
 // attention's), their bytes in fp16 over `layers` layers, and the share of MHA's. `id`: each
 // table its own (two tables of one ID in a window share their columns' widths, each cutting the
 // other's wider cells).
 void comparison_rows(const char* id, const std::vector<CacheRow>& rows, int64_t layers) {
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!begin_whole_table(id, 6, int(rows.size()), true, flags)) return;
-  const std::string bytes_title =
-      layers > 1 ? "fp16, " + std::to_string(layers) + " layers" : "fp16";
-  ImGui::TableSetupColumn("variant");
-  ImGui::TableSetupColumn("K/V from");
-  ImGui::TableSetupColumn("K/V params");
-  ImGui::TableSetupColumn("cached per token");
-  ImGui::TableSetupColumn(bytes_title.c_str());
-  ImGui::TableSetupColumn("of MHA");
-  ImGui::TableHeadersRow();
+  const std::vector<std::vector<std::string>> cells = sharing_cells(rows, layers);
+  if (!begin_measured_table(id, sharing_columns(cells, layers), int(rows.size()), kSharingFlags))
+    return;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const CacheRow& r = rows[i];
     ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.variant.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.sharing.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(count_text(double(r.kv_parameters), "").c_str());
-    ImGui::TableNextColumn();
-    const std::string numbers = std::to_string(r.kv_cache_numbers);
-    const float bar_w = ImGui::GetFontSize() * 8;  // the bars' scale: MHA's is this long
-    value_bar(float(std::max(r.share_of_multi_head, 0.004)), bar_w, head_colour(int(i)),
-              numbers.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(
-        format_bytes(double(r.kv_cache_numbers) * 2 * double(std::max<int64_t>(layers, 1)))
-            .c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.1f%%", 100 * r.share_of_multi_head);
+    for (size_t c = 0; c < cells[i].size(); ++c) {
+      ImGui::TableNextColumn();
+      if (c == 3)
+        value_bar(float(std::max(rows[i].share_of_multi_head, 0.004)), sharing_bar_width(),
+                  head_colour(int(i)), cells[i][c].c_str());
+      else
+        ImGui::TextUnformatted(cells[i][c].c_str());
+    }
   }
   ImGui::EndTable();
+}
+
+// This config's way of sharing each way, counted by the core in shape-only mode (once per trace).
+const std::vector<CacheRow>& config_rows(AppState& state) {
+  const Config& c = state.session.trace->config;
+  return state.kv_cache.rows.get(state.session.generation, WholeTrace{}, [&] {
+    try {
+      return cache_comparison(c, gqa_example(c));
+    } catch (const UserError&) {
+      return std::vector<CacheRow>{};  // a sharing this config cannot take
+    }
+  });
+}
+
+const std::vector<CacheRow>& deepseek_rows() {
+  static const std::vector<CacheRow> deepseek = deepseek_v2_cache_rows();  // never changes
+  return deepseek;
 }
 
 void this_config(AppState& state) {
@@ -93,23 +129,14 @@ void this_config(AppState& state) {
         (long long)n.kv_cache_numbers, format_bytes(double(n.kv_cache_numbers) * 4).c_str(),
         count_text(double(n.kv_parameters), "").c_str());
   }
-  // The same layer shared each way, counted by the core in shape-only mode (once per trace).
-  const std::vector<CacheRow>& rows =
-      state.kv_cache.rows.get(state.session.generation, WholeTrace{}, [&] {
-        try {
-          return cache_comparison(c, gqa_example(c));
-        } catch (const UserError&) {
-          return std::vector<CacheRow>{};  // a sharing this config cannot take
-        }
-      });
+  const std::vector<CacheRow>& rows = config_rows(state);
   if (!rows.empty()) comparison_rows("sharing", rows, 1);
 }
 
 void latent_section(AppState& state) {
   const Trace& trace = *state.session.trace;
   heading(state, "DeepSeek-V2's layer: 128 heads of 128, d_c 512, d_rope 64");
-  static const std::vector<CacheRow> deepseek = deepseek_v2_cache_rows();  // never changes
-  comparison_rows("deepseek_sharing", deepseek, kDeepSeekV2Layers);
+  comparison_rows("deepseek_sharing", deepseek_rows(), kDeepSeekV2Layers);
   if (!trace.pass_records(Pass::Absorbed).empty()) {
     text_wrapped_format(
         "Absorbed form (W_UK folded into the queries, W_UV after the weights): out_absorbed "
@@ -127,12 +154,44 @@ void latent_section(AppState& state) {
 
 }  // namespace
 
+// This config and DeepSeek-V2's layer beside the cache's memory against T where their tables fit
+// side by side at the least type (the memory at every length, else at T now and 128K only), each
+// given room in proportion to its widest table; else all three one under another. Chosen from the
+// widths at the least type, so fitting the type never changes the layout.
 void draw_kv_cache_tab(AppState& state) {
-  begin_fitted_region(state, "kv_cache", ImVec2(0, 0));
+  const int64_t now = state.session.trace->config.tokens();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float pad = 2 * std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);  // a region's sides
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float left = at_least_type([&] {
+    const std::vector<CacheRow>& mine = config_rows(state);
+    return std::max(measured_table_width(sharing_columns(sharing_cells(mine, 1), 1), kSharingFlags),
+                    measured_table_width(
+                        sharing_columns(sharing_cells(deepseek_rows(), kDeepSeekV2Layers),
+                                        kDeepSeekV2Layers),
+                        kSharingFlags)) +
+           pad;
+  });
+  const auto right = [&](CacheLengths lengths) {
+    return at_least_type([&] { return cache_memory_table_width(state, now, lengths) + pad; });
+  };
+  CacheLengths lengths = CacheLengths::Every;
+  float right_w = right(lengths);
+  if (left + right_w + gap > avail) right_w = right(lengths = CacheLengths::NowAndLongest);
+  const bool side_by_side = left + right_w + gap <= avail;
+  if (!side_by_side) lengths = CacheLengths::Every;
+  begin_fitted_region(
+      state, "kv_cache",
+      ImVec2(side_by_side ? std::floor((avail - gap) * left / (left + right_w)) : 0, 0));
   this_config(state);
   latent_section(state);
+  if (side_by_side) {
+    end_fitted_region(state);
+    ImGui::SameLine(0, gap);
+    begin_fitted_region(state, "kv_cache_memory", ImVec2(0, 0));
+  }
   heading(state, "Cache memory against T");
-  cache_memory_table(state, state.session.trace->config.tokens());
+  cache_memory_table(state, now, lengths);
   end_fitted_region(state);
 }
 
