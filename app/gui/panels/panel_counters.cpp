@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/gui/lessons/answer_boxes.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -113,7 +114,14 @@ void per_stage(const AppState& state) {
 
 // [SECTION] real models
 
-void models(const AppState& state) {
+// Whether a model's row describes the attention layer of this run (its sizes are the config's):
+// its numbers are then this run's, which a lesson's question may ask for.
+bool is_this_run(const ModelRow& row, const Config& c) {
+  return row.d_model == c.d_model && row.n_heads == c.n_heads && row.n_kv_heads == c.kv_heads() &&
+         row.d_k == c.head_dim_k();
+}
+
+void models(AppState& state) {
   heading(state, "Real models (one attention layer, one sequence at full context)");
   tooltip("The seeds' hyperparameter table, computed by the core in shape-only mode.");
   static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
@@ -127,6 +135,7 @@ void models(const AppState& state) {
   for (const ModelRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
+    const float row_top = ImGui::GetCursorScreenPos().y;
     ImGui::TextUnformatted(row.model.c_str());
     for (int64_t value : {row.d_model, row.n_heads, row.n_kv_heads, row.d_k, row.context}) {
       ImGui::TableNextColumn();
@@ -138,6 +147,11 @@ void models(const AppState& state) {
     ImGui::TextUnformatted(format_bytes(double(row.attention_bytes)).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_bytes(double(row.kv_cache_bytes_per_token())).c_str());
+    if (!is_this_run(row, state.session.trace->config)) {  // another model's numbers
+      const float left = ImGui::GetWindowPos().x;
+      mark_not_the_run(state, ImVec2(left, row_top),
+                       ImVec2(left + ImGui::GetWindowWidth(), ImGui::GetItemRectMax().y));
+    }
   }
   ImGui::EndTable();
   tooltip(
