@@ -11,6 +11,7 @@
 
 #include "app/gui/look/colormap.hpp"
 #include "app/gui/model/model_view_maps.hpp"
+#include "app/gui/train/train_maps.hpp"
 #include "core/position/position_encoding.hpp"
 #include "headless_imgui.hpp"
 
@@ -79,6 +80,39 @@ TEST(ModelViewEvenRows, AHeadThatSpreadsEvenlyIsGreyInTheModelTabsMaps) {
   for (int64_t i = 0; i < T; ++i)
     for (int64_t j = 0; j < T; ++j) EXPECT_TRUE(both_ways.even(0, i, j)) << i << "," << j;
   EXPECT_EQ(both_ways.even_rows, T);
+}
+
+// [SECTION] the Train tab's maps
+
+TEST(TrainEvenRows, AHeadThatSpreadsEvenlyIsGreyInTheTrainTabsMaps) {
+  const int64_t T = 5;
+  std::vector<float> even(size_t(T * T), 0.0f), peaked(size_t(T * T), 0.0f);
+  for (int64_t q = 0; q < T; ++q)
+    for (int64_t k = 0; k <= q; ++k) {
+      even[size_t(q * T + k)] = 1.0f / float(q + 1);
+      peaked[size_t(q * T + k)] = (k == q ? 2.0f : 1.0f) / float(q + 2);
+    }
+  const uint32_t grey = colour_at_packed(ColormapKind::Sequential, kEvenPosition);
+  const std::vector<float> causal = train_map_positions(even, T, true);
+  for (int64_t q = 0; q < T; ++q)
+    for (int64_t k = 0; k < T; ++k) {
+      const float position = causal[size_t(q * T + k)];
+      if (k > q)
+        EXPECT_EQ(position, 0.0f) << "a key it cannot see";
+      else if (q == 0)
+        EXPECT_EQ(position, 1.0f) << "its one key: all the weight";
+      else
+        EXPECT_EQ(colour_at_packed(ColormapKind::Sequential, position), grey) << q << "," << k;
+    }
+  const std::vector<float> stretched = train_map_positions(peaked, T, true);
+  for (int64_t q = 1; q < T; ++q) {
+    EXPECT_FLOAT_EQ(stretched[size_t(q * T + q)], 1.0f) << "the row's largest at the top colour";
+    EXPECT_FLOAT_EQ(stretched[size_t(q * T)], 0.5f);
+  }
+  // Bidirectional: a row of 1/T over every key is even, its hidden keys none.
+  const std::vector<float> flat(size_t(T * T), 1.0f / float(T));
+  for (const float position : train_map_positions(flat, T, false))
+    EXPECT_EQ(position, kEvenPosition);
 }
 
 // [SECTION] the decode tab's growing maps

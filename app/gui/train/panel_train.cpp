@@ -9,7 +9,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/gui_words.hpp"
 #include "app/gui/train/panel_longer.hpp"
+#include "app/gui/train/train_maps.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
 
@@ -237,23 +237,19 @@ void curves(const std::vector<std::shared_ptr<const TrainSnapshot>>& shots, int 
   tooltip("Accuracy (the lowest over the outputs) on the evaluation sequence.");
 }
 
-// One head's (T, T) map as cells, each row in per-row colours (colormap.hpp: an even row grey);
-// `causal`: query q sees keys 0..q, the masked keys (weight 0) in the first colour.
+// One head's (T, T) map as cells, in per-row colours (train_maps.hpp: an even row grey).
 void head_map(const std::vector<float>& map, int64_t T, float side, ColormapKind colours,
               bool causal) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float cell = side / float(T);
-  for (int64_t q = 0; q < T; ++q) {
-    const float* row = map.data() + q * T;
-    const int64_t seen = causal ? q + 1 : T;  // the keys query q sees
-    const RowColours row_scale = row_colours(std::span<const float>(row, size_t(seen)));
+  const std::vector<float> positions = train_map_positions(map, T, causal);
+  for (int64_t q = 0; q < T; ++q)
     for (int64_t k = 0; k < T; ++k) {
       const ImVec2 a(at.x + cell * float(k), at.y + cell * float(q));
       list->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
-                          colour_at_packed(colours, k < seen ? row_scale.position(row[k]) : 0.0f));
+                          colour_at_packed(colours, positions[size_t(q * T + k)]));
     }
-  }
   list->AddRect(at, ImVec2(at.x + side, at.y + side), IM_COL32(128, 128, 128, 255));
   ImGui::Dummy(ImVec2(side, side));
 }
