@@ -3,6 +3,7 @@
 // is the answer's word) is drawn as a "?" box; the reveal shows it; a scene's --show-answer-text
 // opts out. The matcher alone, then the built-in lessons' question scenes played headless, in the
 // lecturer's window, the audience's and a slide.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/lessons/answer_boxes.hpp"
 #include "app/gui/lessons/answer_mask.hpp"
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
@@ -163,25 +165,50 @@ class AnswerBoxes : public HeadlessImGui {
       if (t.window.rfind("Lesson###lesson", 0) != 0) texts.push_back(t.text);
     return texts;
   }
-  // Whether `text` holds `answer` as written, not inside a longer number ("4096" holds no 96).
-  static bool holds_as_written(const std::string& text, const std::string& answer) {
+  // Where `text` holds `answer` as written, not inside a longer number ("4096" holds no 96).
+  static std::vector<TextSpan> written_at(const std::string& text, const std::string& answer) {
     const auto numeral = [](char c) {
       return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
     };
-    if (answer.empty()) return false;
+    std::vector<TextSpan> found;
+    if (answer.empty()) return found;
     for (size_t at = text.find(answer); at != std::string::npos; at = text.find(answer, at + 1)) {
       const size_t end = at + answer.size();
       if ((at == 0 || !numeral(text[at - 1])) && (end >= text.size() || !numeral(text[end])))
+        found.push_back({at, end});
+    }
+    return found;
+  }
+  // Whether a glyph of `span` of `run` is drawn where the picture shows the asked run (not in a
+  // place marked as another model's row or a map's name, answer_boxes.hpp).
+  bool in_the_run(const GlyphRun& run, const TextSpan& span) const {
+    for (size_t g = 0; g < run.at.size(); ++g) {
+      const size_t end = g + 1 < run.at.size() ? run.at[g + 1].byte : run.text.text.size();
+      const ImVec2 middle(0.5f * (run.at[g].pen_x + run.at[g].pen_end), run.pen_y + 0.5f * run.em);
+      if (run.at[g].byte < span.end && end > span.begin && !not_the_run_at(state, middle))
         return true;
     }
     return false;
   }
-  // The picture's texts that spell the answer: as the matcher reads them, or as written.
-  static std::vector<std::string> giving_away(const AnswerMask& mask, const std::string& answer) {
+  // The picture's texts that spell the answer where it shows the asked run: as the matcher reads
+  // them, or as written.
+  std::vector<std::string> giving_away(const AnswerMask& mask, const std::string& answer) const {
+    std::vector<std::string> found;
+    for (const GlyphRun& run : glyph_runs()) {
+      if (run.text.window.rfind("Lesson###lesson", 0) == 0) continue;
+      std::vector<TextSpan> spans = answer_spans(mask, run.text.text);
+      for (const TextSpan& span : written_at(run.text.text, answer)) spans.push_back(span);
+      if (std::any_of(spans.begin(), spans.end(),
+                      [&](const TextSpan& span) { return in_the_run(run, span); }))
+        found.push_back(run.text.text);
+    }
+    return found;
+  }
+  // The picture's texts that hold `answer` as written, wherever they are drawn.
+  static std::vector<std::string> drawn_with(const std::string& answer) {
     std::vector<std::string> found;
     for (const std::string& text : picture_texts())
-      if (!answer_spans(mask, text).empty() || holds_as_written(text, answer))
-        found.push_back(text);
+      if (!written_at(text, answer).empty()) found.push_back(text);
     return found;
   }
   static int question_marks() {
@@ -244,6 +271,101 @@ TEST_F(AnswerBoxes, NotebookShapesAndCountersArePrintedOnlyAfterTheReveal) {
   expect_hidden_then_shown("notebook", 3);   // 96 beside the Counters' total
   expect_hidden_then_shown("notebook", 6);   // (1, 11, 2, 2)
   expect_hidden_then_shown("notebook", 17);  // 242 weights
+}
+
+// [SECTION] masked by place: what the picture shows of something else is not the answer
+
+// The texts of windows whose name holds `window` that hold `answer` as written.
+std::vector<std::string> drawn_in(const std::string& window, const std::string& answer) {
+  std::vector<std::string> found;
+  for (const DrawnText& t : drawn_texts())
+    if (t.window.find(window) != std::string::npos && t.text.find(answer) != std::string::npos)
+      found.push_back(t.text);
+  return found;
+}
+
+int boxes_in(const AppState& state, const std::string& window) {
+  int boxes = 0;
+  for (const AnswerBox& box : state.frame.answer_boxes)
+    boxes += box.window.find(window) != std::string::npos;
+  return boxes;
+}
+
+// Notebook 3 asks for this config's 96 parameters: the Counters' "total: 96" is boxed, GPT-3's
+// 96 heads (and 96 K/V heads) in the Real models table are another model's and shown.
+TEST_F(AnswerBoxes, NotebookThreeHidesThisConfigsTotalNotGptThreesHeads) {
+  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
+  ASSERT_TRUE(show_scene(state, 2)) << state.lesson.scene_error;
+  ASSERT_EQ(state.lesson.lesson.scenes[2].question->answer, "96");
+  state.lesson.revealed = false;
+  settle();
+  EXPECT_EQ(drawn_in("this_config", "96"), std::vector<std::string>{}) << "the total shown";
+  EXPECT_GE(boxes_in(state, "this_config"), 2) << "the formula's = 96 and the total";
+  EXPECT_EQ(boxes_in(state, "models"), 0) << "a reference row boxed";
+  EXPECT_GE(drawn_in("models", "96").size(), 2u) << "GPT-3's h and n_kv, 96 each";
+  EXPECT_FALSE(drawn_in("models", "GPT-3").empty()) << "the Real models table is not drawn";
+}
+
+// Ten-minutes 17 plays GPT-3 itself: its row of the Real models table is this run's, and its
+// d_k (128, the answer) is boxed there; the other models' 128s are theirs and shown.
+TEST_F(AnswerBoxes, AReferenceRowOfTheRunAskedAboutIsMaskedLikeItsCounters) {
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  ASSERT_TRUE(show_scene(state, 16)) << state.lesson.scene_error;
+  ASSERT_EQ(state.lesson.lesson.scenes[16].question->answer, "128");
+  state.lesson.revealed = false;
+  settle();
+  EXPECT_GE(boxes_in(state, "models"), 1) << "GPT-3's d_k shown";
+  EXPECT_GE(boxes_in(state, "this_config"), 1);
+  EXPECT_FALSE(drawn_in("models", "128").empty()) << "no other model's 128 shown";
+  const AnswerMask mask = answer_mask(*state.lesson.lesson.scenes[16].question);
+  EXPECT_EQ(giving_away(mask, "128"), std::vector<std::string>{});
+}
+
+// Notebook 11's answer is 1 (row "The"'s weight): the Heads panel's "head 1" names a map, and
+// masking one name of the numbered heads would point at the answer: it is drawn whole.
+TEST_F(AnswerBoxes, NotebookElevenShowsTheHeadsNamesNumbers) {
+  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
+  ASSERT_TRUE(show_scene(state, 10)) << state.lesson.scene_error;
+  ASSERT_EQ(state.lesson.lesson.scenes[10].question->answer, "1");
+  state.lesson.revealed = false;
+  settle();
+  EXPECT_EQ(boxes_in(state, "Heads"), 0);
+  bool named = false;
+  for (const DrawnText& t : drawn_texts())
+    named |= t.window.rfind("Heads", 0) == 0 && t.text.rfind("head 1", 0) == 0;
+  EXPECT_TRUE(named) << "no \"head 1\" title drawn whole";
+}
+
+// A near miss of the name: what follows a head's name in its title is the run's value. A lesson
+// asking for head 1's entropy boxes the "2.20" of "head 1 · 2.20 bits", not "head 1".
+TEST_F(AnswerBoxes, AHeadsEntropyAfterItsNameIsStillMasked) {
+  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
+  ASSERT_TRUE(show_scene(state, 10)) << state.lesson.scene_error;
+  settle();
+  ASSERT_GE(state.session.trace->diagnostics.head_entropy_bits.size(), 2u);
+  char entropy[32];
+  std::snprintf(entropy, sizeof entropy, "%.2f",
+                state.session.trace->diagnostics.head_entropy_bits[1]);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "attnlab_answer_entropy_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "lesson.md").string();
+  std::ofstream(file) << "# Entropy\n\n## Spread\n```attnlab\n--preset seed003 --stage "
+                         "attend:softmax --tab tensors\n```\nThe maps.\n\nQuestion: How many "
+                         "bits does head 1 spread over?\nAnswer: "
+                      << entropy << "\n";
+  ASSERT_EQ(open_lesson(state, file, ""), "");
+  settle();
+  std::string boxed;
+  for (const AnswerBox& box : state.frame.answer_boxes)
+    if (box.window.rfind("Heads", 0) == 0)  // the box's glyphs, without the room after them
+      boxed += box.text.substr(0, box.text.find_last_not_of(' ') + 1) + "|";
+  EXPECT_EQ(boxed, std::string(entropy) + "|") << "head 1's entropy, and nothing else, boxed";
+  bool named = false;
+  for (const DrawnText& t : drawn_texts())
+    named |= t.window.rfind("Heads", 0) == 0 && t.text.rfind("head 1", 0) == 0;
+  EXPECT_TRUE(named) << "the name boxed with its entropy";
+  std::filesystem::remove_all(dir);
 }
 
 // Every question of every built-in lesson whose scene builds without a model: asked, no text of

@@ -116,6 +116,13 @@ void draw_answer_boxes(AppState& state) {
     if (end > r + 1) mark(answer_spans(mask, text), runs, r, starts, masked);
     r = end;
   }
+  // A glyph drawn where the picture shows something other than the asked run is never boxed.
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (size_t g = 0; g < masked[r].size(); ++g) {
+      const GlyphRun::Glyph& glyph = runs[r].at[g];
+      const ImVec2 middle(0.5f * (glyph.pen_x + glyph.pen_end), runs[r].pen_y + 0.5f * runs[r].em);
+      if (masked[r][g] && not_the_run_at(state, middle)) masked[r][g] = false;
+    }
   for (size_t r = 0; r < runs.size(); ++r)
     for (size_t g = 0; g < masked[r].size();) {
       if (!masked[r][g]) {
@@ -127,6 +134,17 @@ void draw_answer_boxes(AppState& state) {
       state.frame.answer_boxes.push_back(box_over(runs[r], g, last));
       g = last + 1;
     }
+}
+
+void mark_not_the_run(AppState& state, ImVec2 min, ImVec2 max) {
+  state.frame.not_the_run.push_back(ImVec4(min.x, min.y, max.x, max.y));
+}
+
+bool not_the_run_at(const AppState& state, ImVec2 point) {
+  return std::any_of(state.frame.not_the_run.begin(), state.frame.not_the_run.end(),
+                     [&](const ImVec4& r) {
+                       return point.x >= r.x && point.x <= r.z && point.y >= r.y && point.y <= r.w;
+                     });
 }
 
 }  // namespace attnlab::gui

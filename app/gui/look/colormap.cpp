@@ -62,6 +62,20 @@ bool is_even_row(std::span<const float> row) {
   return visible >= 2 && largest > 0 && largest - least <= kEvenRowTolerance * largest;
 }
 
+RowColours row_colours(std::span<const float> visible) {
+  RowColours colours;
+  for (const float v : visible)
+    if (std::isfinite(v)) colours.largest = std::max(colours.largest, v);
+  colours.even = is_even_row(visible);
+  return colours;
+}
+
+float RowColours::position(float weight) const {
+  if (!std::isfinite(weight)) return weight;
+  if (even) return kEvenPosition;
+  return largest > 0 ? weight / largest : weight;
+}
+
 Rgbf colour_at(ColormapKind kind, float t) {
   if (t > kEvenAbove)
     return {kEvenRowColour.r / 255.0f, kEvenRowColour.g / 255.0f, kEvenRowColour.b / 255.0f};
@@ -138,12 +152,8 @@ void weights_to_colour_positions(ColourScale scale, std::span<float> weights, in
     case ColourScale::PerRow:
       for (int64_t r = 0; r < maps * rows; ++r) {
         const std::span<float> row = weights.subspan(size_t(r) * row_size, row_size);
-        if (!is_even_row(row)) {
-          stretch_block(row);
-          continue;
-        }
-        for (float& v : row)
-          if (std::isfinite(v)) v = kEvenPosition;
+        const RowColours colours = row_colours(row);
+        for (float& v : row) v = colours.position(v);
       }
       break;
     case ColourScale::Log: {

@@ -38,6 +38,18 @@ constexpr Rgb8 kEvenRowColour = {150, 150, 150};
 constexpr const char* kEvenRowLegend = "even row: spread evenly (1/n each)";
 bool is_even_row(std::span<const float> row);  // non-finite cells (masked) are not counted
 
+// One query's row under per-row colours, the one rule every per-row map uses (the heads panel,
+// the Model tab's maps, the Train tab's, the decode tab's): `visible` is its weights over the
+// keys it sees (a causal row's first i + 1, when its hidden keys hold 0 rather than a non-finite
+// value); a weight's colour position is weight / the row's largest, or kEvenPosition for every
+// visible weight of an even row.
+struct RowColours {
+  float largest = 0;
+  bool even = false;
+  float position(float weight) const;  // non-finite (masked) weights are left as they are
+};
+RowColours row_colours(std::span<const float> visible);
+
 // Colour of t in [0, 1] (clamped), interpolated linearly between neighbouring table entries as
 // the GPU's linear texture filter does; kEvenRowColour for a position above kEvenAbove.
 struct Rgbf {

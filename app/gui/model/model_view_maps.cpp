@@ -1,10 +1,13 @@
 #include "app/gui/model/model_view_maps.hpp"
 
 #include <algorithm>
+#include <span>
+
+#include "app/gui/look/colormap.hpp"
 
 namespace attnlab::gui {
 
-HeatmapSet model_view_maps(const PretrainedRun& run) {
+HeatmapSet model_view_maps(const PretrainedRun& run, bool causal) {
   HeatmapSet set;
   if (run.layers.empty()) return set;
   const Tensor& first = run.layers[0].weights;  // (1, h, T, T)
@@ -15,6 +18,7 @@ HeatmapSet model_view_maps(const PretrainedRun& run) {
   set.record = "weights";
   set.values.assign(size_t(set.heads * cells * cells), 0.0f);
   set.map_max.assign(size_t(set.heads), 0.0f);
+  set.scale = ColourScale::PerRow;
   for (int64_t l = 0; l < layers; ++l) {
     const Tensor weights = run.layers[size_t(l)].weights.contiguous("model view");  // (1, h, T, T)
     for (int64_t h = 0; h < heads; ++h) {
@@ -22,10 +26,16 @@ HeatmapSet model_view_maps(const PretrainedRun& run) {
       const int64_t index = l * heads + h;
       float* out = set.values.data() + index * cells * cells;  // (cells, cells)
       for (int64_t r = 0; r < cells; ++r) {
-        const float* row = map + (r * T / cells) * T;  // the query this row samples
-        const float row_max = std::max(1e-12f, *std::max_element(row, row + T));
-        set.map_max[size_t(index)] = std::max(set.map_max[size_t(index)], row_max);
-        for (int64_t c = 0; c < cells; ++c) out[r * cells + c] = row[c * T / cells] / row_max;
+        const int64_t query = r * T / cells;  // the query this row samples
+        const float* row = map + query * T;
+        const int64_t seen = causal ? query + 1 : T;  // the keys it sees
+        const RowColours colours = row_colours(std::span<const float>(row, size_t(seen)));
+        set.map_max[size_t(index)] = std::max(set.map_max[size_t(index)], colours.largest);
+        set.even_rows += colours.even;
+        for (int64_t c = 0; c < cells; ++c) {
+          const int64_t key = c * T / cells;
+          out[r * cells + c] = key < seen ? colours.position(row[key]) : 0.0f;
+        }
       }
     }
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/model/model_panels.hpp"
@@ -50,7 +51,7 @@ bool is_off(const std::vector<HeadSwitch>& off, int64_t layer, int64_t head) {
 // The run's maps, built once per run (model_view_maps) and uploaded once per build.
 const HeatmapSet& view_maps(ModelTab& tab, HeatmapDrawer* drawer) {
   if (tab.view_maps_of != tab.run) {
-    tab.view_maps = model_view_maps(*tab.run);
+    tab.view_maps = model_view_maps(*tab.run, !tab.session || tab.session->model.spec.causal);
     tab.view_maps_of = tab.run;
     ++tab.view_maps_builds;
   }
@@ -158,6 +159,8 @@ void model_view(AppState& state, HeatmapDrawer* drawer) {
   std::snprintf(caption, sizeof caption, "%lld layers x %lld heads, T = %lld (each row to its max)",
                 (long long)layers, (long long)heads, (long long)T);
   dim_text(state, caption);
+  // Even rows are grey, not the top colour (colormap.hpp): said where the maps have any.
+  if (maps.even_rows > 0) dim_text(state, std::string("grey = ") + kEvenRowLegend);
 }
 
 // [SECTION] the head finder

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/lessons/answer_boxes.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/panels/fitted_type.hpp"
@@ -143,11 +144,15 @@ void per_stage(const AppState& state) {
 
 constexpr ImGuiTableFlags kModelFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
 
+const std::vector<ModelRow>& model_rows() {
+  static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
+  return rows;
+}
+
 // The seeds' hyperparameter table as text, row by row; the two widest headers on two lines.
 std::vector<std::vector<std::string>> model_cells() {
-  static const std::vector<ModelRow> rows = model_table();  // shape-only: never changes
   std::vector<std::vector<std::string>> cells;
-  for (const ModelRow& row : rows) {
+  for (const ModelRow& row : model_rows()) {
     std::vector<std::string> line{row.model};
     for (int64_t value : {row.d_model, row.n_heads, row.n_kv_heads, row.d_k, row.context})
       line.push_back(n(value));
@@ -165,16 +170,30 @@ MeasuredColumns model_columns(const std::vector<std::vector<std::string>>& cells
                          cells);
 }
 
-void models(const AppState& state) {
+// Whether a model's row describes the attention layer of this run (its sizes are the config's):
+// its numbers are then this run's, which a lesson's question may ask for.
+bool is_this_run(const ModelRow& row, const Config& c) {
+  return row.d_model == c.d_model && row.n_heads == c.n_heads && row.n_kv_heads == c.kv_heads() &&
+         row.d_k == c.head_dim_k();
+}
+
+void models(AppState& state) {
   heading(state, "Real models (one attention layer, one sequence at full context)");
   tooltip("The seeds' hyperparameter table, computed by the core in shape-only mode.");
   const std::vector<std::vector<std::string>> cells = model_cells();
   if (!begin_measured_table("models", model_columns(cells), int(cells.size()), kModelFlags)) return;
-  for (const auto& row : cells) {
+  for (size_t r = 0; r < cells.size(); ++r) {
     ImGui::TableNextRow();
-    for (const std::string& text : row) {
+    float row_top = 0;
+    for (const std::string& text : cells[r]) {
       ImGui::TableNextColumn();
+      if (&text == &cells[r].front()) row_top = ImGui::GetCursorScreenPos().y;
       ImGui::TextUnformatted(text.c_str());
+    }
+    if (!is_this_run(model_rows()[r], state.session.trace->config)) {  // another model's numbers
+      const float left = ImGui::GetWindowPos().x;
+      mark_not_the_run(state, ImVec2(left, row_top),
+                       ImVec2(left + ImGui::GetWindowWidth(), ImGui::GetItemRectMax().y));
     }
   }
   ImGui::EndTable();

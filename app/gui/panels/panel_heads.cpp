@@ -11,6 +11,7 @@
 #include <numeric>
 #include <string>
 
+#include "app/gui/lessons/answer_boxes.hpp"
 #include "app/gui/look/axis_labels.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
@@ -347,6 +348,16 @@ std::string head_title(const Trace& trace, const HeatmapSet& set, int head, floa
   return title;
 }
 
+// A head's title drawn at `at` in `size` names its head by number ("head 1", "h1"): a name, never
+// an answer's "?" box (answer_boxes.hpp); what follows it (" · 2.20 bits") is the run's value.
+void mark_head_name(AppState& state, const HeatmapSet& set, const std::string& title, ImVec2 at,
+                    float size) {
+  if (set.maps_are_tokens) return;  // a token's name: the words the answer may be
+  const std::string name = title.substr(0, title.find(" \u00B7"));
+  const float width = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, name.c_str()).x;
+  mark_not_the_run(state, at, ImVec2(at.x + width, at.y + size));
+}
+
 // Room for the query labels: the widest token, and the widest position when thinned ("1023:").
 float label_width(const Trace& trace, const HeatmapSet& set, float label_size, bool thinned) {
   ImFont* font = ImGui::GetFont();
@@ -514,9 +525,11 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
       list->AddRectFilled(ImVec2(p.min.x, title_y + size * 0.25f),
                           ImVec2(p.min.x + size * 0.5f, title_y + size * 0.95f),
                           head_colour(p.head));
-      if (ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, title.c_str()).x <= room)
-        list->AddText(ImGui::GetFont(), size, ImVec2(p.min.x + size * 0.7f, title_y), colours.text,
-                      title.c_str());
+      if (ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, title.c_str()).x <= room) {
+        const ImVec2 at(p.min.x + size * 0.7f, title_y);
+        list->AddText(ImGui::GetFont(), size, at, colours.text, title.c_str());
+        mark_head_name(state, set, title, at, size);
+      }
     }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
                      ImVec2(grid.left, grid.top), label_size, colours.text_dim, tagged);
@@ -715,6 +728,7 @@ void focus_bar(AppState& state, const HeatmapSet& set, Header header) {
                                             head_colour(focus.head));
   ImGui::Dummy(ImVec2(font * 0.5f, ImGui::GetTextLineHeight()));
   ImGui::SameLine(0, font * 0.2f);
+  mark_head_name(state, set, name, ImGui::GetCursorScreenPos(), font);
   ImGui::TextUnformatted(name.c_str());
   if (!column) ImGui::SameLine(0, font * 0.8f);
   if (!column && ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("\u2190 all heads (Esc)").x)

@@ -99,6 +99,9 @@ struct FrameOutput {
   std::vector<double> importance_bars;
   uint64_t importance_generation = 0;
   std::vector<AnswerBox> answer_boxes;  // the answer's texts hidden this frame
+  // x0, y0, x1, y1: places whose text is not a value of the run asked about (another model's row
+  // of a reference table, a map's name), never masked (mark_not_the_run, answer_boxes.hpp).
+  std::vector<ImVec4> not_the_run;
 };
 
 }  // namespace attnlab::gui

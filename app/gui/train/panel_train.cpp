@@ -19,6 +19,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/gui_words.hpp"
 #include "app/gui/train/panel_longer.hpp"
+#include "app/gui/train/train_maps.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/to_trace.hpp"
 
@@ -236,20 +237,19 @@ void curves(const std::vector<std::shared_ptr<const TrainSnapshot>>& shots, int 
   tooltip("Accuracy (the lowest over the outputs) on the evaluation sequence.");
 }
 
-// One head's (T, T) map as cells (masked keys of a causal task stay the background).
-void head_map(const std::vector<float>& map, int64_t T, float side, ColormapKind colours) {
+// One head's (T, T) map as cells, in per-row colours (train_maps.hpp: an even row grey).
+void head_map(const std::vector<float>& map, int64_t T, float side, ColormapKind colours,
+              bool causal) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float cell = side / float(T);
-  for (int64_t q = 0; q < T; ++q) {
-    float row_max = 1e-12f;  // per row, as the heads panel's default scale
-    for (int64_t k = 0; k < T; ++k) row_max = std::max(row_max, map[size_t(q * T + k)]);
+  const std::vector<float> positions = train_map_positions(map, T, causal);
+  for (int64_t q = 0; q < T; ++q)
     for (int64_t k = 0; k < T; ++k) {
       const ImVec2 a(at.x + cell * float(k), at.y + cell * float(q));
       list->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
-                          colour_at_packed(colours, map[size_t(q * T + k)] / row_max));
+                          colour_at_packed(colours, positions[size_t(q * T + k)]));
     }
-  }
   list->AddRect(at, ImVec2(at.x + side, at.y + side), IM_COL32(128, 128, 128, 255));
   ImGui::Dummy(ImVec2(side, side));
 }
@@ -287,7 +287,7 @@ void heads(const TrainSnapshot& shot, const training::ModelShape& shape, Colorma
     const int64_t layer = m / shape.heads, head = m % shape.heads;
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_colour(int(head))), "L%lld h%lld",
                        (long long)layer, (long long)head);
-    head_map(shot.maps[size_t(m)], T, side, colours);
+    head_map(shot.maps[size_t(m)], T, side, colours, shape.causal);
     if (size_t(m) < shot.eval.heads.size()) score_bars(shot.eval.heads[size_t(m)], side);
     ImGui::EndGroup();
   }

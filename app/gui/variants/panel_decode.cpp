@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/gui/look/colormap.hpp"
 #include "app/gui/look/theme.hpp"
@@ -163,14 +164,15 @@ void draw_growing_maps(AppState& state, int64_t shown_step, ImVec2 room) {
       auto weight = [&](int64_t j) {
         return decoded ? decoded->tensor.at({b, hd, 0, j}) : full.at({b, hd, i, j});
       };
-      float top_weight = 0;
-      for (int64_t j = 0; j <= i; ++j) top_weight = std::max(top_weight, weight(j));
-      for (int64_t j = 0; j <= i; ++j) {
-        const float x = top_weight > 0 ? weight(j) / top_weight : 0;
-        list->AddRectFilled(ImVec2(at.x + float(j) * cell, at.y + float(i) * cell),
-                            ImVec2(at.x + float(j + 1) * cell, at.y + float(i + 1) * cell),
-                            colour_at_packed(ColormapKind::Sequential, x));
-      }
+      // Per-row colours over the keys row i sees (0..i); an even row grey (colormap.hpp).
+      std::vector<float> seen(size_t(i + 1));
+      for (int64_t j = 0; j <= i; ++j) seen[size_t(j)] = weight(j);
+      const RowColours row_scale = row_colours(seen);
+      for (int64_t j = 0; j <= i; ++j)
+        list->AddRectFilled(
+            ImVec2(at.x + float(j) * cell, at.y + float(i) * cell),
+            ImVec2(at.x + float(j + 1) * cell, at.y + float(i + 1) * cell),
+            colour_at_packed(ColormapKind::Sequential, row_scale.position(seen[size_t(j)])));
     }
     list->AddRect(ImVec2(at.x - 1, at.y + float(last) * cell - 1),
                   ImVec2(at.x + float(last + 1) * cell + 1, at.y + float(last + 1) * cell + 1),
