@@ -115,7 +115,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
 
 void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout& measured) {
   ImGuiIO& io = ImGui::GetIO();
-  std::swap(state.pipeline.content_height, measured.pipeline_content);
+  std::swap(state.pipeline, measured.pipeline);
   std::swap(state.heads.full_header_h, measured.heads_header);
   const bool presenter = std::exchange(state.ui.presenter, true);
   const bool audience = std::exchange(state.lesson.audience_view, true);
@@ -133,7 +133,7 @@ void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout&
   state.frame.drawing = false;
   state.lesson.audience_view = audience;
   state.ui.presenter = presenter;
-  std::swap(state.pipeline.content_height, measured.pipeline_content);
+  std::swap(state.pipeline, measured.pipeline);
   std::swap(state.heads.full_header_h, measured.heads_header);
 }
 

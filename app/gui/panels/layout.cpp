@@ -73,7 +73,7 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   return layout;
 }
 
-PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone) {
+PanelLayout frame_layout(AppState& state, ImVec2 display, bool stage_alone) {
   const float font = ImGui::GetFontSize();
   const UiSettings& ui = state.ui;
   const bool alone = ui.presenter && stage_alone;
@@ -86,7 +86,10 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   if (ui.presenter && !alone) {
     const float below = display.y - (bar_rows > 0 ? presenter_bar_height(font, bar_rows) : 0) -
                         pipeline_strip_height(state.pipeline.content_height, font, display.y, true);
-    stage_width = presenter_stage_width(state, ImVec2(display.x, below));
+    // The heads beside it keep the room their maps' least side needs, where the stage is whole
+    // beside that.
+    const float heads_width = heads_width_for_least_maps(state, ImVec2(display.x, below));
+    stage_width = presenter_stage_width(state, ImVec2(display.x, below), heads_width);
   }
   return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width,
                         bar_rows);
