@@ -63,10 +63,16 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   }
   const float controls_w = W * clamp_split(ui.splits.controls);
   const float rest_h = H - pipeline_h;
-  const float tensors_h = std::round(rest_h * clamp_split(ui.splits.tensors));
-  const float heads_w = std::round((W - controls_w) * clamp_split(ui.splits.heads));
   set(PanelId::Controls, 0, 0, controls_w, H);
   set(PanelId::Pipeline, controls_w, 0, W, pipeline_h);
+  if (stage_alone) {  // the middle panel down to the bottom: no heads, no code
+    set(PanelId::Tensors, controls_w, pipeline_h, W, H);
+    layout.rects[int(PanelId::Heads)] = ImVec4(0, 0, 0, 0);
+    layout.rects[int(PanelId::Info)] = ImVec4(0, 0, 0, 0);
+    return layout;
+  }
+  const float tensors_h = std::round(rest_h * clamp_split(ui.splits.tensors));
+  const float heads_w = std::round((W - controls_w) * clamp_split(ui.splits.heads));
   set(PanelId::Tensors, controls_w, pipeline_h, W, pipeline_h + tensors_h);
   set(PanelId::Heads, controls_w, pipeline_h + tensors_h, controls_w + heads_w, H);
   set(PanelId::Info, controls_w + heads_w, pipeline_h + tensors_h, W, H);
@@ -76,7 +82,7 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
 PanelLayout frame_layout(AppState& state, ImVec2 display, bool stage_alone) {
   const float font = ImGui::GetFontSize();
   const UiSettings& ui = state.ui;
-  const bool alone = ui.presenter && stage_alone;
+  const bool alone = stage_alone;
   float stage_width = 0;
   // The audience's picture has no bar, nor has a lesson's (until B brings it back).
   const int bar_rows = !ui.presenter ? 1
@@ -115,6 +121,8 @@ void drag_borders(const PanelLayout& layout, UiSettings& ui) {
     if (near_vertical(tensors.z, tensors.y, tensors.w)) hovered = Border::Presenter;
   } else if (near_vertical(controls.z, controls.y, controls.w)) {
     hovered = Border::Controls;
+  } else if (!shown(layout, PanelId::Heads)) {
+    // the middle panel alone: no border under it
   } else if (std::abs(mouse.y - tensors.w) <= grab && mouse.x >= tensors.x &&
              mouse.x <= tensors.z) {
     hovered = Border::Tensors;
