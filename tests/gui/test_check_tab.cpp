@@ -6,6 +6,7 @@
 // bad exercise.json) is said in one line.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,7 +16,9 @@
 #include <thread>
 
 #include "app/gui/check/check_panels.hpp"
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/panels/keyboard.hpp"
+#include "app/gui/panels/layout.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "core/exercise/exercise.hpp"
 #include "core/model/preset.hpp"
@@ -186,6 +189,41 @@ TEST_F(CheckTabTest, UnknownBugGetsNoNameAndItsDifferingEntriesAreFound) {
   EXPECT_EQ(state.check.maps_for[2], 1);
   EXPECT_FALSE(state.check.maps[2].empty());
   EXPECT_NEAR(state.check.maps[2].shown[4 * 11 + 2], 0.5f, 1e-4f);
+}
+
+// Issue 38: the normal layout at the lecture hall's sizes (font 1) gives the Check tab the heads'
+// room, and its maps (yours, right) are readable, not ~50 px, with the first wrong stage, the
+// mistake's name and its fix in view above them, not below the fold.
+TEST_F(CheckTabTest, TheMapsAreReadableAndTheMistakeAndFixInViewAtLectureSizes) {
+  write_answer(buggy(Mistake::ForgetTranspose));
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(1024, 768)}) {
+    const std::string where = std::to_string(int(size.x)) + "x" + std::to_string(int(size.y));
+    ImGui::GetIO().DisplaySize = size;
+    open();
+    for (int i = 0; i < kMostFittingFrames && layout_fitting(state); ++i) frame();
+    frame();
+    ASSERT_EQ(state.tabs.tool, ToolTab::Check) << where;
+    EXPECT_FALSE(shown(PanelLayout{state.frame.panel_rects}, PanelId::Heads)) << where;
+    const ImVec4 panel = state.frame.panel_rects[size_t(PanelId::Tensors)];
+    // Yours and right (the difference: "shapes differ", no map).
+    ASSERT_EQ(state.frame.mistake_placements.size(), 2u) << where;
+    for (const HeatmapPlacement& map : state.frame.mistake_placements) {
+      EXPECT_GE(std::max(map.max.x - map.min.x, map.max.y - map.min.y), 150) << where;
+      EXPECT_LE(map.max.y, panel.w) << where << ": map " << map.head << " below the panel";
+    }
+    // The card's first wrong stage, mistake and fix: drawn, whole inside what their region shows.
+    for (const std::string start :
+         {"First wrong: scores", "forget-transpose:", "- q = q.view", "+ q = q.view"}) {
+      const std::vector<DrawnText> texts = drawn_texts();
+      const auto text = std::find_if(texts.begin(), texts.end(), [&](const DrawnText& t) {
+        return t.text.rfind(start, 0) == 0;
+      });
+      ASSERT_NE(text, texts.end()) << where << ": no \"" << start << "\"";
+      EXPECT_GE(text->rect.y, std::max(text->room.y, panel.y) - 0.5f) << where << " " << start;
+      EXPECT_LE(text->rect.w, std::min(text->room.w, panel.w) + 0.5f)
+          << where << ": \"" << start << "\" below the fold";
+    }
+  }
 }
 
 // The loop sleeps while nothing moves (next_frame: no frame when its wait ends); an answer written

@@ -278,6 +278,8 @@ void draw_maps(AppState& state, HeatmapDrawer* drawer, const CheckOutcome& outco
     }
     const ImVec2 end = row->map_max(i, set);
     const float w = end.x - at.x, h = end.y - at.y;
+    // Where the row's maps went (the Mistakes tab's record: the two tabs never draw in one frame).
+    state.frame.mistake_placements.push_back({i, at, end});
     const HeatmapSlot slot = HeatmapSlot(int(HeatmapSlot::MistakeCorrect) + i);
     if (drawer && drawer->error().empty()) {
       // The Mistakes tab's slots (never drawn in the same frame), in versions of their own.
@@ -336,13 +338,18 @@ void draw_check_tab(AppState& state, HeatmapDrawer* drawer) {
   }
   const int shown = shown_check_stage(tab);
   stage_boxes(state, grade, shown);
-  // The Mistakes tab's split: the text in 46 % of the width, its type fitted to show it whole; the
-  // maps in the rest.
-  const float card_w = std::floor(ImGui::GetContentRegionAvail().x * 0.46f);
-  begin_fitted_region(state, "check_card", ImVec2(card_w, 0));
+  // The Mistakes tab's split: the card in 46 % of the width, its type fitted to show it whole, the
+  // maps in the rest; where the maps are larger under the card (a panel not much wider than it is
+  // high), the card across the width in the top 40 % and the maps under it. The card first, so the
+  // mistake and its fix are in view.
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float card_w = std::floor(room.x * 0.46f), card_h = std::floor(room.y * 0.4f);
+  const bool card_above = three_maps_side(ImVec2(room.x, room.y - card_h)) >
+                          three_maps_side(ImVec2(room.x - card_w, room.y));
+  begin_fitted_region(state, "check_card", card_above ? ImVec2(0, card_h) : ImVec2(card_w, 0));
   mistake_card(state, outcome);
   end_fitted_region(state);
-  ImGui::SameLine();
+  if (!card_above) ImGui::SameLine();
   ImGui::BeginChild("check_maps", ImVec2(0, 0), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
   if (shown >= 0) {

@@ -24,6 +24,12 @@ bool stage_view_alone(const AppState& state) {
   return state.tabs.tool == ToolTab::Tensors && step && step->substep == Substep::Expand;
 }
 
+// The normal layout gives the Check tab the heads' and the code's room: its maps and its card are
+// the student's exercise, which the run the heads show is not.
+bool check_tab_alone(const AppState& state) {
+  return state.tabs.tool == ToolTab::Check;
+}
+
 // The tabs asked for (a key, a scene's --tab and --model-page, a button) become the state's choice
 // here, once, before any window draws: every window's tab bar then follows the state
 // (StateTabs), so the audience's window shows what a scene sets as the lecturer's does, and
@@ -81,8 +87,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
   // A lesson file changed on disk is read again between frames, like every other change.
   state.requests.later([](AppState& s) { poll_lesson_file(s, s.walk.clock); });
   float band = 0;
-  const PanelLayout layout =
-      layout_over_band(state, state.ui.presenter && stage_view_alone(state), band);
+  const PanelLayout layout = layout_over_band(
+      state, state.ui.presenter ? stage_view_alone(state) : check_tab_alone(state), band);
   // The audience's view and a slide have no controls; a lesson's picture neither (B: the bar).
   if (state.ui.presenter) {
     if (audience_picture(state) || lesson_picture(state))
@@ -115,7 +121,7 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer) {
 
 void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout& measured) {
   ImGuiIO& io = ImGui::GetIO();
-  std::swap(state.pipeline.content_height, measured.pipeline_content);
+  std::swap(state.pipeline, measured.pipeline);
   std::swap(state.heads.full_header_h, measured.heads_header);
   const bool presenter = std::exchange(state.ui.presenter, true);
   const bool audience = std::exchange(state.lesson.audience_view, true);
@@ -133,7 +139,7 @@ void draw_audience_frame(AppState& state, HeatmapDrawer* drawer, MeasuredLayout&
   state.frame.drawing = false;
   state.lesson.audience_view = audience;
   state.ui.presenter = presenter;
-  std::swap(state.pipeline.content_height, measured.pipeline_content);
+  std::swap(state.pipeline, measured.pipeline);
   std::swap(state.heads.full_header_h, measured.heads_header);
 }
 

@@ -14,8 +14,8 @@ void draw_frame(AppState& state, HeatmapDrawer* drawer);
 // What a window's panels measured when last drawn (the layout gives them that room next frame):
 // each window keeps its own.
 struct MeasuredLayout {
-  float pipeline_content = 0;  // PipelineStrip::content_height
-  float heads_header = 0;      // HeadsPanel::full_header_h
+  PipelineStrip pipeline;  // what the strip's content took
+  float heads_header = 0;  // HeadsPanel::full_header_h
 };
 
 // The audience's picture of the same state, for a second window (the projector's): presenter

@@ -5,6 +5,11 @@
 
 namespace attnlab::gui {
 
+float least_map_side(int maps) {
+  if (maps <= 2) return 240;
+  return maps <= 8 ? 100 : 60;
+}
+
 Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, float gap) {
   Grid best;
   room.x -= title_h * 0.5f;  // the last key label is centred on the last column: half sticks out

@@ -10,6 +10,12 @@
 
 namespace attnlab::gui {
 
+// The least side a heatmap may have when `maps` are shown (issue 38): 240 px for one or two, so a
+// ten-token map's cells are 24 px, its rows' labels readable beside them; with more maps the
+// picture is a grid of heads compared at a glance, their patterns not their numbers: 100 px up to
+// eight (a ten-token map's cells 10 px), 60 px beyond (twelve or more heads on one screen).
+float least_map_side(int maps);
+
 struct Grid {
   int columns = 1, rows = 1;
   float map = 0;               // side of one map in pixels

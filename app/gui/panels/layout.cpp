@@ -63,20 +63,26 @@ PanelLayout compute_layout(ImVec2 display, float font, const UiSettings& ui, flo
   }
   const float controls_w = W * clamp_split(ui.splits.controls);
   const float rest_h = H - pipeline_h;
-  const float tensors_h = std::round(rest_h * clamp_split(ui.splits.tensors));
-  const float heads_w = std::round((W - controls_w) * clamp_split(ui.splits.heads));
   set(PanelId::Controls, 0, 0, controls_w, H);
   set(PanelId::Pipeline, controls_w, 0, W, pipeline_h);
+  if (stage_alone) {  // the middle panel down to the bottom: no heads, no code
+    set(PanelId::Tensors, controls_w, pipeline_h, W, H);
+    layout.rects[int(PanelId::Heads)] = ImVec4(0, 0, 0, 0);
+    layout.rects[int(PanelId::Info)] = ImVec4(0, 0, 0, 0);
+    return layout;
+  }
+  const float tensors_h = std::round(rest_h * clamp_split(ui.splits.tensors));
+  const float heads_w = std::round((W - controls_w) * clamp_split(ui.splits.heads));
   set(PanelId::Tensors, controls_w, pipeline_h, W, pipeline_h + tensors_h);
   set(PanelId::Heads, controls_w, pipeline_h + tensors_h, controls_w + heads_w, H);
   set(PanelId::Info, controls_w + heads_w, pipeline_h + tensors_h, W, H);
   return layout;
 }
 
-PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone) {
+PanelLayout frame_layout(AppState& state, ImVec2 display, bool stage_alone) {
   const float font = ImGui::GetFontSize();
   const UiSettings& ui = state.ui;
-  const bool alone = ui.presenter && stage_alone;
+  const bool alone = stage_alone;
   float stage_width = 0;
   // The audience's picture has no bar, nor has a lesson's (until B brings it back).
   const int bar_rows = !ui.presenter ? 1
@@ -86,7 +92,10 @@ PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone
   if (ui.presenter && !alone) {
     const float below = display.y - (bar_rows > 0 ? presenter_bar_height(font, bar_rows) : 0) -
                         pipeline_strip_height(state.pipeline.content_height, font, display.y, true);
-    stage_width = presenter_stage_width(state, ImVec2(display.x, below));
+    // The heads beside it keep the room their maps' least side needs, where the stage is whole
+    // beside that.
+    const float heads_width = heads_width_for_least_maps(state, ImVec2(display.x, below));
+    stage_width = presenter_stage_width(state, ImVec2(display.x, below), heads_width);
   }
   return compute_layout(display, font, ui, state.pipeline.content_height, alone, stage_width,
                         bar_rows);
@@ -112,6 +121,8 @@ void drag_borders(const PanelLayout& layout, UiSettings& ui) {
     if (near_vertical(tensors.z, tensors.y, tensors.w)) hovered = Border::Presenter;
   } else if (near_vertical(controls.z, controls.y, controls.w)) {
     hovered = Border::Controls;
+  } else if (!shown(layout, PanelId::Heads)) {
+    // the middle panel alone: no border under it
   } else if (std::abs(mouse.y - tensors.w) <= grab && mouse.x >= tensors.x &&
              mouse.x <= tensors.z) {
     hovered = Border::Tensors;

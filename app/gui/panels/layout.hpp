@@ -17,12 +17,15 @@ struct PanelLayout {
 };
 
 // `pipeline_height`: what the strip's content needed last frame (0: not known yet).
-// `stage_alone`: presenter mode's middle panel takes the heads panel's room too (the Decode and
-// KV cache tabs, which draw their own maps or none; GQA's expand step).
+// `stage_alone`: the middle panel takes the heads panel's room too: in presenter mode the tabs
+// that draw their own maps or none (Decode, KV cache; GQA's expand step), in the normal layout
+// the Check tab (its maps are the student's exercise, not the run the heads show), whose panel
+// then reaches the window's bottom with no heads and no code beside it.
 // `stage_width`: the width presenter mode's stage view needs to draw its text whole
 // (presenter_stage_width): the user's split widens to it, and where it would leave the heads
 // less than kMinHeadsFraction of the window, the stage view takes the whole width.
-// `bar_rows`: the rows presenter mode's bar takes (presenter_bar_rows; 0: no bar, the audience's picture).
+// `bar_rows`: the rows presenter mode's bar takes (presenter_bar_rows; 0: no bar, the audience's
+// picture).
 PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& ui,
                            float pipeline_height = 0, bool stage_alone = false,
                            float stage_width = 0, int bar_rows = 1);
@@ -32,9 +35,9 @@ PanelLayout compute_layout(ImVec2 display, float font_pixels, const UiSettings& 
 constexpr float kMinHeadsFraction = 0.5f;
 
 // This frame's layout: the window, the font and the user's splits; in presenter mode, the width
-// the current step's text needs (`stage_alone`: the tab shown takes the whole width, as
+// the current step's text needs (`stage_alone`: the tab shown takes the heads' room, as
 // compute_layout's). Call inside a frame.
-PanelLayout frame_layout(const AppState& state, ImVec2 display, bool stage_alone);
+PanelLayout frame_layout(AppState& state, ImVec2 display, bool stage_alone);
 
 // The pipeline strip's largest height in a window `display_h` pixels tall: it takes what its rows
 // need up to this. The normal layout's panels under it scroll; presenter mode's maps do not, and

@@ -13,11 +13,6 @@
 
 namespace attnlab::gui {
 
-float least_map_side(int maps) {
-  if (maps <= 2) return 240;
-  return maps <= 8 ? 100 : 60;
-}
-
 namespace {
 
 bool inside(float lo, float hi, float shown_lo, float shown_hi) {

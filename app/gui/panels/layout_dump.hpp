@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/panels/heads_grid.hpp"  // least_map_side
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
@@ -18,11 +19,6 @@ namespace attnlab::gui {
 //  "presenter": false, "shapes": {"scores": [1, 2, 11, 11], ...},   (the current step's tensors)
 //  "content_findings": ["table ... rows ...", "map of head 1 ..."],
 //  "text_findings": ["cut \"...\" [x0,y0 x1,y1] in room [...] (window)", ...]}
-// The least side a heatmap may have when `maps` are shown (issue 38): 240 px for one or two, so a
-// ten-token map's cells are 24 px, its rows' labels readable beside them; with more maps the
-// picture is a grid of heads compared at a glance, their patterns not their numbers: 100 px up to
-// eight (a ten-token map's cells 10 px), 60 px beyond (twelve or more heads on one screen).
-float least_map_side(int maps);
 
 // What the last frame drew cut or too small in `picture` (x0, y0, x1, y1: the window less a
 // lesson's band): each table whose rows or columns are not wholly inside what its window shows

@@ -413,8 +413,8 @@ struct MapsPlan {
 // One focused head is named in the focus bar: no title line over its map. Presenter mode's
 // compact header drops the key labels on top, which name the same tokens as the query labels,
 // unless the keys are another sentence's (cross-attention).
-MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
-  HeadFocus& focus = state.heads.focus;
+// `focus`: the heads panel's, checked against the set (plan_maps keeps it so).
+MapsPlan maps_plan(const AppState& state, const HeatmapSet& set, Header header, HeadFocus focus) {
   if (focus.head >= set.heads) focus = {};
   MapsPlan plan;
   plan.focused = focus.head >= 0;
@@ -428,6 +428,23 @@ MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
   plan.top_labels = header != Header::Compact || !state.session.trace->tokens_kv.empty();
   plan.titles = !(plan.focused && plan.heads.size() == 1);
   return plan;
+}
+
+// The plan, the panel's focus kept within the set.
+MapsPlan plan_maps(AppState& state, const HeatmapSet& set, Header header) {
+  HeadFocus& focus = state.heads.focus;
+  if (focus.head >= set.heads) focus = {};
+  if (focus.head >= 0) focus.view = clamp_view(focus.view, set.side());
+  return maps_plan(state, set, header, focus);
+}
+
+// The labels' size beside maps of side `map`: in focus mode (one map, or two compared side by
+// side) as small as every row and column needs to have its label, down to 0.6 of the size (a
+// smaller map's labels are thinned); in the grid, the size.
+float labels_size(const MapsPlan& plan, const HeatmapSet& set, float map) {
+  if (!plan.focused) return plan.label_size;
+  const float every = std::floor(map / float(set.side()) / 1.05f - 0.01f);  // label_stride's 1
+  return std::clamp(every, std::round(plan.label_size * 0.6f), plan.label_size);
 }
 
 // The widest of `labels` at `size`, with the margin to the map.
@@ -446,9 +463,9 @@ float widest(const std::vector<AxisLabel>& labels, float size) {
 // keys are another sentence's.
 LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
   const Trace& trace = *state.session.trace;
-  return [&trace, &set, size = plan.label_size, top = plan.top_labels,
-          grid = !plan.focused](float map) {
+  return [&trace, &set, plan, top = plan.top_labels, grid = !plan.focused](float map) {
     const float cell = map / float(set.side());
+    const float size = labels_size(plan, set, map);
     const bool thinned = label_stride(cell, size, set.cols) > 1;
     const bool drop_keys = !top || (grid && thinned && trace.tokens_kv.empty());
     return ImVec2(widest(query_labels(trace, set, set.rows, cell, size), size),
@@ -699,7 +716,7 @@ void draw_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, He
   // The cell under the mouse first: its row and column labels give way to highlight_hover's tags.
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
     state.frame.hover = cell_under_mouse(state.frame.heatmap_placements, window, set);
-  paint_maps(state, set, drawer, grid, window, plan.label_size);
+  paint_maps(state, set, drawer, grid, window, labels_size(plan, set, grid.map));
   if (plan.focused) zoom_and_pan(state, set, window);
   // A click on a map in the grid opens that head in focus mode.
   if (!plan.focused && state.frame.hover.head >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
@@ -852,6 +869,32 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
     }
   }
   ImGui::End();
+}
+
+float heads_width_for_least_maps(AppState& state, ImVec2 panel) {
+  if (!state.session.trace) return 0;
+  const HeatmapSet& set = current_heatmaps(state);
+  const float full_h = state.heads.full_header_h;
+  if (set.empty() || full_h <= 0) return 0;  // no maps, or the header not measured yet
+  const MapsPlan plan = maps_plan(state, set, Header::Full, state.heads.focus);
+  const int maps = int(plan.heads.size());
+  const float side = least_map_side(maps);
+  const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+  // The maps' side in a panel `width` wide, the header above them or beside them (as
+  // choose_header picks where the maps are readable, which maps of their least side are).
+  const auto map_at = [&](float width) {
+    return fit_heads_layout(maps, ImVec2(width - 2 * padding.x, panel.y - 2 * padding.y), full_h,
+                            header_column_width(), label_room(state, set, plan),
+                            widest_label_room(state, set, plan), title_height(plan), map_gap(state))
+        .grid.map;
+  };
+  if (map_at(panel.x) < side) return 0;  // not even the whole width: the layout as it was
+  float low = 0, high = panel.x;
+  for (int i = 0; i < 14; ++i) {
+    const float mid = 0.5f * (low + high);
+    (map_at(mid) >= side ? high : low) = mid;
+  }
+  return std::ceil(high);
 }
 
 }  // namespace attnlab::gui

@@ -117,6 +117,13 @@ bool stage_box(int index, const std::string& name, const std::vector<std::string
   return clicked;
 }
 
+// The stage boxes' shapes: each one's lines, at `text_size`, the most lines of a box.
+struct ShapeFit {
+  float text_size = 0;
+  size_t most_lines = 1;
+  std::vector<std::vector<std::string>> lines;
+};
+
 // The widest unbreakable part of a shape ("16384,") at the body text's size.
 float widest_part(const std::string& shape) {
   float widest = 0;
@@ -130,7 +137,8 @@ float widest_part(const std::string& shape) {
   return widest;
 }
 
-void stage_row(AppState& state) {
+// Draws the row(s) of stage boxes; returns how much higher they want to be than they were drawn.
+float stage_row(AppState& state) {
   const Trace& trace = *state.session.trace;
   const PipelineStep* step = current_step(state);
   const Palette& colours = palette(state.ui.theme);
@@ -183,30 +191,51 @@ void stage_row(AppState& state) {
   // where that is larger. Two rows of buttons below: the sub-steps, and the step counter when it
   // wraps under them (the audience's picture has no step counter).
   const int rows = (kStageCount + per_row - 1) / per_row;
-  const float for_boxes =
+  // Shapes of `text_size` on `most_lines` lines fill `for_boxes` pixels in each row of boxes.
+  const auto fit_in = [&](float for_boxes) {
+    ShapeFit fit{
+        std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body),
+        most_lines, lines};
+    if (fit.text_size < body) {
+      float widest_shape = 0;
+      for (const std::string& shape : shapes)
+        widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
+      const float inner = box_width(per_row) - 2 * style.FramePadding.x;
+      const float one_line = std::floor(std::min(
+          {body, body * inner / std::max(widest_shape, 1.0f), for_boxes / (2 * float(rows))}));
+      if (one_line > fit.text_size) {
+        fit.text_size = one_line;
+        fit.most_lines = 1;
+        for (size_t i = 0; i < shapes.size(); ++i) fit.lines[i] = {shapes[i]};
+      }
+    }
+    return fit;
+  };
+  const auto box_height = [&](const ShapeFit& fit) {
+    return fit.text_size * float(1 + fit.most_lines) + style.FramePadding.y * 2;
+  };
+  const float rows_pad = float(rows) * row_pad;
+  const ShapeFit wanted = fit_in(
       most_pipeline_strip_height(
           state.frame.layout_height > 0 ? state.frame.layout_height : ImGui::GetIO().DisplaySize.y,
           state.ui.presenter) -
       2 * style.WindowPadding.y -
-      float(audience_picture(state) ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() -
-      float(rows) * row_pad;
-  float text_size =
-      std::clamp(std::floor(for_boxes / (float(rows) * float(1 + most_lines))), 8.0f, body);
-  if (text_size < body) {
-    float widest_shape = 0;
-    for (const std::string& shape : shapes)
-      widest_shape = std::max(widest_shape, ImGui::CalcTextSize(shape.c_str()).x);
-    const float inner = box_width(per_row) - 2 * style.FramePadding.x;
-    const float one_line = std::floor(std::min(
-        {body, body * inner / std::max(widest_shape, 1.0f), for_boxes / (2 * float(rows))}));
-    if (one_line > text_size) {
-      text_size = one_line;
-      most_lines = 1;
-      for (size_t i = 0; i < shapes.size(); ++i) lines[i] = {shapes[i]};
-    }
-  }
-  const ImVec2 box(box_width(per_row),
-                   text_size * float(1 + most_lines) + style.FramePadding.y * 2);
+      float(audience_picture(state) ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() - rows_pad);
+  // This frame's strip was laid out for what its content took last frame; where the boxes want
+  // more than the room that leaves them (a lesson's band that just changed the picture's
+  // height), they are drawn to fit it, whole, and the strip is as high as they want next frame.
+  PipelineStrip& strip = state.pipeline;
+  const float boxes_room =
+      strip.content_height > 0
+          ? ImGui::GetWindowHeight() - (strip.content_height - strip.boxes_height)
+          : FLT_MAX;
+  const auto rows_height = [&](const ShapeFit& fit) {
+    return float(rows) * (box_height(fit) + style.ItemSpacing.y);
+  };
+  const ShapeFit drawn =
+      rows_height(wanted) > boxes_room + 0.5f ? fit_in(boxes_room - rows_pad) : wanted;
+  strip.boxes_height = rows_height(wanted);
+  const ImVec2 box(box_width(per_row), box_height(drawn));
   for (int i = 0; i < kStageCount; ++i) {
     const Stage stage = Stage(i);
     const int row = i / per_row;
@@ -221,8 +250,8 @@ void stage_row(AppState& state) {
     const bool failed = trace.failure.failed && trace.failure.stage == stage;
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
       frame->stage_box_shapes.push_back(shapes[size_t(i)]);
-    if (stage_box(i, stage_name(stage), lines[size_t(i)], text_size, step && step->stage == stage,
-                  failed, box, colours))
+    if (stage_box(i, stage_name(stage), drawn.lines[size_t(i)], drawn.text_size,
+                  step && step->stage == stage, failed, box, colours))
       go_to_stage(state, stage);
     const std::string made = stage_qkv_shapes(trace, stage);
     if (auto* frame = static_cast<FrameOutput*>(ImGui::GetIO().UserData))
@@ -236,6 +265,7 @@ void stage_row(AppState& state) {
       tooltip(tip.c_str());
     }
   }
+  return rows_height(wanted) - rows_height(drawn);
 }
 
 void substep_row(AppState& state) {
@@ -317,8 +347,9 @@ void draw_pipeline_panel(AppState& state) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs;
   if (begin_panel(state, PanelId::Pipeline, "Pipeline", flags)) {
+    float boxes_want = 0;  // the strip's height that the boxes drew smaller this frame
     if (state.session.trace) {
-      stage_row(state);
+      boxes_want = stage_row(state);
       substep_row(state);
     } else {
       ImGui::TextUnformatted("Computing the first trace...");
@@ -326,7 +357,7 @@ void draw_pipeline_panel(AppState& state) {
     if (state.session.computing) progress_row(state);
     if (state.session.trace) playback_controls(state);
     state.pipeline.content_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
-                                    ImGui::GetStyle().ItemSpacing.y;
+                                    ImGui::GetStyle().ItemSpacing.y + boxes_want;
   }
   ImGui::End();
 }

@@ -796,7 +796,7 @@ void draw_tensors_tab(AppState& state) {
   end_scroll_region();
 }
 
-float presenter_stage_width(const AppState& state, ImVec2 panel) {
+float presenter_stage_width(const AppState& state, ImVec2 panel, float heads_width) {
   const PipelineStep* step = current_step(state);
   if (!step || !state.session.trace) return 0;
   const Trace& trace = *state.session.trace;
@@ -835,9 +835,16 @@ float presenter_stage_width(const AppState& state, ImVec2 panel) {
   // the narrowest at which the text is whole; else the user's split: the heads stay in view.
   const float most = std::floor(panel.x * (1 - kMinHeadsFraction)) - 1;
   const float least = min_cell(font), any = 0.01f;
+  // No wider than leaves the heads their maps' least side, where the stage is whole there.
+  const float beside_heads = std::floor(panel.x - heads_width);
+  const auto for_heads = [&](float width) {
+    if (heads_width <= 0 || width <= beside_heads || !whole(beside_heads, true, least))
+      return width;
+    return narrowest(beside_heads, [&](float w) { return whole(w, true, least); });
+  };
   if (whole(most, false, least))
-    return narrowest(most, [&](float w) { return whole(w, false, least); });
-  if (whole(most, true, least)) return most;
+    return for_heads(narrowest(most, [&](float w) { return whole(w, false, least); }));
+  if (whole(most, true, least)) return for_heads(most);
   // Outside attend the heads' maps are shown ahead (faded) or as attend left them: where no
   // column beside them draws the stage whole (font scale 2 on 720-768 rows), the stage takes the
   // whole width, and the heads come back at attend.

@@ -29,6 +29,10 @@ void draw_toolkit_panel(AppState& state, HeatmapDrawer* drawer);
 // Tensors (whose stage view shares the screen with the heads' maps) draws its own.
 bool presenter_tab_full_width(ToolTab tab);
 void draw_heads_panel(AppState& state, HeatmapDrawer* drawer);
+// The narrowest heads panel `panel.y` high whose maps are at least least_map_side() for their
+// count (two maps: 240 px); 0 where no width up to `panel.x` gives them that, or no maps are shown.
+// Call inside a frame.
+float heads_width_for_least_maps(AppState& state, ImVec2 panel);
 // The right-hand panel: the code of the forward pass, and the run's checks.
 void draw_info_panel(AppState& state);
 

@@ -36,13 +36,18 @@ void ThreeMaps::end() const {
   ImGui::Dummy(ImVec2(width, side + 2 * title_h));
 }
 
+float three_maps_side(ImVec2 room) {
+  const float title_h = ImGui::GetTextLineHeightWithSpacing(), gap = ImGui::GetFontSize();
+  return std::floor(std::min((room.x - 2 * gap) / 3, room.y - 2 * title_h));
+}
+
 std::optional<ThreeMaps> three_maps_row() {
   ThreeMaps row;
   const ImVec2 room = ImGui::GetContentRegionAvail();
   row.width = room.x;
   row.title_h = ImGui::GetTextLineHeightWithSpacing();
   row.gap = ImGui::GetFontSize();
-  row.side = std::floor(std::min((room.x - 2 * row.gap) / 3, room.y - 2 * row.title_h));
+  row.side = three_maps_side(room);
   if (row.side < 8) return std::nullopt;
   row.start = ImGui::GetCursorScreenPos();
   return row;

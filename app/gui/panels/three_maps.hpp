@@ -34,5 +34,7 @@ struct ThreeMaps {
 // The row for the room left in the window, from the cursor; none when its maps would be under
 // 8 px.
 std::optional<ThreeMaps> three_maps_row();
+// The side of a row's maps in `room` (as three_maps_row's).
+float three_maps_side(ImVec2 room);
 
 }  // namespace attnlab::gui

@@ -33,6 +33,7 @@ namespace attnlab::gui {
 // What the pipeline strip's content needed last frame: the layout gives it that height.
 struct PipelineStrip {
   float content_height = 0;  // 0 until first drawn
+  float boxes_height = 0;    // of which the rows of stage boxes took this much
 };
 
 struct ControlsPanel {
