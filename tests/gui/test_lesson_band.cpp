@@ -83,11 +83,38 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
   state.ui.presenter = true;
   int checked = 0, findings = 0;
   // Not yet fixed (issue 38), by scene and kind of finding: the maps beside the stage view at
-  // 1024x768 where the stage is not whole in what 240 px maps leave it (two maps 190-237 px).
+  // 1024x768 where the stage is not whole in what 240 px maps leave it (two maps 190-237 px);
+  // regions that scroll what they hold (scroll).
   // Listed so the check holds the rest; each is printed, and a scene fixed must leave the list
   // (the test fails while a listed one is no longer found).
-  const std::set<std::string> kNotYetWhole = {"beyond-one-head 15 map", "notebook 10 map",
-                                              "notebook 5 map", "notebook 6 map"};
+  const std::set<std::string> kNotYetWhole = {"beyond-one-head 10 scroll",
+                                              "beyond-one-head 15 map",
+                                              "beyond-one-head 2 scroll",
+                                              "beyond-one-head 6 scroll",
+                                              "beyond-one-head 7 scroll",
+                                              "beyond-one-head 9 scroll",
+                                              "notebook 10 map",
+                                              "notebook 2 scroll",
+                                              "notebook 5 map",
+                                              "notebook 6 map",
+                                              "real-model 1 scroll",
+                                              "real-model 10 scroll",
+                                              "real-model 11 scroll",
+                                              "real-model 12 scroll",
+                                              "real-model 13 scroll",
+                                              "real-model 14 scroll",
+                                              "real-model 15 scroll",
+                                              "real-model 2 scroll",
+                                              "real-model 3 scroll",
+                                              "real-model 4 scroll",
+                                              "real-model 5 scroll",
+                                              "real-model 6 scroll",
+                                              "real-model 7 scroll",
+                                              "real-model 8 scroll",
+                                              "real-model 9 scroll",
+                                              "ten-minutes 13 scroll",
+                                              "ten-minutes 14 scroll",
+                                              "ten-minutes 15 scroll"};
   std::set<std::string> not_yet;
   for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
     testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
@@ -107,9 +134,10 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
             ADD_FAILURE() << where << ": " << problem;
           ++checked;
           for (const std::string& finding : picture_findings(size.x)) {
-            const std::string kind = finding.rfind("table", 0) == 0 ? "table"
-                                     : finding.rfind("map", 0) == 0 ? "map"
-                                                                    : "text";
+            const std::string kind = finding.rfind("table", 0) == 0     ? "table"
+                                     : finding.rfind("map", 0) == 0     ? "map"
+                                     : finding.rfind("scrolls", 0) == 0 ? "scroll"
+                                                                        : "text";
             const std::string known = lesson.name + " " + std::to_string(scene + 1) + " " + kind;
             if (kNotYetWhole.count(known)) {
               not_yet.insert(known);
@@ -127,9 +155,9 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
   for (const std::string& scene : not_yet) std::printf("not yet whole: %s\n", scene.c_str());
 }
 
-// The check itself: a table's rows under its window's edge, its columns past it, a map out of the
-// picture and two small maps are each found; and a lesson's table in a window too small for it
-// even at the least type is found cut.
+// The check itself: a table's rows under its window's edge, its columns past it, a scroll region
+// hiding content, a map out of the picture and two small maps are each found; and a lesson's table
+// in a window too small for it even at the least type is found cut.
 TEST_F(LessonBand, TheCheckFindsACutTableRowAColumnAMapOutOfViewAndSmallMaps) {
   const auto findings_of = [&](auto&& draw) {
     probe_frame(ImVec2(300, 200), draw);
@@ -161,6 +189,28 @@ TEST_F(LessonBand, TheCheckFindsACutTableRowAColumnAMapOutOfViewAndSmallMaps) {
   ASSERT_EQ(columns.size(), 1u);
   EXPECT_NE(columns[0].find(" columns "), std::string::npos) << columns[0];
   EXPECT_EQ(columns[0].find(" rows "), std::string::npos) << columns[0];
+  // A scroll region: three lines fit its 100 px; thirty hide most of theirs below (ImGui draws
+  // none of them, so no text is cut), and a row wider than it hides some across.
+  const auto region = [](int lines, const char* line) {
+    ImGui::BeginChild("probe_region", ImVec2(200, 100), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    for (int i = 0; i < lines; ++i) ImGui::TextUnformatted(line);
+    ImGui::EndChild();
+  };
+  for (int i = 0; i < 2; ++i) findings_of([&] { region(3, "fits"); });  // measured on frame 2
+  EXPECT_EQ(findings_of([&] { region(3, "fits"); }), std::vector<std::string>{});
+  findings_of([&] { region(30, "fits"); });
+  const auto tall = findings_of([&] { region(30, "fits"); });
+  ASSERT_EQ(tall.size(), 1u);
+  EXPECT_EQ(tall[0].rfind("scrolls \"probe/probe_region", 0), 0u) << tall[0];
+  EXPECT_NE(tall[0].find(" hidden below"), std::string::npos) << tall[0];
+  EXPECT_EQ(tall[0].find(" across"), std::string::npos) << tall[0];
+  findings_of([&] { region(1, "a line much wider than the two hundred pixels of its region"); });
+  const auto wide = findings_of(
+      [&] { region(1, "a line much wider than the two hundred pixels of its region"); });
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_NE(wide[0].find(" hidden across"), std::string::npos) << wide[0];
+  EXPECT_EQ(wide[0].find(" below"), std::string::npos) << wide[0];
   // Maps: two of 200 px (under 240), then one of them half out of the picture.
   state.frame.heatmap_placements = {{0, ImVec2(10, 10), ImVec2(210, 210)},
                                     {1, ImVec2(220, 10), ImVec2(420, 210)}};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/gui/look/colormap.hpp"
+#include "app/gui/look/wrap.hpp"
 #include "core/model/config.hpp"
 
 namespace attnlab::gui {
@@ -150,7 +151,9 @@ void draw_output_rows(const SweepView& view, ImVec2 at, float cell, float width)
 
 void draw_memory_gauge(const char* title, const FlashCounters& counters, float width,
                        const Palette& colours) {
-  ImGui::TextUnformatted(title);
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  for (const std::string& line : wrap_at_spaces(title, width, measure))
+    ImGui::TextUnformatted(line.c_str());  // wrapped to the gauge, not to the region
   const double ordinary = double(counters.ordinary_bytes), tiled = double(counters.bytes_held);
   // "2.0 GiB (2.1 GB)": the seeds write decimal gigabytes.
   const auto label = [](double bytes) {

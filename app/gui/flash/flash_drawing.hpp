@@ -34,7 +34,8 @@ void draw_row_bars(const SweepView& view, ImVec2 at, float cell, float width);
 // nothing yet.
 void draw_output_rows(const SweepView& view, ImVec2 at, float cell, float width);
 
-// Two bars, the ordinary path's bytes and the tiled path's, on one scale, labelled; at the cursor.
+// Under its title (wrapped to `width`), two bars, the ordinary path's bytes and the tiled path's,
+// on one scale, labelled; at the cursor.
 void draw_memory_gauge(const char* title, const FlashCounters& counters, float width,
                        const Palette& colours);
 

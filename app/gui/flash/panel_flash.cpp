@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "app/gui/flash/flash_drawing.hpp"
 #include "app/gui/flash/flash_panels.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/fitted_type.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/trace_jobs.hpp"
@@ -96,20 +98,29 @@ std::string narration(const FlashSweep& sweep, int shown) {
          ", then this tile is added.";
 }
 
-// What the tiled run computes and holds, against the ordinary path: this config and the seeds'.
-void draw_counters_and_gauge(AppState& state, const FlashCounters& k) {
-  FlashTab& tab = state.flash;
-  const Palette& colours = palette(state.ui.theme);
-  if (!tab.seeds_example) tab.seeds_example = seeds_example({64, 64});
+// The counters' line: the tiles computed and skipped, and the share of the ordinary FLOPs.
+std::string counters_line(const FlashCounters& k) {
   char line[192];
   std::snprintf(line, sizeof line,
                 "%lld of %lld tiles computed, %lld skipped (hatched): %.0f %% of the FLOPs.",
                 (long long)k.tiles_computed, (long long)k.tiles_total, (long long)k.tiles_skipped,
                 k.ordinary_flops > 0 ? 100.0 * k.flops / k.ordinary_flops : 0.0);
-  text_wrapped(line);
+  return line;
+}
+
+// The two gauges side by side where the room is wider than this many fonts, else one under the
+// other.
+constexpr float kGaugesSideBySideFonts = 30;
+
+// What the tiled run computes and holds, against the ordinary path: this config and the seeds'.
+void draw_counters_and_gauge(AppState& state, const FlashCounters& k) {
+  FlashTab& tab = state.flash;
+  const Palette& colours = palette(state.ui.theme);
+  if (!tab.seeds_example) tab.seeds_example = seeds_example({64, 64});
+  text_wrapped(counters_line(k));
   const float font = ImGui::GetFontSize();
   const float width = ImGui::GetContentRegionAvail().x;
-  const bool side_by_side = width > font * 30;
+  const bool side_by_side = width > font * kGaugesSideBySideFonts;
   const float gauge_w = side_by_side ? (width - font) * 0.5f : width;
   ImGui::BeginGroup();
   draw_memory_gauge("Held at once, this config:", k, gauge_w, colours);
@@ -125,8 +136,39 @@ void draw_counters_and_gauge(AppState& state, const FlashCounters& k) {
       "tiles for the seeds' example).");
 }
 
-// The grid, the bars and the output rows side by side, and the words: beside them when that
-// leaves the cells larger, else below (the words' column scrolls when it is too short).
+// The height of the words (the step's narration, the counters' line and the gauges) in a column
+// `width` wide, at the window's type: as draw_sweep's words region draws them.
+float words_height(const std::string& narration, const std::string& counted, float width) {
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float text_w = width - ImGui::GetStyle().WindowPadding.x;  // the region's half pads
+  const auto lines = [&](const std::string& text, float w) {
+    return float(wrap_at_spaces(text, w, measure).size());
+  };
+  const bool side_by_side = text_w > ImGui::GetFontSize() * kGaugesSideBySideFonts;
+  const float gauge_w = side_by_side ? (text_w - ImGui::GetFontSize()) * 0.5f : text_w;
+  const float first = lines("Held at once, this config:", gauge_w) + 2;
+  const float second = lines("The seeds' B 8, h 8, T 2048:", gauge_w) + 2;
+  const float gauges = side_by_side ? std::max(first, second) : first + second;
+  return (lines(narration, text_w) + lines(counted, text_w) + gauges) * line +
+         ImGui::GetStyle().ItemSpacing.y;  // the Spacing() after the narration
+}
+
+// Where the words go: beside the drawing in a column `width` wide, or below it (width 0), and
+// the drawing's cell size that leaves them.
+struct WordsPlace {
+  float width = 0;  // beside: the column's; 0: below, across the room
+  float cell = 1;   // pixels per score entry of the drawing
+  float type = 1;   // the share of the window's type the words need to fit whole
+};
+
+// The words' type is not shrunk under this share to make the drawing larger.
+constexpr float kLeastWordsType = 0.8f;
+
+// The grid, the bars and the output rows side by side, and the words: beside them in the column
+// width that leaves the cells largest with the words whole at no less than kLeastWordsType of
+// the type, or below them when that leaves the cells larger (what does not fit shrinks its type:
+// a fitted region).
 void draw_sweep(AppState& state, const FlashLesson& lesson) {
   const FlashSweep& sweep = *lesson.sweep;
   FlashTab& tab = state.flash;
@@ -140,12 +182,24 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
     return std::max(1.0f,
                     std::min((height - title_h) / float(sweep.T), (width - 2 * gap) / (2.2f * n)));
   };
-  const float words_w = std::max(font * 13, room.x * 0.32f);
-  const float words_h = font * 12;
-  const float beside = cell_for(room.x - words_w - gap, room.y);
-  const float below = cell_for(room.x, room.y - words_h);
-  const bool words_beside = beside >= below;
-  const float cell = words_beside ? beside : std::max(below, font * 0.5f);
+  const std::string said = narration(sweep, tab.step);
+  const std::string counted = counters_line(lesson.counters);
+  // Below: the words across the room at whole type, when that leaves the cells half a font.
+  const float below_cell = cell_for(room.x, room.y - words_height(said, counted, room.x) - gap);
+  std::optional<WordsPlace> place;
+  if (below_cell >= font * 0.5f) place = WordsPlace{0, below_cell, 1};
+  WordsPlace most_type{};  // beside, the words' type largest: where nothing else fits
+  most_type.type = 0;
+  for (float share = 0.3f; share < 0.66f; share += 0.05f) {
+    const float width = std::max(font * 13, std::round(room.x * share));
+    const WordsPlace beside{width, cell_for(room.x - width - gap, room.y),
+                            std::min(1.0f, room.y / words_height(said, counted, width))};
+    if (beside.type >= kLeastWordsType && (!place || beside.cell > place->cell)) place = beside;
+    if (beside.type > most_type.type) most_type = beside;
+  }
+  if (!place) place = most_type;
+  const bool words_beside = place->width > 0;
+  const float cell = place->cell;
   const float grid_w = float(sweep.Tk) * cell;
   const float bars_w = std::max(n * cell * 0.7f, font * 5);
   const float out_w = std::max(std::min(float(sweep.d_v) * cell * 2, n * cell * 0.5f), font * 2);
@@ -168,11 +222,11 @@ void draw_sweep(AppState& state, const FlashLesson& lesson) {
   const float drawing_w = out_at.x + out_w - top.x, drawing_h = title_h + float(sweep.T) * cell;
   ImGui::Dummy(ImVec2(drawing_w, drawing_h));
   if (words_beside) ImGui::SameLine(0, gap);
-  begin_padded_child("flash_words", ImVec2(0, words_beside ? std::max(drawing_h, room.y) : 0));
-  text_wrapped(narration(sweep, tab.step));
+  begin_fitted_region(state, "flash_words", ImVec2(0, words_beside ? room.y : 0));
+  text_wrapped(said);
   ImGui::Spacing();
   draw_counters_and_gauge(state, lesson.counters);
-  ImGui::EndChild();
+  end_fitted_region(state);
 }
 
 }  // namespace

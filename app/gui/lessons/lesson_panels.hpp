@@ -10,6 +10,9 @@ namespace attnlab::gui {
 
 // The band's most: a fifth of the window's height; the picture keeps the rest.
 constexpr float kBandMostFraction = 0.2f;
+// The audience's band (its window, a slide) has no scrollbar to use: what does not fit a fifth
+// at the least type makes it taller, up to this share of the window; only past it does it scroll.
+constexpr float kAudienceBandMostFraction = 0.3f;
 // Before the band scrolls, its type shrinks to fit, down to this share of the window's font and
 // not under kBandLeastFontPixels (both: readable from the back row).
 constexpr float kBandLeastFontScale = 0.6f;
@@ -17,7 +20,8 @@ constexpr float kBandLeastFontPixels = 14.0f;
 float band_least_font_scale(float font_pixels);
 
 // The band's height in a window `display_h` tall (0: no lesson open): as its content was drawn
-// last frame, at most kBandMostFraction of the window (the rest scrolls).
+// last frame, at most kBandMostFraction of the window (the audience's band, at its least type:
+// kAudienceBandMostFraction); the rest scrolls.
 float lesson_band_height(const AppState& state, float display_h);
 // A window's band shrank its type last frame: one more frame sees whether it fits now.
 bool band_fitting(const AppState& state);

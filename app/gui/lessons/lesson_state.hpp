@@ -23,7 +23,8 @@ struct PointerPoint {
 struct BandFit {
   float scale = 1;         // of the window's font, for the band's text
   std::string fitted_for;  // the scene, the reveal, the window's size and font it was fitted to
-  bool fitting = false;    // shrunk last frame: another frame sees whether it fits now
+  bool fitting = false;    // shrunk, or not yet drawn at its height, last frame: another frame
+  int settling = 0;        // frames drawn at a fitted type whose height or scrollbar still moved
 };
 
 struct LessonPlayer {

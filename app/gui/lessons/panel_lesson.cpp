@@ -1,3 +1,5 @@
+#include <imgui_internal.h>  // the band window's scrollbar
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,8 @@ namespace {
 using lessons::Scene;
 
 constexpr double kTrailSeconds = 1.0;
+// Frames the band may take to reach its height and drop its scrollbar once its type is fitted.
+constexpr int kMostSettlingFrames = 3;
 constexpr int kKeyX = 88;  // held: the pointer, as the right button
 const ImU32 kRight = IM_COL32(20, 140, 60, 255);
 const ImU32 kPointer = IM_COL32(255, 40, 40, 255);
@@ -74,8 +78,7 @@ BandText& band_text(LessonPlayer& player) {
 // The choices on one row, at their texts' widths; where the row is wider than the band it scrolls
 // sideways inside it (the band's height stays). A click marks the class's answer. Returns the
 // right choice's label.
-std::string choices_row(AppState& state, const lessons::Question& question, bool audience,
-                        float scale) {
+std::string choices_row(AppState& state, const lessons::Question& question, bool audience) {
   LessonPlayer& player = state.lesson;
   const Palette& colours = palette(state.ui.theme);
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -92,7 +95,8 @@ std::string choices_row(AppState& state, const lessons::Question& question, bool
   ImGui::BeginChild("##choices",
                     ImVec2(0, ImGui::GetFrameHeight() + (scrolls ? style.ScrollbarSize : 0)), false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::SetWindowFontScale(scale);  // a child window has its own
+  // No font scale of its own: a child's type is its parent's scale times its own (1), so the
+  // band's `scale` set here again drew the choices at scale squared.
   for (int i = 0; i < int(question.choices.size()); ++i) {
     const lessons::Choice& choice = question.choices[size_t(i)];
     const std::string& label = labels[size_t(i)];
@@ -121,7 +125,7 @@ std::string choices_row(AppState& state, const lessons::Question& question, bool
 }
 
 // The question, its choices (a click marks the class's answer), and after the reveal the answer.
-void question_block(AppState& state, const Scene& scene, bool audience, float scale) {
+void question_block(AppState& state, const Scene& scene, bool audience) {
   LessonPlayer& player = state.lesson;
   const lessons::Question& question = *scene.question;
   const Palette& colours = palette(state.ui.theme);
@@ -129,7 +133,7 @@ void question_block(AppState& state, const Scene& scene, bool audience, float sc
   draw_wrapped(band_text(player).question, "Question: ", question.text);
   ImGui::PopStyleColor();
   const std::string answer_text =
-      question.choices.empty() ? question.answer : choices_row(state, question, audience, scale);
+      question.choices.empty() ? question.answer : choices_row(state, question, audience);
   // Without choices: the class's words, typed in the lecturer's window, or a click on a map when
   // the answer is a head.
   std::string given = player.typed_answer;
@@ -257,10 +261,17 @@ bool notes_shown(const AppState& state) {
 
 float lesson_band_height(const AppState& state, float display_h) {
   if (!lesson_open(state)) return 0;
-  const float drawn =
-      state.lesson.audience_view ? state.lesson.audience_band_height : state.lesson.band_height;
+  const LessonPlayer& player = state.lesson;
+  const float drawn = player.audience_view ? player.audience_band_height : player.band_height;
   const float wanted = drawn > 0 ? drawn : ImGui::GetFontSize() * 5;
-  return std::round(std::min(wanted, std::floor(display_h * kBandMostFraction)));
+  // The audience's band at its least type grows to its text (it has no one to scroll it).
+  const BandFit& fit = player.audience_view ? player.audience_band_fit : player.band_fit;
+  const bool grows = (player.audience_view || player.slide) &&
+                     fit.scale <= band_least_font_scale(ImGui::GetFontSize()) + 1e-4f;
+  const float most =
+      std::floor(display_h * (grows ? kAudienceBandMostFraction : kBandMostFraction));
+  // Up, not to the nearest: half a pixel short of its content shows the band's scrollbar.
+  return std::min(std::ceil(wanted - 0.01f), most);
 }
 
 void draw_lesson_band(AppState& state, ImVec4 rect) {
@@ -299,16 +310,26 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
     draw_wrapped(band_text(player).title, "", scene.title);
     ImGui::PopStyleColor();
     draw_wrapped(band_text(player).caption, "", scene.caption);
-    if (scene.question) question_block(state, scene, audience, scale);
+    if (scene.question) question_block(state, scene, audience);
     if (notes_shown(state)) presenter_part(state);
     const float content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y -
                           ImGui::GetStyle().ItemSpacing.y;
     (player.audience_view ? player.audience_band_height : player.band_height) = content;
     // Too tall for the band's most: smaller type next frame (about in proportion), down to the
-    // floor; below it the band scrolls. Never larger again for the same content (no flicker).
+    // floor; below it the band scrolls (the audience's grows first). Never larger again for the
+    // same content (no flicker).
     const float least = band_least_font_scale(font);
-    fit.fitting = content > most + 0.5f && scale > least;
-    if (fit.fitting) fit.scale = std::max(least, scale * std::min(0.97f, most / content));
+    const bool shrink = content > most + 0.5f && scale > least;
+    if (shrink) fit.scale = std::max(least, scale * std::min(0.97f, most / content));
+    // Not settled either while the band is not yet drawn at the height this content gives it, or
+    // shows a scrollbar it no longer needs (ImGui decides both from the last frame's content): a
+    // picture saved now would show them. A few frames at most (no endless redraw).
+    const float height = rect.w - rect.y;
+    const bool moving =
+        std::abs(lesson_band_height(state, ImGui::GetIO().DisplaySize.y) - height) > 0.5f ||
+        ImGui::GetCurrentWindow()->ScrollbarY != (content > height + 0.5f);
+    fit.settling = shrink ? 0 : fit.settling + (moving ? 1 : 0);
+    fit.fitting = shrink || (moving && fit.settling <= kMostSettlingFrames);
     ImGui::SetWindowFontScale(1.0f);
   }
   ImGui::End();

@@ -79,7 +79,11 @@ void end_fitted_region(AppState& state) {
     fit.scale = std::min(1.0f, fit.scale * needed * 0.99f);
     ++fit.grows;
   }
-  fit.fitting = shrink || grow;
+  // Fitted, but ImGui still shows the scrollbar it decided from the last frame's content: a
+  // picture saved now would show it (and the narrower text). One more frame drops it: without it
+  // the text is as wide or wider, so no taller.
+  const bool stale_scrollbar = window->ScrollbarY && tall >= 1;
+  fit.fitting = shrink || grow || stale_scrollbar;
   ImGui::SetWindowFontScale(1.0f);
   ImGui::EndChild();
 }

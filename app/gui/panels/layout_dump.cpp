@@ -26,6 +26,30 @@ std::string span(const char* what, float lo, float hi, float shown_lo, float sho
   return line;
 }
 
+// More than this hidden in a scroll region is a finding (less is a rounding of its edges).
+constexpr float kMostHiddenPixels = 2;
+
+// " 57 px of 357 hidden below": what a region `shown` px long hides of its `content` (and its
+// padding both sides) along one axis, as ImGui's ScrollMax counts it.
+std::string hidden(const char* where, float content, float padding, float shown) {
+  const float whole = content + 2 * padding, scroll_max = whole - shown;
+  if (scroll_max <= kMostHiddenPixels) return "";
+  char line[96];
+  std::snprintf(line, sizeof line, " %.0f px of %.0f hidden%s", scroll_max, whole, where);
+  return line;
+}
+
+// Whether `window` is a table's own scrolling window (this frame's).
+bool table_window(const ImGuiWindow* window) {
+  ImGuiContext& g = *GImGui;
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    const ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (table && table->InnerWindow == window && table->InnerWindow != table->OuterWindow)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> content_findings(const AppState& state, ImVec4 picture) {
@@ -53,6 +77,27 @@ std::vector<std::string> content_findings(const AppState& state, ImVec4 picture)
     const char* first = table->ColumnsCount > 0 ? ImGui::TableGetColumnName(table, 0) : "";
     found.push_back("table \"" + std::string(first && *first ? first : "?") + "\" (" +
                     table->OuterWindow->Name + "):" + problems);
+  }
+  // Scroll regions (child windows) whose content is larger than what they show: ImGui draws
+  // nothing of what is scrolled out, so no text of it is found cut. A table's own scrolling
+  // window is the table's finding above.
+  for (const ImGuiWindow* window : g.Windows) {
+    if (!window->Active || window->Hidden || !(window->Flags & ImGuiWindowFlags_ChildWindow))
+      continue;
+    const ImGuiWindow* root = window->RootWindow;
+    if (root->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) continue;
+    if (root->Pos.y >= picture.w - 0.5f || window->Pos.y >= picture.w - 0.5f) continue;
+    if (table_window(window)) continue;
+    // What this frame drew against what the region shows: ImGui's ScrollMax, which it sets from
+    // the last frame's content only when the next frame begins (a region whose type was fitted
+    // this frame still has the last frame's).
+    const ImVec2 content(ImFloor(window->DC.CursorMaxPos.x - window->DC.CursorStartPos.x),
+                         ImFloor(window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y));
+    std::string problems =
+        hidden(" below", content.y, window->WindowPadding.y, window->InnerRect.GetHeight()) +
+        hidden(" across", content.x, window->WindowPadding.x, window->InnerRect.GetWidth());
+    if (problems.empty()) continue;
+    found.push_back("scrolls \"" + std::string(window->Name) + "\":" + problems);
   }
   const std::vector<HeatmapPlacement>& maps = state.frame.heatmap_placements;
   const float least = least_map_side(int(maps.size()));

@@ -22,8 +22,10 @@ namespace attnlab::gui {
 
 // What the last frame drew cut or too small in `picture` (x0, y0, x1, y1: the window less a
 // lesson's band): each table whose rows or columns are not wholly inside what its window shows
-// and the picture, each heatmap not wholly inside the picture or smaller than least_map_side().
-// One line each: `table "first column" (window): rows 120..610 shown 120..560`. Call after
+// and the picture, each scroll region (a child window) whose content is larger than it (what it
+// hides is never drawn, so no text of it is found cut), each heatmap not wholly inside the
+// picture or smaller than least_map_side(). One line each: `table "first column" (window): rows
+// 120..610 shown 120..560`, `scrolls "window": 57 px of 357 hidden below`. Call after
 // ImGui::Render(); the text itself is checked by text_findings().
 std::vector<std::string> content_findings(const AppState& state, ImVec4 picture);
 

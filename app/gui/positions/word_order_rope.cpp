@@ -128,7 +128,11 @@ void draw_rope_view(AppState& state) {
       tab.rope_pair, w * degrees, tab.rope_distance, angle0 * degrees, angle * degrees);
   const float font = ImGui::GetFontSize();
   const float width = ImGui::GetContentRegionAvail().x - font * 0.5f;
-  const float side = std::min(room_below(0.3f), width * 0.42f);
+  // The room there is, not room_below's readable least: on a projector the view does not scroll
+  // (the plane and the plot stay whole, smaller), down to three lines of type.
+  const float room =
+      ImGui::GetContentRegionAvail().y - 0.3f * ImGui::GetTextLineHeightWithSpacing();
+  const float side = std::min(room, width * 0.42f);
   if (side < font * 3) {
     ImGui::TextWrapped("Too little room to draw: enlarge the window.");
     return;
