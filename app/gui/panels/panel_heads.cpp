@@ -16,6 +16,7 @@
 #include "app/gui/look/theme.hpp"
 #include "app/gui/look/token_text.hpp"
 #include "app/gui/look/wrap.hpp"
+#include "app/gui/panels/fitted_type.hpp"
 #include "app/gui/panels/heads_grid.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/stale_banner.hpp"
@@ -853,11 +854,11 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
         const float column_w = header_column_width();
         room.x -= column_w;
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x, start.y));
-        // With the window's padding, as any panel: its texts keep clear of its edges.
-        ImGui::BeginChild("##heads_header", ImVec2(column_w, room.y), false,
-                          ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
+        // With the window's padding, as any panel: its texts keep clear of its edges. Its type
+        // shrinks until the legend and the focus bar fit the column's height (no scrolling).
+        begin_fitted_region(state, "##heads_header", ImVec2(column_w, room.y));
         draw_header(state, set, header, batch_in_title);
-        ImGui::EndChild();
+        end_fitted_region(state);
         ImGui::SetCursorScreenPos(start);
       } else {
         draw_header(state, set, header, batch_in_title);
