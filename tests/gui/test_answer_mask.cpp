@@ -301,9 +301,9 @@ TEST_F(AnswerBoxes, NotebookThreeHidesThisConfigsTotalNotGptThreesHeads) {
   settle();
   EXPECT_EQ(drawn_in("this_config", "96"), std::vector<std::string>{}) << "the total shown";
   EXPECT_GE(boxes_in(state, "this_config"), 2) << "the formula's = 96 and the total";
-  EXPECT_EQ(boxes_in(state, "models"), 0) << "a reference row boxed";
-  EXPECT_GE(drawn_in("models", "96").size(), 2u) << "GPT-3's h and n_kv, 96 each";
-  EXPECT_FALSE(drawn_in("models", "GPT-3").empty()) << "the Real models table is not drawn";
+  EXPECT_EQ(boxes_in(state, "model_table"), 0) << "a reference row boxed";
+  EXPECT_GE(drawn_in("model_table", "96").size(), 2u) << "GPT-3's h and n_kv, 96 each";
+  EXPECT_FALSE(drawn_in("model_table", "GPT-3").empty()) << "the Real models table is not drawn";
 }
 
 // Ten-minutes 17 plays GPT-3 itself: its row of the Real models table is this run's, and its
@@ -314,9 +314,9 @@ TEST_F(AnswerBoxes, AReferenceRowOfTheRunAskedAboutIsMaskedLikeItsCounters) {
   ASSERT_EQ(state.lesson.lesson.scenes[16].question->answer, "128");
   state.lesson.revealed = false;
   settle();
-  EXPECT_GE(boxes_in(state, "models"), 1) << "GPT-3's d_k shown";
+  EXPECT_GE(boxes_in(state, "model_table"), 1) << "GPT-3's d_k shown";
   EXPECT_GE(boxes_in(state, "this_config"), 1);
-  EXPECT_FALSE(drawn_in("models", "128").empty()) << "no other model's 128 shown";
+  EXPECT_FALSE(drawn_in("model_table", "128").empty()) << "no other model's 128 shown";
   const AnswerMask mask = answer_mask(*state.lesson.lesson.scenes[16].question);
   EXPECT_EQ(giving_away(mask, "128"), std::vector<std::string>{});
 }

@@ -6,6 +6,7 @@
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/model/model_state.hpp"
 #include "app/gui/state/pipeline_steps.hpp"
+#include "app/gui/state/redraw.hpp"
 #include "headless_imgui.hpp"
 #include "tiny_checkpoints.hpp"
 
@@ -51,6 +52,8 @@ class TextFit : public HeadlessImGui {
     wait_for_measurements(state);
     frame();
     frame();  // a table first shown in a new child window is fitted on its third frame
+    // Fitted regions and the band done fitting their type, as a still waits for them.
+    for (int more = 0; more < kMostFittingFrames && layout_fitting(state); ++more) frame();
     // A region whose content outgrows it shows its scrollbar a frame after it learns its content's
     // size, one frame later in a region nested in a new one: the layout settled, at most two
     // frames on (only a view with findings pays them).

@@ -1,6 +1,7 @@
-// --screenshot FILE (after --frames N frames) as a mode of the frame loop: the PNG of the frame
-// just drawn, and with --dump-layout the layout JSON; then the app exits (2 when a file cannot be
-// written: the user's to fix, as a bad option).
+// --screenshot FILE (after --frames N frames, and once the band and the fitted regions are done
+// fitting their type, at most kMostFittingFrames more) as a mode of the frame loop: the PNG of the
+// frame just drawn, and with --dump-layout the layout JSON; then the app exits (2 when a file
+// cannot be written: the user's to fix, as a bad option).
 #include <imgui.h>
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "app/gui/gl/modes/frame_mode.hpp"
 #include "app/gui/gl/modes/window_exports.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/state/redraw.hpp"
 #include "core/tensor/npy.hpp"
 
 namespace attnlab::gui {
@@ -39,6 +41,7 @@ class ScreenshotMode final : public FrameMode {
  public:
   void frame(FrameLoop& loop) override {
     if (loop.frame < loop.options.frames) return;
+    if (layout_fitting(loop.state) && loop.frame < loop.options.frames + kMostFittingFrames) return;
     loop.exit_code = save_screenshot(loop.state, loop.options);
     over_ = true;
   }
