@@ -177,7 +177,11 @@ float stage_row(AppState& state) {
   };
   int per_row = kStageCount;
   std::vector<std::vector<std::string>> lines, wrapped;
-  auto [most_lines, rows_h] = wrap_in_rows(per_row, lines);
+  // Plain variables, not a structured binding: the lambda below captures most_lines (clang 14
+  // refuses a captured binding).
+  const auto first = wrap_in_rows(per_row, lines);
+  size_t most_lines = first.first;
+  float rows_h = first.second;
   for (int n = (kStageCount + 1) / 2; n >= 1; --n) {
     const bool numbers_fit = box_width(per_row) - 2 * style.FramePadding.x >= widest;
     const auto [most, height] = wrap_in_rows(n, wrapped);
