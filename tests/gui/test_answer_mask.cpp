@@ -56,6 +56,19 @@ TEST(AnswerMask, AShapeMatchesEachOfItsSpellings) {
             (Parts{"(1, 10, 8)", "(1, 10, 8)"}));
 }
 
+// A narrow column shortens "= (1, 11, 2, 2)" to "= (1, 11, 2,…": its first dims give the answer's
+// start away, so it is masked; a shortened shape that starts otherwise is another shape.
+TEST(AnswerMask, AShapeShortenedByAnEllipsisIsMaskedWhereItCouldBeTheAnswer) {
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "= (1, 11, 2,\u2026"), Parts{"(1, 11, 2,\u2026"});
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "(1, 11\u2026 then"), Parts{"(1, 11\u2026"});
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "(1, 11, 2, 2, 5,\u2026"), Parts{});
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "(1, 12,\u2026"), Parts{});
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "(1,\u2026"), Parts{}) << "one dim is no shape";
+  EXPECT_EQ(spelled("(1, 11, 2, 2)", "(1, 11, 2,"), Parts{}) << "a line a shape wraps after";
+  // A number answer does not match a shortened shape's dims either.
+  EXPECT_EQ(spelled("11", "(1, 11, 2,\u2026"), Parts{});
+}
+
 TEST(AnswerMask, AShapeDoesNotMatchItsNearMisses) {
   for (const char* drawn :
        {"(1, 10, 80)", "(1, 10, 8, 2)", "(2, 1, 10, 8)", "(10, 8)", "1\u00D710\u00D780", "1x10x8x2",

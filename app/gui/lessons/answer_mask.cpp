@@ -56,6 +56,7 @@ Separator separator_at(std::string_view s, size_t& at) {
 struct ShapeAt {
   size_t end = 0;
   std::vector<int64_t> dims;
+  bool cut = false;  // shortened by an ellipsis: "(1, 11, 2,…" has the first dims of its shape
 };
 
 // A shape of two or more whole numbers starting at `at`: "(1, 10, 8)", "[1, 10, 8]", "(1×10×8)",
@@ -90,7 +91,15 @@ std::optional<ShapeAt> shape_at(std::string_view s, size_t at) {
   if (shape.dims.size() < 2) return std::nullopt;
   if (open) {
     skip_spaces(s, p);
-    if (p >= s.size() || s[p] != (open == '(' ? ')' : ']')) return std::nullopt;
+    if (p >= s.size() || s[p] != (open == '(' ? ')' : ']')) {
+      // A shape a narrow column shortened with an ellipsis ("(1, 11, 2,…"): its first dims.
+      separator_at(s, p);
+      skip_spaces(s, p);
+      if (s.substr(p, 3) != "\xE2\x80\xA6" && s.substr(p, 3) != "...") return std::nullopt;
+      shape.end = p + 3;
+      shape.cut = true;
+      return shape;
+    }
     shape.end = p + 1;
   } else {
     if (p < s.size() && (word_char(s[p]) || (s[p] == '.' && p + 1 < s.size() && digit(s[p + 1]))))
@@ -101,12 +110,12 @@ std::optional<ShapeAt> shape_at(std::string_view s, size_t at) {
 }
 
 // Every shape of the text, as spans.
-std::vector<std::pair<TextSpan, std::vector<int64_t>>> shapes_in(std::string_view s) {
-  std::vector<std::pair<TextSpan, std::vector<int64_t>>> found;
+std::vector<std::pair<TextSpan, ShapeAt>> shapes_in(std::string_view s) {
+  std::vector<std::pair<TextSpan, ShapeAt>> found;
   for (size_t i = 0; i < s.size();) {
     if (s[i] == '(' || s[i] == '[' || digit(s[i]))
       if (std::optional<ShapeAt> shape = shape_at(s, i)) {
-        found.push_back({{i, shape->end}, std::move(shape->dims)});
+        found.push_back({{i, shape->end}, *shape});
         i = shape->end;
         continue;
       }
@@ -271,8 +280,12 @@ std::vector<TextSpan> answer_spans(const AnswerMask& mask, std::string_view draw
     case AnswerMask::Kind::None:
       break;
     case AnswerMask::Kind::Shape:
-      for (const auto& [span, dims] : shapes_in(drawn))
-        if (dims == mask.dims) spans.push_back(span);
+      for (const auto& [span, shape] : shapes_in(drawn)) {
+        const bool prefix =  // a shortened shape that may be the answer gives its start away
+            shape.cut && shape.dims.size() <= mask.dims.size() &&
+            std::equal(shape.dims.begin(), shape.dims.end(), mask.dims.begin());
+        if (shape.dims == mask.dims || prefix) spans.push_back(span);
+      }
       break;
     case AnswerMask::Kind::Number: {
       // A shape's dimensions are the shape's, not numbers standing alone.

@@ -1,7 +1,8 @@
 // Nothing gives the answer away (issue 38): until a question is revealed, a text in the picture
 // that spells its answer is drawn as a "?" box. This is the one place that decides what spells
 // it; app/gui/look/answer_boxes.* draws the boxes over whatever text the frame drew.
-//   a shape   (1, 10, 8): "(1, 10, 8)", "[1, 10, 8]", "1×10×8", "1 x 10 x 8" (not (1, 10, 80),
+//   a shape   (1, 10, 8): "(1, 10, 8)", "[1, 10, 8]", "1×10×8", "1 x 10 x 8", and shortened by an
+//             ellipsis "(1, 10,…" (its first dims: it may be the answer) (not (1, 10, 80),
 //             (1, 10, 8, 2) or 10×8)
 //   a number  96: "96", the 96 of "total: 96", "96.0" (not 960, 0.96, -96, h96, nor a shape's 96);
 //             1/3: "1/3", "0.33", "0.333" (a decimal of two or more places, rounded)
