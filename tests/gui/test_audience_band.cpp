@@ -10,6 +10,7 @@
 #include "app/gui/panels/layout.hpp"
 #include "app/lessons/lesson_files.hpp"
 #include "headless_imgui.hpp"
+#include "settle_scene.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -20,14 +21,9 @@ class AudienceBand : public HeadlessImGui {
   void show(int scene, bool revealed) {
     show_scene(state, scene);
     state.lesson.revealed = revealed;
-    for (int i = 0; i < 40; ++i) {
-      state.session.worker->wait_idle();
-      poll_trace(state);
-      frame();
-      wait_for_measurements(state);
-      if (i >= 2 && !band_fitting(state) && !type_fitting(state) && !state.session.computing)
-        return;
-    }
+    if (settle_scene(
+            state, [&] { frame(); }, 40))
+      return;
     ADD_FAILURE() << "scene " << scene + 1 << " still fitting";
   }
   float band() const { return ImGui::GetIO().DisplaySize.y - state.frame.layout_height; }

@@ -13,6 +13,7 @@
 #include "app/gui/look/drawn_text.hpp"
 #include "app/gui/panels/fitted_type.hpp"
 #include "headless_imgui.hpp"
+#include "settle_scene.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -21,14 +22,8 @@ class FocusedLabels : public HeadlessImGui {
  protected:
   // The scene computed and shown, and the band's type fitted (as the band's test settles).
   void settle() {
-    for (int i = 0; i < 30; ++i) {
-      state.session.worker->wait_idle();
-      poll_trace(state);
-      frame();
-      wait_for_measurements(state);
-      if (i >= 2 && !band_fitting(state) && !type_fitting(state) && !state.session.computing)
-        return;
-    }
+    settle_scene(
+        state, [&] { frame(); }, 30);
   }
 };
 

@@ -20,6 +20,7 @@
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/lessons/lesson_files.hpp"
 #include "headless_imgui.hpp"
+#include "settle_scene.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -28,14 +29,8 @@ class LessonBand : public HeadlessImGui {
  protected:
   // The scene computed and shown, and the band's type fitted.
   void settle() {
-    for (int i = 0; i < 30; ++i) {
-      state.session.worker->wait_idle();
-      poll_trace(state);
-      frame();
-      wait_for_measurements(state);  // the tabs' measurements in (the head-count table's)
-      if (i >= 2 && !band_fitting(state) && !type_fitting(state) && !state.session.computing)
-        return;
-    }
+    settle_scene(
+        state, [&] { frame(); }, 30);
   }
   // Whatever the picture shows cut or too small, and every text cut or overlapping another.
   std::vector<std::string> picture_findings(float W) const {
