@@ -231,6 +231,15 @@ class AnswerBoxes : public HeadlessImGui {
     return marks;
   }
 
+  // Scene `number` (from 1) of `lesson` shown asked, its answer `answer`.
+  void ask(const std::string& lesson, int number, const std::string& answer) {
+    ASSERT_EQ(open_lesson(state, lesson, ""), "");
+    ASSERT_TRUE(show_scene(state, number - 1)) << state.lesson.scene_error;
+    ASSERT_EQ(state.lesson.lesson.scenes[size_t(number - 1)].question->answer, answer);
+    state.lesson.revealed = false;
+    settle();
+  }
+
   // Scene `number` (from 1) of `lesson`: asked, nothing in the picture spells the answer and a
   // "?" box is drawn; answered, the answer is there and no box.
   void expect_hidden_then_shown(const std::string& lesson, int number) {
@@ -307,11 +316,7 @@ int boxes_in(const AppState& state, const std::string& window) {
 // Notebook 3 asks for this config's 96 parameters: the Counters' "total: 96" is boxed, GPT-3's
 // 96 heads (and 96 K/V heads) in the Real models table are another model's and shown.
 TEST_F(AnswerBoxes, NotebookThreeHidesThisConfigsTotalNotGptThreesHeads) {
-  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
-  ASSERT_TRUE(show_scene(state, 2)) << state.lesson.scene_error;
-  ASSERT_EQ(state.lesson.lesson.scenes[2].question->answer, "96");
-  state.lesson.revealed = false;
-  settle();
+  ASSERT_NO_FATAL_FAILURE(ask("notebook", 3, "96"));
   EXPECT_EQ(drawn_in("this_config", "96"), std::vector<std::string>{}) << "the total shown";
   EXPECT_GE(boxes_in(state, "this_config"), 2) << "the formula's = 96 and the total";
   EXPECT_EQ(boxes_in(state, "model_table"), 0) << "a reference row boxed";
@@ -322,11 +327,7 @@ TEST_F(AnswerBoxes, NotebookThreeHidesThisConfigsTotalNotGptThreesHeads) {
 // Ten-minutes 17 plays GPT-3 itself: its row of the Real models table is this run's, and its
 // d_k (128, the answer) is boxed there; the other models' 128s are theirs and shown.
 TEST_F(AnswerBoxes, AReferenceRowOfTheRunAskedAboutIsMaskedLikeItsCounters) {
-  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
-  ASSERT_TRUE(show_scene(state, 16)) << state.lesson.scene_error;
-  ASSERT_EQ(state.lesson.lesson.scenes[16].question->answer, "128");
-  state.lesson.revealed = false;
-  settle();
+  ASSERT_NO_FATAL_FAILURE(ask("ten-minutes", 17, "128"));
   EXPECT_GE(boxes_in(state, "model_table"), 1) << "GPT-3's d_k shown";
   EXPECT_GE(boxes_in(state, "this_config"), 1);
   EXPECT_FALSE(drawn_in("model_table", "128").empty()) << "no other model's 128 shown";
@@ -337,11 +338,7 @@ TEST_F(AnswerBoxes, AReferenceRowOfTheRunAskedAboutIsMaskedLikeItsCounters) {
 // Notebook 11's answer is 1 (row "The"'s weight): the Heads panel's "head 1" names a map, and
 // masking one name of the numbered heads would point at the answer: it is drawn whole.
 TEST_F(AnswerBoxes, NotebookElevenShowsTheHeadsNamesNumbers) {
-  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
-  ASSERT_TRUE(show_scene(state, 10)) << state.lesson.scene_error;
-  ASSERT_EQ(state.lesson.lesson.scenes[10].question->answer, "1");
-  state.lesson.revealed = false;
-  settle();
+  ASSERT_NO_FATAL_FAILURE(ask("notebook", 11, "1"));
   EXPECT_EQ(boxes_in(state, "Heads"), 0);
   bool named = false;
   for (const DrawnText& t : drawn_texts())
