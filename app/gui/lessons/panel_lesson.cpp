@@ -161,7 +161,12 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
         (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : ""));
     ImGui::PopStyleColor();
   } else if (!audience) {
-    ImGui::TextDisabled("The class answers first; the next click (PageDown) reveals the answer.");
+    // Beside the class's answer where it fits.
+    const char* how = "The class answers first; the next click (PageDown) reveals the answer.";
+    if (question.choices.empty() &&
+        same_line_if_fits(ImGui::CalcTextSize(how).x, ImGui::GetFontSize()))
+      ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", how);
   }
 }
 
@@ -307,7 +312,16 @@ void draw_lesson_band(AppState& state, ImVec4 rect) {
     }
     const Scene& scene = player.lesson.scenes[size_t(std::max(player.scene, 0))];
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours.accent));
-    draw_wrapped(band_text(player).title, "", scene.title);
+    // The title on the strip's row where it fits there whole: a row more for the caption.
+    const bool strip_last =
+        !player.slide && (player.playing || audience) && player.scene_error.empty();
+    const bool beside_strip =
+        strip_last &&
+        same_line_if_fits(ImGui::CalcTextSize(scene.title.c_str()).x, ImGui::GetFontSize());
+    if (beside_strip)
+      ImGui::TextUnformatted(scene.title.c_str());
+    else
+      draw_wrapped(band_text(player).title, "", scene.title);
     ImGui::PopStyleColor();
     draw_wrapped(band_text(player).caption, "", scene.caption);
     if (scene.question) question_block(state, scene, audience);
