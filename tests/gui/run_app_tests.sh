@@ -36,6 +36,17 @@ expect 0 "" --preset seed003 --stage output-project "${shot[@]}"
 expect 0 "" --preset seed003 --panel heads "${shot[@]}"
 [ -e "$settings" ] && bad "a scripted run wrote settings" || ok
 
+# A screenshot waits for what its picture shows: ten-minutes scene 7 runs Transformer base (B = 32,
+# T = 128, d_model = 512), computed on the worker after the scene opens; one frame asked for, the
+# picture is still of that run, not of the scene before it, and nothing is left computing.
+expect 0 "" --lesson ten-minutes --scene 7 --screenshot "$work/scene.png" --frames 1 \
+  --dump-layout "$work/scene.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["shapes"].get("q_split") == [32, 128, 8, 64] and not d["computing"] else 1)' \
+  "$work/scene.json" && ok || bad "the screenshot of scene 7 shows another run: $(head -c 300 "$work/scene.json")"
+
 # A scripted run makes no settings folder and no log in it (issue 43): with HOME and
 # XDG_CONFIG_HOME at empty folders (and no ATTNLAB_CONFIG_DIR), a screenshot with --dump-layout and
 # an export leave both empty. (Mesa's shader cache is pointed elsewhere: it is not the app's.)

@@ -1,12 +1,14 @@
-// --screenshot FILE (after --frames N frames, and once the band and the fitted regions are done
-// fitting their type, at most kMostFittingFrames more) as a mode of the frame loop: the PNG of the
-// frame just drawn, and with --dump-layout the layout JSON; then the app exits (2 when a file
+// --screenshot FILE (after --frames N frames, once what the picture shows is computed, as for a
+// slide: the scene's trace, a model, a measurement; then once the band and the fitted regions are
+// done fitting their type, at most kMostFittingFrames more) as a mode of the frame loop: the PNG of
+// the frame just drawn, and with --dump-layout the layout JSON; then the app exits (2 when a file
 // cannot be written: the user's to fix, as a bad option).
 #include <imgui.h>
 
 #include <cstdio>
 #include <optional>
 
+#include "app/gui/export/picture_export.hpp"
 #include "app/gui/gl/modes/frame_mode.hpp"
 #include "app/gui/gl/modes/window_exports.hpp"
 #include "app/gui/panels/layout_dump.hpp"
@@ -16,6 +18,9 @@
 namespace attnlab::gui {
 
 namespace {
+
+// Frames drawn after the computation settled: the new trace drawn, its layout measured.
+constexpr int kFramesAfterSettling = 2;
 
 int save_screenshot(AppState& state, const StartOptions& options) {
   std::optional<PanelId> panel;
@@ -41,7 +46,14 @@ class ScreenshotMode final : public FrameMode {
  public:
   void frame(FrameLoop& loop) override {
     if (loop.frame < loop.options.frames) return;
-    if (layout_fitting(loop.state) && loop.frame < loop.options.frames + kMostFittingFrames) return;
+    if (settled_at_ < 0) {
+      const std::string model_error = settle_for_export(loop.state);
+      if (!model_error.empty()) std::fprintf(stderr, "attnlab: %s\n", model_error.c_str());
+      settled_at_ = loop.frame;
+    }
+    const int drawn = loop.frame - settled_at_;
+    if (drawn < kFramesAfterSettling) return;
+    if (layout_fitting(loop.state) && drawn < kFramesAfterSettling + kMostFittingFrames) return;
     loop.exit_code = save_screenshot(loop.state, loop.options);
     over_ = true;
   }
@@ -49,6 +61,7 @@ class ScreenshotMode final : public FrameMode {
 
  private:
   bool over_ = false;
+  int settled_at_ = -1;  // the frame at which the computation was waited for
 };
 
 }  // namespace
