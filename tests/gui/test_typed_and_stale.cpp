@@ -4,6 +4,7 @@
 // settings that can no longer be used are dropped one by one, each named.
 #include <imgui_internal.h>
 
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/panels/stale_banner.hpp"
 #include "app/gui/state/config_fields.hpp"
 #include "app/gui/state/startup.hpp"
@@ -103,6 +104,33 @@ TEST_F(TypedAndStale, APendingTraceSaysWhatItComputesAndWhatItShows) {
   state.session.worker->wait_idle();
   frame();
   EXPECT_EQ(stale_message(state), "");
+}
+
+// A preset or a lesson's scene changes many settings at once: the picture is not covered by their
+// list (a wall of amber over the maps while a scene computes); they are counted, or the scene
+// named.
+TEST_F(TypedAndStale, ManySettingsAtOnceAreCountedOrNamedByTheirScene) {
+  start_on("seed003");
+  ASSERT_TRUE(apply_preset(state, "base"));
+  ASSERT_TRUE(state.session.computing);
+  const size_t changed = differing_fields(state.session.config, state.session.trace->config).size();
+  ASSERT_GT(changed, 3u);
+  std::string message = stale_message(state);
+  EXPECT_EQ(message.rfind("Computing " + std::to_string(changed) + " changed settings (", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("showing the last valid trace"), std::string::npos) << message;
+  state.session.worker->wait_idle();
+  frame();
+
+  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
+  state.session.worker->wait_idle();
+  frame();
+  ASSERT_TRUE(show_scene(state, 6));  // "512 = 8 x 64": Transformer base after seed003's sizes
+  ASSERT_TRUE(state.session.computing);
+  message = stale_message(state);
+  EXPECT_EQ(message.rfind("Computing scene 7 (", 0), 0u) << message;
+  EXPECT_LT(message.size(), 70u) << message;
+  state.session.worker->wait_idle();
 }
 
 TEST_F(TypedAndStale, AnInvalidConfigIsNeverSaved) {

@@ -4,19 +4,34 @@
 
 #include <cstdio>
 
+#include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/theme.hpp"
 #include "app/gui/state/config_fields.hpp"
 
 namespace attnlab::gui {
 
+namespace {
+
+// Settings named while they are few; more (a preset, a lesson's scene: eight at once) are not
+// listed: the list would fill the picture. `many` says them instead.
+std::string named_or(const std::vector<FieldValue>& fields, const std::string& many) {
+  constexpr size_t kMostNamed = 3;
+  return fields.size() <= kMostNamed ? join_fields(fields) : many;
+}
+
+}  // namespace
+
 std::string stale_message(const AppState& state) {
   if (!state.session.trace) return "";
   const Config& shown = state.session.trace->config;
-  const std::string wanted = join_fields(differing_fields(state.session.config, shown));
+  const std::vector<FieldValue> changed = differing_fields(state.session.config, shown);
+  const std::string wanted = named_or(
+      changed, lesson_playing(state) ? "scene " + std::to_string(state.lesson.scene + 1)
+                                     : std::to_string(changed.size()) + " changed settings");
   if (wanted.empty() && state.session.issues.empty() && !state.session.computing &&
       state.session.run_error.empty())
     return "";
-  const std::string showing = join_fields(differing_fields(shown, state.session.config));
+  const std::string showing = named_or(differing_fields(shown, state.session.config), "");
   // Presenter mode hides the controls: the reason is said here, where the lecturer looks.
   const bool controls_hidden = state.ui.presenter;
   const std::string picture = "showing " + (showing.empty() ? "the last valid trace" : showing);
