@@ -26,7 +26,7 @@ class MeasuredTable : public HeadlessImGui {
   // The table drawn from `cells` under `headers`, with `flags`, as ImGui lays it out.
   Laid draw(const std::vector<std::string>& headers,
             const std::vector<std::vector<std::string>>& cells, ImGuiTableFlags flags,
-            float* measured = nullptr) {
+            float* measured = nullptr, float* measured_height = nullptr) {
     Laid laid;
     probe_frame(ImVec2(900, 600), [&] {
       const MeasuredColumns columns = measure_columns(headers, cells);
@@ -40,15 +40,17 @@ class MeasuredTable : public HeadlessImGui {
         }
       }
       ImGuiTable* table = ImGui::GetCurrentTable();
-      ImGui::TableNextRow();  // ends the last row: its bottom is known
       for (int c = 0; c < table->ColumnsCount; ++c) {
         laid.columns_right = std::max(laid.columns_right, table->Columns[c].MaxX);
         laid.widths.push_back(table->Columns[c].WidthGiven);
       }
       laid.columns_right -= table->OuterRect.Min.x;
-      laid.last_row_bottom = table->RowPosY1 - table->OuterRect.Min.y;
+      ImGui::EndTable();  // ends the last row, and the table's height where ImGui gives it
+      laid.last_row_bottom = table->RowPosY2 - table->OuterRect.Min.y;
       laid.height = table->OuterRect.GetHeight();
-      ImGui::EndTable();
+      if (measured_height)
+        *measured_height =
+            measured_table_height(measure_columns(headers, cells), int(cells.size()), false);
     });
     return laid;
   }
@@ -64,17 +66,19 @@ TEST_F(MeasuredTable, ItsWidthIsTheColumnsExtentAndItsHeightEndsUnderTheLastRow)
     for (const std::vector<std::string>& headers :
          {std::vector<std::string>{},
           std::vector<std::string>{"model", "d_model", "attn\nmemory"}}) {
-      float measured = 0;
+      float measured = 0, measured_height = 0;
       draw(headers, kCells, flags, &measured);
-      const Laid laid = draw(headers, kCells, flags, &measured);
+      const Laid laid = draw(headers, kCells, flags, &measured, &measured_height);
       SCOPED_TRACE("flags " + std::to_string(flags) + ", " + std::to_string(headers.size()) +
                    " headers");
       // Every column whole inside the table's width, and at most a border and a rounding wider.
       EXPECT_LE(laid.columns_right, measured + 0.5f);
       EXPECT_GE(laid.columns_right, measured - 2.5f);
-      // The last row inside the table, with no room for another row under it.
+      // The last row inside the table, with nothing drawn under it but the border; and the height
+      // a tab lays the table out by is the height ImGui gives it.
       EXPECT_LE(laid.last_row_bottom, laid.height + 0.5f);
-      EXPECT_LT(laid.height - laid.last_row_bottom, 4.0f);
+      EXPECT_LT(laid.height - laid.last_row_bottom, 2.0f);
+      EXPECT_NEAR(measured_height, laid.height, 3.0f);
     }
   }
 }

@@ -71,7 +71,9 @@ bool begin_measured_table(const char* id, const MeasuredColumns& columns, int ro
   // The right outer border (a pixel) and the whole pixels rounded up may pass the room: a table
   // its region's fitted type has grown to fill exactly does not scroll for them.
   const bool scrolls = width > ImGui::GetContentRegionAvail().x + 2;
-  const ImVec2 size(scrolls ? 0 : width, measured_table_height(columns, rows, scrolls));
+  // Not scrolling: as tall as its rows (ImGui's own height; a given one draws the columns' borders
+  // on past the last row). Scrolling sideways, the inner window needs its height given.
+  const ImVec2 size(scrolls ? 0 : width, scrolls ? measured_table_height(columns, rows, true) : 0);
   flags |= ImGuiTableFlags_SizingFixedFit | (scrolls ? ImGuiTableFlags_ScrollX : 0);
   if (!ImGui::BeginTable(id, int(columns.widths.size()), flags, size)) return false;
   for (size_t c = 0; c < columns.widths.size(); ++c)

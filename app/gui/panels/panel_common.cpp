@@ -147,23 +147,6 @@ void heading(const AppState& state, const char* text) {
   ImGui::PopStyleColor();
 }
 
-float whole_table_height(const char* id, int rows) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;  // + the border
-  // Room for the sideways scrollbar only where the table had one (its columns wider than the
-  // room at the least type): no empty row under the last.
-  const ImGuiTable* last = ImGui::TableFindByID(ImGui::GetID(id));
-  const bool scrolls = last && last->InnerWindow && last->InnerWindow->ScrollbarX;
-  return row * float(rows) + (scrolls ? style.ScrollbarSize : 0) + 2;
-}
-
-bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags) {
-  const float height = whole_table_height(id, rows + (header ? 1 : 0));
-  return ImGui::BeginTable(id, columns,
-                           flags | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-                           ImVec2(0, height));
-}
-
 bool begin_padded_child(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
   const float half_pad = std::floor(ImGui::GetStyle().WindowPadding.x * 0.5f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(half_pad, 0));

@@ -118,6 +118,54 @@ void ablation(AppState& state, float width) {
 
 // [SECTION] one head against many
 
+const HeadCountComparison* head_counts_shown(const AppState& state) {
+  return state.head_tools.head_counts.result_for(shown_key(state, WholeTrace{}));
+}
+
+// The one-vs-h table's rows: each run's sizes, then the heads' entropies `per_row` to a row.
+std::vector<std::vector<std::string>> one_vs_many_rows(const HeadCountComparison& result,
+                                                       size_t per_row) {
+  const Trace* runs[2] = {&result.single, &result.multi};
+  std::vector<std::vector<std::string>> rows;
+  const auto row = [&](const char* name, auto text_of) {
+    rows.push_back({name, text_of(*runs[0]), text_of(*runs[1])});
+  };
+  row("h", [](const Trace& t) { return std::to_string(t.config.n_heads); });
+  row("head_dim d_k", [](const Trace& t) { return std::to_string(t.config.head_dim_k()); });
+  row("parameters", [](const Trace& t) { return std::to_string(t.counters.parameters()); });
+  row("attention memory",
+      [](const Trace& t) { return std::to_string(t.counters.attention_elements) + " weights"; });
+  const auto entropies = [&](const Trace& t, size_t line) {
+    std::string text;
+    char part[16];
+    const std::vector<double>& bits = t.diagnostics.head_entropy_bits;
+    for (size_t i = line * per_row; i < bits.size() && i < (line + 1) * per_row; ++i) {
+      std::snprintf(part, sizeof part, "%s%.2f", text.empty() ? "" : " ", bits[i]);
+      text += part;
+    }
+    return text;
+  };
+  size_t most = 1;
+  for (const Trace* t : runs) most = std::max(most, t->diagnostics.head_entropy_bits.size());
+  for (size_t line = 0; line * per_row < most; ++line)
+    rows.push_back(
+        {line == 0 ? "entropy (bits)" : "", entropies(*runs[0], line), entropies(*runs[1], line)});
+  return rows;
+}
+
+const std::vector<std::string> kOneVsManyHeaders{"", "1 head", "h heads"};
+constexpr ImGuiTableFlags kOneVsManyFlags = ImGuiTableFlags_Borders;
+
+// The table's width at the current type with every entropy on one row: what its column needs to
+// show it at this type without wrapping the entropies (0 before the comparison is computed).
+float one_vs_many_width(const AppState& state) {
+  const HeadCountComparison* result = head_counts_shown(state);
+  if (!result) return 0;
+  const size_t heads = std::max<size_t>(1, result->multi.diagnostics.head_entropy_bits.size());
+  return measured_table_width(measure_columns(kOneVsManyHeaders, one_vs_many_rows(*result, heads)),
+                              kOneVsManyFlags);
+}
+
 void one_vs_many(AppState& state) {
   const Trace& trace = *state.session.trace;
   heading(state, "One head vs h heads");
@@ -125,51 +173,22 @@ void one_vs_many(AppState& state) {
   start_head_count_comparison(state);
   if (draw_task_status(state.head_tools.head_counts, "head_counts", palette(state.ui.theme).error))
     return;
-  const HeadCountComparison* result =
-      state.head_tools.head_counts.result_for(shown_key(state, WholeTrace{}));
+  const HeadCountComparison* result = head_counts_shown(state);
   if (!result) return;
   // The heads' entropies, `per_row` to a row: as many as let the table fit its room at the least
   // type (every one on one row where they fit).
-  const Trace* runs[2] = {&result->single, &result->multi};
-  const auto cells = [&](size_t per_row) {
-    std::vector<std::vector<std::string>> rows;
-    const auto row = [&](const char* name, auto text_of) {
-      rows.push_back({name, text_of(*runs[0]), text_of(*runs[1])});
-    };
-    row("h", [](const Trace& t) { return std::to_string(t.config.n_heads); });
-    row("head_dim d_k", [](const Trace& t) { return std::to_string(t.config.head_dim_k()); });
-    row("parameters", [](const Trace& t) { return std::to_string(t.counters.parameters()); });
-    row("attention memory",
-        [](const Trace& t) { return std::to_string(t.counters.attention_elements) + " weights"; });
-    const auto entropies = [&](const Trace& t, size_t line) {
-      std::string text;
-      char part[16];
-      const std::vector<double>& bits = t.diagnostics.head_entropy_bits;
-      for (size_t i = line * per_row; i < bits.size() && i < (line + 1) * per_row; ++i) {
-        std::snprintf(part, sizeof part, "%s%.2f", text.empty() ? "" : " ", bits[i]);
-        text += part;
-      }
-      return text;
-    };
-    size_t most = 1;
-    for (const Trace* t : runs) most = std::max(most, t->diagnostics.head_entropy_bits.size());
-    for (size_t line = 0; line * per_row < most; ++line)
-      rows.push_back({line == 0 ? "entropy (bits)" : "", entropies(*runs[0], line),
-                      entropies(*runs[1], line)});
-    return rows;
-  };
-  const std::vector<std::string> headers{"", "1 head", "h heads"};
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders;
   const float room = ImGui::GetContentRegionAvail().x;
   size_t per_row = std::max<size_t>(1, result->multi.diagnostics.head_entropy_bits.size());
-  while (per_row > 1 && at_least_type([&] {
-                          return measured_table_width(measure_columns(headers, cells(per_row)),
-                                                      flags);
-                        }) > room)
+  while (per_row > 1 &&
+         at_least_type([&] {
+           return measured_table_width(
+               measure_columns(kOneVsManyHeaders, one_vs_many_rows(*result, per_row)),
+               kOneVsManyFlags);
+         }) > room)
     --per_row;
-  const std::vector<std::vector<std::string>> rows = cells(per_row);
-  if (begin_measured_table("one_vs_many", measure_columns(headers, rows), int(rows.size()),
-                           flags)) {
+  const std::vector<std::vector<std::string>> rows = one_vs_many_rows(*result, per_row);
+  if (begin_measured_table("one_vs_many", measure_columns(kOneVsManyHeaders, rows),
+                           int(rows.size()), kOneVsManyFlags)) {
     for (const auto& row : rows) {
       ImGui::TableNextRow();
       for (const std::string& text : row) {
@@ -186,17 +205,19 @@ void one_vs_many(AppState& state) {
   for (int64_t h = 1; h <= trace.config.d_model && h <= 64; ++h)
     if (trace.config.d_model % h == 0) counts.push_back(h);
   text_wrapped("more heads, narrower heads (d_model fixed):");
-  if (!begin_whole_table("head_dims", int(counts.size()) + 1, 1, true, ImGuiTableFlags_Borders))
-    return;
-  ImGui::TableSetupColumn("h");
-  for (const int64_t h : counts) ImGui::TableSetupColumn(std::to_string(h).c_str());
-  ImGui::TableHeadersRow();
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted("d_k");
+  std::vector<std::string> headers{"h"};
+  std::vector<std::string> widths{"d_k"};
   for (const int64_t h : counts) {
+    headers.push_back(std::to_string(h));
+    widths.push_back(std::to_string(trace.config.d_model / h));
+  }
+  if (!begin_measured_table("head_dims", measure_columns(headers, {widths}), 1,
+                            ImGuiTableFlags_Borders))
+    return;
+  ImGui::TableNextRow();
+  for (const std::string& text : widths) {
     ImGui::TableNextColumn();
-    ImGui::Text("%lld", (long long)(trace.config.d_model / h));
+    ImGui::TextUnformatted(text.c_str());
   }
   ImGui::EndTable();
 }
@@ -205,11 +226,20 @@ void one_vs_many(AppState& state) {
 
 void draw_head_tools_tab(AppState& state) {
   const float font = ImGui::GetFontSize();
-  const float column_w = std::floor((ImGui::GetContentRegionAvail().x - 2 * font) / 3);
+  // Three columns, a third each, unless the table needs more at the body type: then it takes what
+  // it needs, leaving the entropies and the switches at least kLeastSideFonts fonts each (a table
+  // squeezed to its least type beside half-empty columns reads worse than narrower columns).
+  constexpr float kLeastSideFonts = 8;
+  const float room = ImGui::GetContentRegionAvail().x - 2 * font;
+  const float table_w =
+      std::clamp(one_vs_many_width(state) + font, std::floor(room / 3),
+                 std::max(std::floor(room / 3), room - 2 * kLeastSideFonts * font));
+  const float column_w = std::floor((room - table_w) / 2);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoBackground;
-  begin_padded_child("entropy", ImVec2(column_w, 0), flags);
+  // Its type shrinks where a narrow column wraps its words below the panel's foot.
+  begin_fitted_region(state, "entropy", ImVec2(column_w, 0));
   entropy_chart(state, column_w - font);
-  ImGui::EndChild();
+  end_fitted_region(state);
   ImGui::SameLine(0, font);
   begin_padded_child("ablation", ImVec2(column_w, 0), flags);
   ablation(state, column_w - font);

@@ -107,12 +107,5 @@ bool begin_scroll_region(const char* id);
 // height of room: ImGui 1.86 decides the vertical scrollbar without the horizontal one's height,
 // so a last line under that bar could be neither seen nor scrolled to.
 void end_scroll_region();
-// A table's height for `rows` rows of text (its header one of them), with the sideways scrollbar
-// only where table `id` of this window showed one last frame.
-float whole_table_height(const char* id, int rows);
-// BeginTable for `rows` rows under a header row (header: true) whose columns keep their widest
-// cell's width: a table wider than its room scrolls sideways instead of squeezing its columns (in
-// a fitted region, its type shrinks first: panels/fitted_type.hpp).
-bool begin_whole_table(const char* id, int columns, int rows, bool header, ImGuiTableFlags flags);
 
 }  // namespace attnlab::gui
