@@ -63,6 +63,9 @@ struct ShapeAt {
   size_t end = 0;
   std::vector<int64_t> dims;
   bool cut = false;  // shortened by an ellipsis: "(1, 11, 2,…" has the first dims of its shape
+  // Ends the text after a comma ("(1, 1, 10," where a clipped cell draws its ellipsis apart):
+  // its dims are a shape's, though what it is goes on unseen.
+  bool unfinished = false;
 };
 
 // A shape of two or more whole numbers starting at `at`: "(1, 10, 8)", "[1, 10, 8]", "(1×10×8)",
@@ -99,8 +102,13 @@ std::optional<ShapeAt> shape_at(std::string_view s, size_t at) {
     skip_spaces(s, p);
     if (p >= s.size() || s[p] != (open == '(' ? ')' : ']')) {
       // A shape a narrow column shortened with an ellipsis ("(1, 11, 2,…"): its first dims.
-      separator_at(s, p);
+      const bool separated = separator_at(s, p) != Separator::None;
       skip_spaces(s, p);
+      if (separated && p >= s.size()) {
+        shape.end = p;
+        shape.unfinished = true;
+        return shape;
+      }
       if (s.substr(p, 3) != "\xE2\x80\xA6" && s.substr(p, 3) != "...") return std::nullopt;
       shape.end = p + 3;
       shape.cut = true;
@@ -397,7 +405,7 @@ std::vector<TextSpan> answer_spans(const AnswerMask& mask, std::string_view draw
         const bool prefix =  // a shortened shape that may be the answer gives its start away
             shape.cut && shape.dims.size() <= mask.dims.size() &&
             std::equal(shape.dims.begin(), shape.dims.end(), mask.dims.begin());
-        if (shape.dims == mask.dims || prefix) spans.push_back(span);
+        if (!shape.unfinished && (shape.dims == mask.dims || prefix)) spans.push_back(span);
       }
       break;
     case AnswerMask::Kind::Number: {
