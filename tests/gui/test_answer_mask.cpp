@@ -18,6 +18,7 @@
 #include "app/gui/look/drawn_text.hpp"
 #include "app/lessons/lesson_files.hpp"
 #include "headless_imgui.hpp"
+#include "settle_scene.hpp"
 
 namespace attnlab::gui {
 namespace {
@@ -103,6 +104,88 @@ TEST(AnswerMask, AFractionOrADecimalMatchesItsRoundingToTwoPlacesOrMore) {
     EXPECT_EQ(spelled("1", drawn), Parts{}) << drawn;
   EXPECT_EQ(spelled("0.5", "0.50"), Parts{"0.50"});
   EXPECT_EQ(spelled("0.5", "1/2"), Parts{"1/2"});
+}
+
+// The parts of `drawn` that spell `answer` to the question `question`.
+Parts spelled_for(const std::string& question, const std::string& answer,
+                  const std::string& drawn) {
+  lessons::Question asking = asked(answer);
+  asking.text = question;
+  Parts parts;
+  for (const TextSpan& span : answer_spans(answer_mask(asking), drawn))
+    parts.push_back(drawn.substr(span.begin, span.end - span.begin));
+  return parts;
+}
+
+// A shape a narrow box wraps after a comma ("(1, 10," over "8)") is one shape: a number answer is
+// not found among its dims, a shape answer is found whole.
+TEST(AnswerMask, TheLinesOfAWrappedShapeAreOneShape) {
+  EXPECT_EQ(spelled("1", "(1, 10,\n8)"), Parts{});
+  EXPECT_EQ(spelled("1", "attend\n(1, 1,\n10, 8)"), Parts{});
+  EXPECT_EQ(spelled("1", "from masked (1, 1, 10,\n10)"), Parts{});
+  EXPECT_EQ(spelled("64", "split\n(32, 128,\n8, 64)"), Parts{});
+  // A shape cut where its text ends ("(1, 1, 10," with its ellipsis drawn apart) is a shape's.
+  EXPECT_EQ(spelled("1", "from masked (1, 1, 10,"), Parts{});
+  EXPECT_EQ(spelled("1", "(1, 1"), (Parts{"1", "1"})) << "no comma at its end: no shape";
+  EXPECT_EQ(spelled("(1, 10, 8)", "input\n(1, 10,\n8)"), Parts{"(1, 10,\n8)"});
+  // A number standing alone on a line of a wrapped text is still the number.
+  EXPECT_EQ(spelled("96", "W_q, W_k, W_v:\n3\u00B78\u00B74 = 96\ntotal: 96"), (Parts{"96", "96"}));
+  // A label on a line of its own is matched whole, and one wrapped over two lines too.
+  EXPECT_EQ(spelled("the (position 4)", "heads\nthe"), Parts{"the"});
+  EXPECT_EQ(spelled("one colour (constant)", "one\ncolour"), Parts{"one\ncolour"});
+}
+
+// Where the question names an axis of the run whose size is the answer ("What is d_k?"), a dim
+// that size may be that axis: masked inside shapes too (answer_mask sets it from the trace).
+TEST(AnswerMask, AShapesDimIsMaskedWhereTheQuestionAsksForThatAxis) {
+  AnswerMask mask = answer_mask(asked("128"));
+  EXPECT_FALSE(mask.in_shapes) << "no run: no axis is known";
+  mask.in_shapes = true;
+  EXPECT_EQ(answer_spans(mask, "(1, 2048, 96, 128)").size(), 1u);
+  EXPECT_EQ(answer_spans(mask, "(1, 96,\n2048,\n128)").size(), 1u);
+  EXPECT_EQ(answer_spans(mask, "(1, 2048, 96, 1280)").size(), 0u);
+}
+
+// A number and the noun after it count that noun: asked "Which K/V head does query head 3 read?"
+// (1), "1 copy" counts copies, which the question never mentions; "8 K/V heads" in "64 query heads
+// and 8 K/V heads. How many query heads share each K/V head?" (8) is what the question states.
+TEST(AnswerMask, ACountOfAnotherThingOrOfWhatTheQuestionStatesIsNotTheAnswer) {
+  const std::string which = "g = 2. Which K/V head does query head 3 read?";
+  EXPECT_EQ(spelled_for(which, "1", "stride 0 on g: 2 reads, 1 copy"), Parts{});
+  EXPECT_EQ(spelled_for(which, "1", "query head 3 reads K/V head 1"), Parts{"1"});
+  EXPECT_EQ(spelled_for(which, "1", "1 head"), Parts{"1"}) << "heads are what it asks about";
+  EXPECT_EQ(spelled_for(which, "1", "= 1"), Parts{"1"});
+
+  const std::string share =
+      "64 query heads and 8 K/V heads. How many query heads share each K/V head?";
+  EXPECT_EQ(spelled_for(share, "8", "8 K/V heads"), Parts{});
+  EXPECT_EQ(spelled_for(share, "8", "8 K/V heads for 64 query heads, each shared by g = 8: the"),
+            Parts{"8"});
+  EXPECT_EQ(spelled_for(share, "8", "2048 numbers per token per layer (8.0 KiB as float32)"),
+            Parts{});
+  EXPECT_EQ(spelled_for(share, "8", "8 query heads per K/V head"), Parts{"8"});
+
+  // A count of what the question asks about is its answer; a word that says nothing of what is
+  // counted ("of", "per") leaves it a number standing alone.
+  EXPECT_EQ(spelled_for("How many attention weights do the two heads hold in total?", "242",
+                        "= 1\u00B72\u00B711\u00B2 = 242 weights (968 bytes)"),
+            Parts{"242"});
+  const std::string tiles = "16 tiles per head, causal mask. How many tiles per head are skipped?";
+  EXPECT_EQ(spelled_for(tiles, "6", "6 of 16 tiles skipped"), Parts{"6"});
+  EXPECT_EQ(spelled_for(tiles, "6", "6 tiles skipped per head"), Parts{"6"});
+  EXPECT_EQ(spelled_for(tiles, "6", "6 copies"), Parts{});
+  EXPECT_EQ(spelled_for(tiles, "6", "16 tiles"), Parts{});
+  // A question of no words ("?") rules nothing out.
+  EXPECT_EQ(spelled("1", "1 copy"), Parts{"1"});
+}
+
+// One end of a range ("keys 6-8") is a place, not a count.
+TEST(AnswerMask, ARangesEndIsAPlaceNotTheAnswer) {
+  EXPECT_EQ(spelled("6", "Rows 3-5 \u00D7 keys 6-8: the mask hides"), Parts{});
+  EXPECT_EQ(spelled("5", "Rows 3-5 \u00D7 keys 6-8"), Parts{});
+  EXPECT_EQ(spelled("6", "keys 3\u20136"), Parts{});
+  EXPECT_EQ(spelled("6", "keys 6\u20138"), Parts{});
+  EXPECT_EQ(spelled("6", "6 - 8 = -2"), Parts{"6"}) << "a difference, spaced, is no range";
 }
 
 TEST(AnswerMask, WordsMatchALabelThatIsTheAnswerWhole) {
@@ -204,16 +287,40 @@ class AnswerBoxes : public HeadlessImGui {
     return false;
   }
   // The picture's texts that spell the answer where it shows the asked run: as the matcher reads
-  // them, or as written.
+  // them (the lines of a text wrapped over several read as one), or as written on one line.
   std::vector<std::string> giving_away(const AnswerMask& mask, const std::string& answer) const {
     std::vector<std::string> found;
-    for (const GlyphRun& run : glyph_runs()) {
-      if (run.text.window.rfind("Lesson###lesson", 0) == 0) continue;
-      std::vector<TextSpan> spans = answer_spans(mask, run.text.text);
-      for (const TextSpan& span : written_at(run.text.text, answer)) spans.push_back(span);
-      if (std::any_of(spans.begin(), spans.end(),
-                      [&](const TextSpan& span) { return in_the_run(run, span); }))
-        found.push_back(run.text.text);
+    const std::vector<GlyphRun> runs = glyph_runs();
+    const auto picture = [&](size_t r) {
+      return runs[r].text.window.rfind("Lesson###lesson", 0) != 0;
+    };
+    for (size_t first = 0; first < runs.size();) {
+      if (!picture(first)) {
+        ++first;
+        continue;
+      }
+      std::string text = runs[first].text.text;
+      std::vector<size_t> starts{0};
+      size_t end = first + 1;
+      for (; end < runs.size() && picture(end) && goes_on(runs[end - 1], runs[end]); ++end) {
+        text += '\n';
+        starts.push_back(text.size());
+        text += runs[end].text.text;
+      }
+      const std::vector<TextSpan> read = answer_spans(mask, text);
+      for (size_t r = first; r < end; ++r) {
+        const GlyphRun& run = runs[r];
+        const size_t begin = starts[r - first], stop = begin + run.text.text.size();
+        std::vector<TextSpan> spans = written_at(run.text.text, answer);
+        for (const TextSpan& span : read)  // the part of the span on this line
+          if (span.begin < stop && span.end > begin)
+            spans.push_back(
+                {std::max(span.begin, begin) - begin, std::min(span.end, stop) - begin});
+        if (std::any_of(spans.begin(), spans.end(),
+                        [&](const TextSpan& span) { return in_the_run(run, span); }))
+          found.push_back(run.text.text);
+      }
+      first = end;
     }
     return found;
   }
@@ -238,6 +345,13 @@ class AnswerBoxes : public HeadlessImGui {
     ASSERT_EQ(state.lesson.lesson.scenes[size_t(number - 1)].question->answer, answer);
     state.lesson.revealed = false;
     settle();
+  }
+  // As ask(), drawn until its tabs' measurements and fitted regions have settled too.
+  void ask_settled(const std::string& lesson, int number, const std::string& answer) {
+    ask(lesson, number, answer);
+    ASSERT_TRUE(settle_scene(
+        state, [&] { frame(); }, 30))
+        << lesson << " " << number;
   }
 
   // Scene `number` (from 1) of `lesson`: asked, nothing in the picture spells the answer and a
@@ -346,6 +460,61 @@ TEST_F(AnswerBoxes, NotebookElevenShowsTheHeadsNamesNumbers) {
   EXPECT_TRUE(named) << "no \"head 1\" title drawn whole";
 }
 
+// [SECTION] not the answer: what the picture shows of another quantity is shown
+
+// Beyond-one-head 4 asks which K/V head query head 3 reads (1): "2 reads, 1 copy" counts copies.
+TEST_F(AnswerBoxes, BeyondOneHeadFourShowsItsOneCopy) {
+  ASSERT_NO_FATAL_FAILURE(ask_settled("beyond-one-head", 4, "1"));
+  EXPECT_FALSE(drawn_in("Tensors", "2 reads, 1 copy").empty());
+  EXPECT_TRUE(state.frame.answer_boxes.empty()) << state.frame.answer_boxes.front().text;
+}
+
+// Beyond-one-head 7: "64 query heads and 8 K/V heads. How many query heads share each K/V head?"
+// (8, g). The 8 K/V heads the question states are shown, and the cache's 8.0 KiB; g = 8 is not.
+TEST_F(AnswerBoxes, BeyondOneHeadSevenShowsItsEightKVHeadsNotItsG) {
+  ASSERT_NO_FATAL_FAILURE(ask_settled("beyond-one-head", 7, "8"));
+  EXPECT_GE(drawn_in("Tensors", "8 K/V heads").size(), 3u) << "the sentence and both tables' GQA-8";
+  EXPECT_FALSE(drawn_in("Tensors", "(8.0 KiB as float32)").empty());
+  EXPECT_TRUE(drawn_in("Tensors", "g = 8").empty()) << "g shown";
+  EXPECT_GE(boxes_in(state, "Tensors"), 1);
+  const AnswerMask mask = answer_mask(*state.lesson.lesson.scenes[6].question);
+  EXPECT_EQ(giving_away(mask, ""), std::vector<std::string>{});
+}
+
+// Beyond-one-head 19 asks how many tiles per head are skipped (6): the tile shown ("keys 6-8")
+// is a place, and "12 skipped" counts both heads' tiles: the hatched tiles are there to be
+// counted, 12 is not 6 written.
+TEST_F(AnswerBoxes, BeyondOneHeadNineteenShowsItsKeysAndItsSkippedTiles) {
+  ASSERT_NO_FATAL_FAILURE(ask_settled("beyond-one-head", 19, "6"));
+  EXPECT_FALSE(drawn_in("Tensors", "keys 6-8").empty());
+  EXPECT_FALSE(drawn_in("Tensors", "12 skipped").empty());
+  EXPECT_TRUE(state.frame.answer_boxes.empty()) << state.frame.answer_boxes.front().text;
+}
+
+// At 1024x768 the pipeline's boxes wrap their shapes after a comma ("(1, 10," over "8)"). A
+// number answer (a row's weight, 1) does not box the 1s of those shapes; a shape answer boxes
+// both lines; a question naming the axis (d_k, 128) boxes its dims.
+TEST_F(AnswerBoxes, AWrappedShapesDimsAreBoxedOnlyWhereTheShapeOrItsAxisIsAsked) {
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+  ASSERT_NO_FATAL_FAILURE(ask_settled("ten-minutes", 4, "1"));
+  EXPECT_FALSE(drawn_in("Pipeline", "(1, 10,").empty()) << "the shapes do not wrap here";
+  EXPECT_TRUE(state.frame.answer_boxes.empty()) << state.frame.answer_boxes.front().text;
+  ASSERT_NO_FATAL_FAILURE(ask_settled("notebook", 11, "1"));
+  EXPECT_FALSE(drawn_in("Pipeline", "(1, 11,").empty());
+  EXPECT_EQ(boxes_in(state, "Pipeline"), 0);
+  ASSERT_NO_FATAL_FAILURE(ask_settled("beyond-one-head", 4, "1"));
+  EXPECT_FALSE(drawn_in("Pipeline", "(1, 6,").empty());
+  EXPECT_EQ(boxes_in(state, "Pipeline"), 0);
+
+  ASSERT_NO_FATAL_FAILURE(ask_settled("notebook", 1, "(1, 11, 8)"));
+  EXPECT_GE(boxes_in(state, "Pipeline"), 2) << "\"(1, 11,\" and \"8)\"";
+  ASSERT_NO_FATAL_FAILURE(ask_settled("ten-minutes", 17, "128"));
+  EXPECT_TRUE(
+      answer_mask(*state.lesson.lesson.scenes[16].question, state.session.trace.get()).in_shapes);
+  EXPECT_GE(boxes_in(state, "Pipeline"), 3) << "split's, transpose's and attend's d_k";
+  EXPECT_TRUE(drawn_in("Pipeline", "128").empty());
+}
+
 // A near miss of the name: what follows a head's name in its title is the run's value. A lesson
 // asking for head 1's entropy boxes the "2.20" of "head 1 · 2.20 bits", not "head 1".
 TEST_F(AnswerBoxes, AHeadsEntropyAfterItsNameIsStillMasked) {
@@ -437,6 +606,54 @@ TEST_F(AnswerBoxes, ASceneWithShowAnswerTextDrawsItsAnswerBeforeTheReveal) {
   EXPECT_TRUE(state.frame.answer_boxes.empty());
   EXPECT_FALSE(giving_away(mask, "(1, 11, 8)").empty());
   std::filesystem::remove_all(dir);
+}
+
+// The lecturer's smaller screen too (1024x768, where the pipeline wraps its shapes): asked, no
+// text of the picture spells the answer, and a number answer boxes no dim of the pipeline's shapes
+// unless its question names that axis of the run ("What is d_k?"). Each box is printed with the
+// text it sits in, to read what the mask hides.
+TEST_F(AnswerBoxes, AtTenTwentyFourNoQuestionIsAnsweredAndNoNumberBoxesAShapesDim) {
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+  int number_scenes = 0;
+  for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
+    for (int index = 0; index < int(state.lesson.lesson.scenes.size()); ++index) {
+      lessons::Scene& scene = state.lesson.lesson.scenes[size_t(index)];
+      if (!scene.question || scene.show_answer_text || !show_scene(state, index) ||
+          !state.lesson.playing)
+        continue;
+      settle();
+      const std::string where = lesson.name + " scene " + std::to_string(index + 1);
+      const AnswerMask mask = answer_mask(*scene.question, state.session.trace.get());
+      const bool written = mask.kind == AnswerMask::Kind::Shape && scene.question->choices.empty();
+      EXPECT_EQ(giving_away(mask, written ? scene.question->answer : ""),
+                std::vector<std::string>{})
+          << where;
+      if (mask.kind == AnswerMask::Kind::Number && !mask.in_shapes) {
+        EXPECT_EQ(boxes_in(state, "Pipeline"), 0) << where << ": a dim of a shape boxed";
+        ++number_scenes;
+      }
+      // Each box in the text it sits in: the frame drawn again, unmasked.
+      const std::vector<AnswerBox> boxes = state.frame.answer_boxes;
+      scene.show_answer_text = true;
+      frame();
+      scene.show_answer_text = false;
+      std::printf("%s (%s):", where.c_str(), scene.question->answer.c_str());
+      for (const AnswerBox& box : boxes)
+        for (const DrawnText& text : drawn_texts()) {
+          const float x = 0.5f * (box.rect.x + box.rect.z), y = 0.5f * (box.rect.y + box.rect.w);
+          if (text.window == box.window && x >= text.rect.x && x <= text.rect.z &&
+              y >= text.rect.y && y <= text.rect.w) {
+            std::printf(" \"%s\" in \"%s\";", box.text.c_str(), text.text.c_str());
+            break;
+          }
+        }
+      std::printf("\n");
+    }
+    testing::internal::GetCapturedStderr();
+  }
+  EXPECT_GE(number_scenes, 8);
 }
 
 }  // namespace

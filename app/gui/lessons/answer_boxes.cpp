@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "app/gui/lessons/answer_mask.hpp"
-#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/look/theme.hpp"
 
 namespace attnlab::gui {
@@ -31,14 +30,6 @@ bool in_picture(const AppState& state, const DrawnText& text) {
       return true;
   }
   return false;
-}
-
-// Lines of one text drawn one under the other with nothing between (a shape broken after its
-// comma, a wrapped sentence) are read as one: a shape split over two lines still spells it.
-bool goes_on(const GlyphRun& before, const GlyphRun& line) {
-  const float down = line.pen_y - before.pen_y;
-  return line.follows && line.list == before.list && std::fabs(line.em - before.em) < 0.5f &&
-         down > 0.5f * line.em && down < 2.0f * line.em;
 }
 
 // Marks the glyphs of runs[first..last) that a span of `text` covers; `starts` holds each run's
@@ -88,7 +79,7 @@ AnswerBox box_over(const GlyphRun& run, size_t first, size_t last) {
 }  // namespace
 
 void draw_answer_boxes(AppState& state) {
-  const AnswerMask mask = mask_in_force(state.lesson);
+  const AnswerMask mask = mask_in_force(state.lesson, state.session.trace.get());
   if (!mask.active()) return;
   std::vector<GlyphRun> runs = glyph_runs();
   std::vector<bool> picture(runs.size());
@@ -102,18 +93,16 @@ void draw_answer_boxes(AppState& state) {
       ++r;
       continue;
     }
-    // Each line alone (a label is matched whole), then the lines that go on from it as one text.
-    mark(answer_spans(mask, runs[r].text.text), runs, r, {0}, masked);
+    // The line and the lines that go on from it, as one text (answer_spans reads them).
     std::string text = runs[r].text.text;
     std::vector<size_t> starts{0};
     size_t end = r + 1;
     for (; end < runs.size() && picture[end] && goes_on(runs[end - 1], runs[end]); ++end) {
-      mark(answer_spans(mask, runs[end].text.text), runs, end, {0}, masked);
-      text += ' ';
+      text += '\n';
       starts.push_back(text.size());
       text += runs[end].text.text;
     }
-    if (end > r + 1) mark(answer_spans(mask, text), runs, r, starts, masked);
+    mark(answer_spans(mask, text), runs, r, starts, masked);
     r = end;
   }
   // A glyph drawn where the picture shows something other than the asked run is never boxed.
@@ -134,6 +123,12 @@ void draw_answer_boxes(AppState& state) {
       state.frame.answer_boxes.push_back(box_over(runs[r], g, last));
       g = last + 1;
     }
+}
+
+bool goes_on(const GlyphRun& before, const GlyphRun& line) {
+  const float down = line.pen_y - before.pen_y;
+  return line.follows && line.list == before.list && std::fabs(line.em - before.em) < 0.5f &&
+         down > 0.5f * line.em && down < 2.0f * line.em;
 }
 
 void mark_not_the_run(AppState& state, ImVec2 min, ImVec2 max) {

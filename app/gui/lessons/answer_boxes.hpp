@@ -14,6 +14,7 @@
 // the answer). A glyph drawn in such a place is never boxed.
 #pragma once
 
+#include "app/gui/look/drawn_text.hpp"
 #include "app/gui/state/app_state.hpp"
 
 namespace attnlab::gui {
@@ -21,6 +22,11 @@ namespace attnlab::gui {
 // Masks this frame's picture for the state's lesson (nothing when no mask is in force) and
 // records each box in state.frame.answer_boxes. Call after the last window has ended.
 void draw_answer_boxes(AppState& state);
+
+// Whether `line` goes on from `before`, the run drawn just before it: one text drawn over lines
+// one under the other with nothing between (a shape broken after its comma, a wrapped sentence).
+// Such lines are read as one text, each after a '\n' (answer_mask.hpp).
+bool goes_on(const GlyphRun& before, const GlyphRun& line);
 
 // Marks the screen rectangle [min, max] of this frame as a place whose text is not a value of the
 // run the question asks about (see above); call while drawing it.
