@@ -469,6 +469,15 @@ TEST_F(AnswerBoxes, BeyondOneHeadFourShowsItsOneCopy) {
   EXPECT_TRUE(state.frame.answer_boxes.empty()) << state.frame.answer_boxes.front().text;
 }
 
+// Ten-minutes 12 asks where row "was" of a head looks (B: cat) beside its focused map: the map's
+// row and column labels name the tokens, "cat" among them, and are drawn; its cells answer.
+TEST_F(AnswerBoxes, AMapsTokenLabelsAreNamesNotTheAnswer) {
+  ASSERT_NO_FATAL_FAILURE(ask_settled("ten-minutes", 12, "B"));
+  ASSERT_EQ(state.heads.focus.head, 0);
+  EXPECT_GE(drawn_in("Heads", "cat").size(), 2u) << "the rows of both \"cat\"s";
+  EXPECT_EQ(boxes_in(state, "Heads"), 0);
+}
+
 // Beyond-one-head 7: "64 query heads and 8 K/V heads. How many query heads share each K/V head?"
 // (8, g). The 8 K/V heads the question states are shown, and the cache's 8.0 KiB; g = 8 is not.
 TEST_F(AnswerBoxes, BeyondOneHeadSevenShowsItsEightKVHeadsNotItsG) {

@@ -9,9 +9,10 @@
 // What a text means is known by where it was drawn: the mask hides the answer where the picture
 // shows the asked run's own values (its counters, its shapes, its cells), not where it shows
 // something else. Those places say so while they draw (mark_not_the_run): a reference table's row
-// of another model (GPT-3's 96 heads beside a question whose answer is this config's 96), and a
+// of another model (GPT-3's 96 heads beside a question whose answer is this config's 96), a
 // name that numbers what it labels ("head 1": masking one name of a numbered set would point at
-// the answer). A glyph drawn in such a place is never boxed.
+// the answer), and a map's row and column labels (its tokens: the cells answer a question about
+// the map). A glyph drawn in such a place is never boxed.
 #pragma once
 
 #include "app/gui/look/drawn_text.hpp"

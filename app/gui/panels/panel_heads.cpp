@@ -359,6 +359,15 @@ void mark_head_name(AppState& state, const HeatmapSet& set, const std::string& t
   mark_not_the_run(state, at, ImVec2(at.x + width, at.y + size));
 }
 
+// A map's axis labels name its rows and columns (the sentence's tokens): names, never an answer's
+// "?" box (answer_boxes.hpp). A question about a map is answered by its cells; a masked "cat" on a
+// row would only leave the class unable to find the row the question names.
+void mark_axis_labels(AppState& state, const HeatmapPlacement& p, bool left, bool top,
+                      ImVec2 room) {
+  if (left) mark_not_the_run(state, ImVec2(p.min.x - room.x, p.min.y), ImVec2(p.min.x, p.max.y));
+  if (top) mark_not_the_run(state, ImVec2(p.min.x, p.min.y - room.y), ImVec2(p.max.x, p.min.y));
+}
+
 // Room for the query labels: the widest token, and the widest position when thinned ("1023:").
 float label_width(const Trace& trace, const HeatmapSet& set, float label_size, bool thinned) {
   ImFont* font = ImGui::GetFont();
@@ -551,6 +560,7 @@ void paint_maps(AppState& state, const HeatmapSet& set, HeatmapDrawer* drawer, c
     }
     draw_axis_labels(list, trace, set, window, p.min, column == 0, row == 0 && grid.top > 0,
                      ImVec2(grid.left, grid.top), label_size, colours.text_dim, tagged);
+    mark_axis_labels(state, p, column == 0, row == 0 && grid.top > 0, ImVec2(grid.left, grid.top));
   }
   if (drawer && drawer->error().empty()) drawer->draw(list, set, placements);
   // Before attend the maps are not computed yet: faded under the background.
