@@ -157,13 +157,18 @@ const std::vector<std::string> kOneVsManyHeaders{"", "1 head", "h heads"};
 constexpr ImGuiTableFlags kOneVsManyFlags = ImGuiTableFlags_Borders;
 
 // The table's width at the current type with every entropy on one row: what its column needs to
-// show it at this type without wrapping the entropies (0 before the comparison is computed).
-float one_vs_many_width(const AppState& state) {
-  const HeadCountComparison* result = head_counts_shown(state);
-  if (!result) return 0;
-  const size_t heads = std::max<size_t>(1, result->multi.diagnostics.head_entropy_bits.size());
-  return measured_table_width(measure_columns(kOneVsManyHeaders, one_vs_many_rows(*result, heads)),
-                              kOneVsManyFlags);
+// show it at this type without wrapping the entropies; while the comparison of the shown trace
+// runs, the last one's (0 before the first).
+float one_vs_many_width(AppState& state) {
+  const float font = ImGui::GetFontSize();
+  if (const HeadCountComparison* result = head_counts_shown(state)) {
+    const size_t heads = std::max<size_t>(1, result->multi.diagnostics.head_entropy_bits.size());
+    state.head_tools.table_fonts =
+        measured_table_width(measure_columns(kOneVsManyHeaders, one_vs_many_rows(*result, heads)),
+                             kOneVsManyFlags) /
+        font;
+  }
+  return state.head_tools.table_fonts * font;
 }
 
 void one_vs_many(AppState& state) {

@@ -114,6 +114,9 @@ struct CodeTab {
 struct HeadToolsTab {
   TraceJob<std::vector<double>> importance;  // head_importance, per head
   TraceJob<HeadCountComparison> head_counts;
+  // The one-vs-h table's width at the body type, in fonts, as last measured: the columns stay put
+  // while a new comparison runs (a click on a head's box starts one).
+  float table_fonts = 0;
 };
 
 struct PathsTab {
