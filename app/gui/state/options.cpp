@@ -92,8 +92,9 @@ OptionParser::OptionParser(StartOptions& o) {
                  "config flags, the last session comes back");
   app.add_option("--stage", o.stage, "start on this stage, e.g. attend or attend:softmax")
       ->check(CLI::Validator(check_stage, "STAGE"));
-  writes(
-      app.add_option("--screenshot", o.screenshot, "render --frames frames, save a PNG and exit"));
+  writes(app.add_option("--screenshot", o.screenshot,
+                        "render --frames frames and what the picture shows (a trace, a model, a "
+                        "measurement), save a PNG and exit"));
   command_line_only(app.add_option("--frames", o.frames, "frames to render before the screenshot")
                         ->check(CLI::Range(1, 100000)));
   command_line_only(
