@@ -5,6 +5,12 @@
 
 namespace attnlab::gui {
 
+// The page is given no --screenshot (its picture is saved from the page itself, as it shows):
+// nothing there waits for a computation before a picture.
+std::string settle_for_export(AppState&) {
+  return "";
+}
+
 std::string start_picture_export(AppState&, const StartOptions&, PictureExport&) {
   return "--export-png and --export-animation are the desktop app's";
 }
