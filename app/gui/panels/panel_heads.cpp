@@ -26,15 +26,18 @@ namespace attnlab::gui {
 
 namespace {
 
-// Text turned 90 degrees counter-clockwise (reading upwards), for the key labels on top:
-// rotates the vertices AddText just wrote around the text's start.
+// Text turned 90 degrees counter-clockwise (reading upwards), for the key labels on top: AddText
+// lays it down at the clip rectangle's corner, where its glyphs are all inside (ImGui drops those
+// past the rectangle: lying at its place, a label near the panel's right edge would lose its last
+// letters), and its vertices turn up about `bottom_left`; the rectangle then clips them as drawn.
 void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom_left, ImU32 colour,
                        const char* text) {
   const int first = list->VtxBuffer.Size;
-  list->AddText(font, size, bottom_left, colour, text);
+  const ImVec2 laid = list->GetClipRectMin();
+  list->AddText(font, size, laid, colour, text);
   for (int i = first; i < list->VtxBuffer.Size; ++i) {
     ImVec2& p = list->VtxBuffer[i].pos;
-    const ImVec2 d(p.x - bottom_left.x, p.y - bottom_left.y);
+    const ImVec2 d(p.x - laid.x, p.y - laid.y);
     p = ImVec2(bottom_left.x + d.y, bottom_left.y - d.x);
   }
 }
@@ -461,7 +464,9 @@ float widest(const std::vector<AxisLabel>& labels, float size) {
 // whole map (thinned ones, "0:The", "50:on", are shorter than the longest token; a zoomed-in
 // map's labels are cut to that room, so zooming does not resize the maps). Thinned key labels
 // repeat the query labels' positions: the grid leaves them out (hover names the key), unless the
-// keys are another sentence's.
+// keys are another sentence's. Right of the maps: what the last key label, a line of `size` turned
+// upright and centred on its column, reaches past the map's edge (nothing where cells are wider
+// than the labels are tall, as unthinned labels' are).
 LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
   const Trace& trace = *state.session.trace;
   return [&trace, &set, plan, top = plan.top_labels, grid = !plan.focused](float map) {
@@ -469,15 +474,22 @@ LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPla
     const float size = labels_size(plan, set, map);
     const bool thinned = label_stride(cell, size, set.cols) > 1;
     const bool drop_keys = !top || (grid && thinned && trace.tokens_kv.empty());
-    return ImVec2(widest(query_labels(trace, set, set.rows, cell, size), size),
-                  drop_keys ? 0 : widest(key_labels(trace, set, set.cols, cell, size), size));
+    LabelMargins room;
+    room.left = widest(query_labels(trace, set, set.rows, cell, size), size);
+    if (drop_keys) return room;
+    const std::vector<AxisLabel> keys = key_labels(trace, set, set.cols, cell, size);
+    room.top = widest(keys, size);
+    if (!keys.empty())
+      room.right = std::max(0.0f, (float(keys.back().index) + 0.5f) * cell + size * 0.5f - map);
+    return room;
   };
 }
 
-// The labels' room that fits any map size.
-ImVec2 widest_label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
+// The labels' room that fits any map size (a key label's half line past the right edge).
+LabelMargins widest_label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
   const float w = label_width(*state.session.trace, set, plan.label_size, true);
-  return ImVec2(w, plan.top_labels ? w : 0);
+  if (!plan.top_labels) return {w, 0, 0};
+  return {w, w, plan.label_size * 0.5f};
 }
 
 float title_height(const MapsPlan& plan) {
