@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,13 +76,6 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
   load_presets(state);
   state.ui.presenter = true;
   int checked = 0, findings = 0;
-  // Not yet fixed (issue 38), by scene and kind of finding: the maps beside the stage view at
-  // 1024x768 where the stage is not whole in what 240 px maps leave it (two maps 190-237 px).
-  // Listed so the check holds the rest; each is printed, and a scene fixed must leave the list
-  // (the test fails while a listed one is no longer found).
-  const std::set<std::string> kNotYetWhole = {"beyond-one-head 15 map", "notebook 5 map",
-                                              "notebook 6 map"};
-  std::set<std::string> not_yet;
   for (const lessons::BuiltinLesson& lesson : lessons::builtin_lessons()) {
     testing::internal::CaptureStderr();  // the real-model lesson's scenes name their missing model
     ASSERT_EQ(open_lesson(state, lesson.name, ""), "") << lesson.name;
@@ -101,26 +93,14 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
           for (const std::string& problem : picture_problems(size.x, size.y))
             ADD_FAILURE() << where << ": " << problem;
           ++checked;
-          for (const std::string& finding : picture_findings(size.x)) {
-            const std::string kind = finding.rfind("table", 0) == 0     ? "table"
-                                     : finding.rfind("map", 0) == 0     ? "map"
-                                     : finding.rfind("scrolls", 0) == 0 ? "scroll"
-                                                                        : "text";
-            const std::string known = lesson.name + " " + std::to_string(scene + 1) + " " + kind;
-            if (kNotYetWhole.count(known)) {
-              not_yet.insert(known);
-              continue;
-            }
+          for (const std::string& finding : picture_findings(size.x))
             if (++findings <= 120) ADD_FAILURE() << where << ": " << finding;
-          }
         }
       }
     }
   }
   EXPECT_GT(checked, 200);
   EXPECT_EQ(findings, 0) << "things cut or too small (the first 120 listed)";
-  EXPECT_EQ(not_yet, kNotYetWhole) << "a scene fixed: take it off the list";
-  for (const std::string& scene : not_yet) std::printf("not yet whole: %s\n", scene.c_str());
 }
 
 // The check itself: a table's rows under its window's edge, its columns past it, a scroll region
