@@ -6,6 +6,7 @@
 #include <imgui_internal.h>  // the tooltip window
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -15,6 +16,7 @@
 #include "app/gui/lessons/lesson_panels.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
 #include "app/gui/look/drawn_text.hpp"
+#include "app/gui/panels/heads_grid.hpp"
 #include "app/gui/panels/layout.hpp"
 #include "app/gui/panels/layout_dump.hpp"
 #include "app/lessons/lesson_files.hpp"
@@ -101,6 +103,42 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
   }
   EXPECT_GT(checked, 200);
   EXPECT_EQ(findings, 0) << "things cut or too small (the first 120 listed)";
+}
+
+// Before attend the presenter's heads header is short: the maps-ahead note on one line at the
+// maps' labels' size (0.6 of the font), the masked swatch beside the colour bar. Notebook scene 6
+// at 1024x768, font 1.5: its two maps 240 px beside the stage view (a wrapped note and a line of
+// its own for the swatch left them 192 px).
+TEST_F(LessonBand, BeforeAttendTheHeadsNoteTakesOneSmallLineAndTheSwatchSitsBesideTheBar) {
+  use_font_scale(1.5f);
+  load_presets(state);
+  state.ui.presenter = true;
+  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+  show_scene(state, 5);
+  settle();
+  const std::vector<DrawnText> texts = drawn_texts();
+  const auto drawn = [&](const std::string& text) -> const DrawnText* {
+    for (const DrawnText& t : texts)
+      if (t.text == text) return &t;
+    return nullptr;
+  };
+  const std::string note = "computed at attend: shown ahead, faded";
+  const DrawnText* line = drawn(note);
+  ASSERT_NE(line, nullptr) << "the note is not drawn whole on one line";
+  const float font = ImGui::GetFontSize();
+  const float small =
+      ImGui::GetFont()->CalcTextSizeA(std::round(0.6f * font), FLT_MAX, 0, note.c_str()).x;
+  EXPECT_NEAR(line->rect.z - line->rect.x, small, 0.05f * small);
+  const DrawnText* high = drawn("row max");
+  const DrawnText* masked = drawn("masked");
+  ASSERT_NE(high, nullptr);
+  ASSERT_NE(masked, nullptr);
+  EXPECT_GT(masked->rect.x, high->rect.z) << "the swatch is not after the bar's end";
+  EXPECT_NEAR(masked->rect.w, high->rect.w, 2) << "the swatch is not on the bar's line";
+  ASSERT_EQ(state.frame.heatmap_placements.size(), 2u);
+  for (const HeatmapPlacement& map : state.frame.heatmap_placements)
+    EXPECT_GE(map.max.x - map.min.x, least_map_side(2)) << "head " << map.head;
 }
 
 // The check itself: a table's rows under its window's edge, its columns past it, a scroll region
