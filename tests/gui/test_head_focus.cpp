@@ -70,9 +70,11 @@ TEST(MapView, ZoomKeepsThePointUnderTheCursorAndClamps) {
 }
 
 TEST(HeadsGrid, ChoosesTheColumnsThatMakeTheLargestMaps) {
-  EXPECT_EQ(fit_grid(2, ImVec2(1000, 400), 30, 30, 20, 10).columns, 2);  // wide: side by side
-  EXPECT_EQ(fit_grid(2, ImVec2(400, 1000), 30, 30, 20, 10).columns, 1);  // tall: stacked
-  const Grid square = fit_grid(16, ImVec2(800, 800), 30, 30, 20, 10);
+  // Labels 30 px left and on top; the last key label 10 px past the right edge.
+  const LabelMargins labels{30, 30, 10};
+  EXPECT_EQ(fit_grid(2, ImVec2(1000, 400), labels, 20, 10).columns, 2);  // wide: side by side
+  EXPECT_EQ(fit_grid(2, ImVec2(400, 1000), labels, 20, 10).columns, 1);  // tall: stacked
+  const Grid square = fit_grid(16, ImVec2(800, 800), labels, 20, 10);
   EXPECT_EQ(square.columns, 4);
   EXPECT_EQ(square.rows, 4);
   // 4 columns: (800 - 10 - 30 - 3 * 10) / 4 = 182.5 by width, (800 - 30 - 80 - 30) / 4 = 165.

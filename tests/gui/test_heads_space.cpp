@@ -14,12 +14,12 @@
 namespace attnlab::gui {
 namespace {
 
-const LabelRoom kNoLabels = [](float) { return ImVec2(0, 0); };
+const LabelRoom kNoLabels = [](float) { return LabelMargins{}; };
 
 TEST(HeadsGrid, EightSquareMapsIn920By470AreFourByTwo) {
   // No labels or titles, 10 px gaps. 4 x 2: min((920 - 30) / 4, (470 - 10) / 2) = min(222.5, 230)
   // = 222; 8 x 1: (920 - 70) / 8 = 106; 3 x 3: (470 - 20) / 3 = 150; 2 x 4: (470 - 30) / 4 = 110.
-  const Grid grid = fit_grid(8, ImVec2(920, 470), 0, 0, 0, 10);
+  const Grid grid = fit_grid(8, ImVec2(920, 470), {}, 0, 10);
   EXPECT_EQ(grid.columns, 4);
   EXPECT_EQ(grid.rows, 2);
   EXPECT_FLOAT_EQ(grid.map, 222);
@@ -27,7 +27,7 @@ TEST(HeadsGrid, EightSquareMapsIn920By470AreFourByTwo) {
 
 TEST(HeadsGrid, TwoMapsInATallPanelAreStacked) {
   // 1 x 2: min(300, (800 - 10) / 2 = 395) = 300; 2 x 1: (300 - 10) / 2 = 145.
-  const Grid grid = fit_grid(2, ImVec2(300, 800), 0, 0, 0, 10);
+  const Grid grid = fit_grid(2, ImVec2(300, 800), {}, 0, 10);
   EXPECT_EQ(grid.columns, 1);
   EXPECT_EQ(grid.rows, 2);
   EXPECT_FLOAT_EQ(grid.map, 300);
@@ -36,26 +36,26 @@ TEST(HeadsGrid, TwoMapsInATallPanelAreStacked) {
 TEST(HeadsGrid, LabelRoomIsWhatTheLabelsOfTheChosenSizeTake) {
   // Labels 100 px for maps of 200 px and more (every token), 40 px below (thinned). One map in
   // 400 x 400: no labels gives 400, whose labels take 100: 300, whose labels fit in 100.
-  const LabelRoom labels = [](float map) { return map >= 200 ? ImVec2(100, 100) : ImVec2(40, 40); };
-  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(400, 400), labels, ImVec2(150, 150), 0, 0).map, 300);
+  const LabelRoom labels = [](float map) {
+    return map >= 200 ? LabelMargins{100, 100} : LabelMargins{40, 40};
+  };
+  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(400, 400), labels, {150, 150}, 0, 0).map, 300);
   // In 220 x 220: 220 needs 100 -> 120, whose labels (40) fit in the 100 kept: 120.
-  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(220, 220), labels, ImVec2(150, 150), 0, 0).map, 120);
+  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(220, 220), labels, {150, 150}, 0, 0).map, 120);
   // Labels that want more the less room is left (100, 200, 300, 400 px for maps of 400, 300,
   // 200, 100): after four rounds, the widest room (150): 400 - 150 = 250.
-  const LabelRoom greedy = [](float map) { return ImVec2(500 - map, 0); };
-  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(400, 400), greedy, ImVec2(150, 0), 0, 0).map, 250);
+  const LabelRoom greedy = [](float map) { return LabelMargins{500 - map, 0}; };
+  EXPECT_FLOAT_EQ(fit_grid_labelled(1, ImVec2(400, 400), greedy, {150, 0}, 0, 0).map, 250);
 }
 
 TEST(HeadsGrid, TheHeaderGoesBesideTheMapsOnlyWhenThatMakesThemLarger) {
   // One map, header 100 px tall above or 200 px wide beside. Wide 1000 x 400: above 1000 x 300
   // gives 300, beside 800 x 400 gives 400.
-  const HeadsLayout wide =
-      fit_heads_layout(1, ImVec2(1000, 400), 100, 200, kNoLabels, ImVec2(0, 0), 0, 10);
+  const HeadsLayout wide = fit_heads_layout(1, ImVec2(1000, 400), 100, 200, kNoLabels, {}, 0, 10);
   EXPECT_TRUE(wide.header_beside);
   EXPECT_FLOAT_EQ(wide.grid.map, 400);
   // Tall 400 x 1000: above 400 x 900 gives 400, beside 200 x 1000 gives 200.
-  const HeadsLayout tall =
-      fit_heads_layout(1, ImVec2(400, 1000), 100, 200, kNoLabels, ImVec2(0, 0), 0, 10);
+  const HeadsLayout tall = fit_heads_layout(1, ImVec2(400, 1000), 100, 200, kNoLabels, {}, 0, 10);
   EXPECT_FALSE(tall.header_beside);
   EXPECT_FLOAT_EQ(tall.grid.map, 400);
 }

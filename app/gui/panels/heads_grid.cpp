@@ -10,9 +10,10 @@ float least_map_side(int maps) {
   return maps <= 8 ? 100 : 60;
 }
 
-Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, float gap) {
+Grid fit_grid(int maps, ImVec2 room, const LabelMargins& labels, float title_h, float gap) {
   Grid best;
-  room.x -= title_h * 0.5f;  // the last key label is centred on the last column: half sticks out
+  const float label_w = labels.left, top_h = labels.top;
+  room.x -= labels.right;
   for (int columns = 1; columns <= maps; ++columns) {
     const int rows = (maps + columns - 1) / columns;
     const float by_width = (room.x - label_w - gap * float(columns - 1)) / float(columns);
@@ -24,21 +25,24 @@ Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, 
   return best;
 }
 
-Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, ImVec2 widest, float title_h,
-                       float gap) {
+Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, const LabelMargins& widest,
+                       float title_h, float gap) {
   constexpr int kRounds = 4;
-  ImVec2 assumed(0, 0);
+  LabelMargins assumed;
   for (int round = 0; round < kRounds; ++round) {
-    const Grid grid = fit_grid(maps, room, assumed.x, assumed.y, title_h, gap);
-    const ImVec2 needed = labels(grid.map);
-    if (needed.x <= assumed.x && needed.y <= assumed.y) return grid;
-    assumed = ImVec2(std::max(assumed.x, needed.x), std::max(assumed.y, needed.y));
+    const Grid grid = fit_grid(maps, room, assumed, title_h, gap);
+    const LabelMargins needed = labels(grid.map);
+    if (needed.left <= assumed.left && needed.top <= assumed.top && needed.right <= assumed.right)
+      return grid;
+    assumed = {std::max(assumed.left, needed.left), std::max(assumed.top, needed.top),
+               std::max(assumed.right, needed.right)};
   }
-  return fit_grid(maps, room, widest.x, widest.y, title_h, gap);
+  return fit_grid(maps, room, widest, title_h, gap);
 }
 
 HeadsLayout fit_heads_layout(int maps, ImVec2 room, float header_h, float header_w,
-                             const LabelRoom& labels, ImVec2 widest, float title_h, float gap) {
+                             const LabelRoom& labels, const LabelMargins& widest, float title_h,
+                             float gap) {
   const Grid above =
       fit_grid_labelled(maps, ImVec2(room.x, room.y - header_h), labels, widest, title_h, gap);
   const Grid beside =

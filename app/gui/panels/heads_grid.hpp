@@ -16,6 +16,13 @@ namespace attnlab::gui {
 // eight (a ten-token map's cells 10 px), 60 px beyond (twelve or more heads on one screen).
 float least_map_side(int maps);
 
+// The room labels take beside maps of one side: left of the first column (the query labels),
+// above the first row (the key labels), and past the last column's right edge, where the last key
+// label, turned upright and centred on its column, is taller than the column is wide.
+struct LabelMargins {
+  float left = 0, top = 0, right = 0;
+};
+
 struct Grid {
   int columns = 1, rows = 1;
   float map = 0;               // side of one map in pixels
@@ -23,21 +30,19 @@ struct Grid {
   float title_h = 0, gap = 0;  // head title line above each map; space between maps
 };
 
-// The column count (and map side) that gives `maps` maps the largest side in `room`, with
-// `label_w` for labels left and `top_h` for those on top, a title line of `title_h` above each map
-// and `gap` between.
-Grid fit_grid(int maps, ImVec2 room, float label_w, float top_h, float title_h, float gap);
+// The column count (and map side) that gives `maps` maps the largest side in `room`, with `labels`
+// room for the labels, a title line of `title_h` above each map and `gap` between.
+Grid fit_grid(int maps, ImVec2 room, const LabelMargins& labels, float title_h, float gap);
 
-// The room the labels need beside maps of side `map` (x: the query labels on the left, y: the key
-// labels on top). Thinned labels of small maps ("0:The", "50:on") are shorter than the longest
-// token, so the room depends on the size it makes room for.
-using LabelRoom = std::function<ImVec2(float map)>;
+// The room the labels need beside maps of side `map`. Thinned labels of small maps ("0:The",
+// "50:on") are shorter than the longest token, so the room depends on the size it makes room for.
+using LabelRoom = std::function<LabelMargins(float map)>;
 
 // fit_grid with the label room the chosen maps need: starts from no labels and widens the room to
 // what the labels of the resulting maps take until they fit (the room only grows, so it ends);
 // after a few rounds it takes `widest`, the room that fits any labels.
-Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, ImVec2 widest, float title_h,
-                       float gap);
+Grid fit_grid_labelled(int maps, ImVec2 room, const LabelRoom& labels, const LabelMargins& widest,
+                       float title_h, float gap);
 
 // Where the header goes. `header` is its height above the maps (x unused) and its width in a
 // column beside them: beside when that makes the maps larger, which a wide panel whose maps are
@@ -48,6 +53,7 @@ struct HeadsLayout {
   float header_w = 0;  // the column's width when beside
 };
 HeadsLayout fit_heads_layout(int maps, ImVec2 room, float header_h, float header_w,
-                             const LabelRoom& labels, ImVec2 widest, float title_h, float gap);
+                             const LabelRoom& labels, const LabelMargins& widest, float title_h,
+                             float gap);
 
 }  // namespace attnlab::gui

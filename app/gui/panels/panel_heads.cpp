@@ -2,6 +2,7 @@
 // on both axes, a colour legend with its range, hatched masked cells, and hover that names the
 // query and key and highlights the same query row in every head.
 #include <imgui.h>
+#include <imgui_internal.h>  // the window's font scale
 
 #include <algorithm>
 #include <cfloat>
@@ -26,15 +27,18 @@ namespace attnlab::gui {
 
 namespace {
 
-// Text turned 90 degrees counter-clockwise (reading upwards), for the key labels on top:
-// rotates the vertices AddText just wrote around the text's start.
+// Text turned 90 degrees counter-clockwise (reading upwards), for the key labels on top: AddText
+// lays it down at the clip rectangle's corner, where its glyphs are all inside (ImGui drops those
+// past the rectangle: lying at its place, a label near the panel's right edge would lose its last
+// letters), and its vertices turn up about `bottom_left`; the rectangle then clips them as drawn.
 void add_vertical_text(ImDrawList* list, ImFont* font, float size, ImVec2 bottom_left, ImU32 colour,
                        const char* text) {
   const int first = list->VtxBuffer.Size;
-  list->AddText(font, size, bottom_left, colour, text);
+  const ImVec2 laid = list->GetClipRectMin();
+  list->AddText(font, size, laid, colour, text);
   for (int i = first; i < list->VtxBuffer.Size; ++i) {
     ImVec2& p = list->VtxBuffer[i].pos;
-    const ImVec2 d(p.x - bottom_left.x, p.y - bottom_left.y);
+    const ImVec2 d(p.x - laid.x, p.y - laid.y);
     p = ImVec2(bottom_left.x + d.y, bottom_left.y - d.x);
   }
 }
@@ -66,15 +70,25 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
   const float texts = ImGui::CalcTextSize(text.low.c_str()).x +
                       ImGui::CalcTextSize(text.high.c_str()).x + 2 * spacing;
   float bar_w = font * 8;
+  // The masked swatch right after the bar's high end (nothing between: the note hidden or none):
+  // the bar leaves it room on its line where it stays 5 em long.
+  const bool swatch_next = header == Header::Full && set.masked_cells > 0 && text.warning.empty() &&
+                           (note_hidden || text.note.empty());
+  const float swatch_w = bar_h * 1.6f;
+  const float swatch_item = swatch_w + spacing + ImGui::CalcTextSize("masked").x;
+  const float then = swatch_next ? font * 0.8f + swatch_item : 0;
+  const auto bar_in = [&](float room) {  // the bar's width on a line with `room` for it
+    return room - then >= font * 5 ? std::min(bar_w, room - then) : std::min(bar_w, room);
+  };
   if (header == Header::Column) {
     bar_w = std::clamp(ImGui::GetContentRegionAvail().x - texts, font * 2, font * 8);
   } else {
     const float room_beside = room_beside_last_item(font * 0.8f) - texts;
     if (room_beside >= font * (compact ? 3 : 5)) {
-      bar_w = std::min(bar_w, room_beside);
+      bar_w = bar_in(room_beside);
       ImGui::SameLine(0, font * 0.8f);
     } else {  // a line of its own: the bar and both ends within the panel
-      bar_w = std::clamp(ImGui::GetContentRegionAvail().x - texts, font * 2, font * 8);
+      bar_w = std::max(font * 2, bar_in(ImGui::GetContentRegionAvail().x - texts));
     }
   }
   ImGui::TextUnformatted(text.low.c_str());
@@ -148,8 +162,7 @@ void legend(const HeatmapSet& set, const Palette& colours, Header header, bool n
     ImGui::PopStyleColor();
   }
   if (set.masked_cells > 0) {
-    const float swatch_w = bar_h * 1.6f;
-    same_line_if_fits(swatch_w + spacing + ImGui::CalcTextSize("masked").x, font * 0.8f);
+    same_line_if_fits(swatch_item, font * 0.8f);
     const ImVec2 swatch = ImGui::GetCursorScreenPos();
     const float swatch_y = swatch.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f;
     const ImVec2 a(swatch.x, swatch_y), b(swatch.x + swatch_w, swatch_y + bar_h);
@@ -470,7 +483,9 @@ float widest(const std::vector<AxisLabel>& labels, float size) {
 // whole map (thinned ones, "0:The", "50:on", are shorter than the longest token; a zoomed-in
 // map's labels are cut to that room, so zooming does not resize the maps). Thinned key labels
 // repeat the query labels' positions: the grid leaves them out (hover names the key), unless the
-// keys are another sentence's.
+// keys are another sentence's. Right of the maps: what the last key label, a line of `size` turned
+// upright and centred on its column, reaches past the map's edge (nothing where cells are wider
+// than the labels are tall, as unthinned labels' are).
 LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
   const Trace& trace = *state.session.trace;
   return [&trace, &set, plan, top = plan.top_labels, grid = !plan.focused](float map) {
@@ -478,15 +493,22 @@ LabelRoom label_room(const AppState& state, const HeatmapSet& set, const MapsPla
     const float size = labels_size(plan, set, map);
     const bool thinned = label_stride(cell, size, set.cols) > 1;
     const bool drop_keys = !top || (grid && thinned && trace.tokens_kv.empty());
-    return ImVec2(widest(query_labels(trace, set, set.rows, cell, size), size),
-                  drop_keys ? 0 : widest(key_labels(trace, set, set.cols, cell, size), size));
+    LabelMargins room;
+    room.left = widest(query_labels(trace, set, set.rows, cell, size), size);
+    if (drop_keys) return room;
+    const std::vector<AxisLabel> keys = key_labels(trace, set, set.cols, cell, size);
+    room.top = widest(keys, size);
+    if (!keys.empty())
+      room.right = std::max(0.0f, (float(keys.back().index) + 0.5f) * cell + size * 0.5f - map);
+    return room;
   };
 }
 
-// The labels' room that fits any map size.
-ImVec2 widest_label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
+// The labels' room that fits any map size (a key label's half line past the right edge).
+LabelMargins widest_label_room(const AppState& state, const HeatmapSet& set, const MapsPlan& plan) {
   const float w = label_width(*state.session.trace, set, plan.label_size, true);
-  return ImVec2(w, plan.top_labels ? w : 0);
+  if (!plan.top_labels) return {w, 0, 0};
+  return {w, w, plan.label_size * 0.5f};
 }
 
 float title_height(const MapsPlan& plan) {
@@ -665,31 +687,41 @@ void zoom_and_pan(AppState& state, const HeatmapSet& set, const Window& window) 
   }
 }
 
-// The header that gives the maps the most room in `room` (the panel under the stale banner):
-// the full one above the maps (its height as last drawn there), or in a column beside them. When
-// the maps would still be hard to read (a short sequence's cells under 24 px, or any map under
-// 3 em), the compact one, if it makes them larger.
-Header choose_header(AppState& state, const HeatmapSet& set, ImVec2 room) {
-  const float full_h = state.heads.full_header_h;
-  if (full_h <= 0) return Header::Full;  // not measured yet: the next frame chooses
-  const int maps = int(shown_heads(state.heads.focus, set.heads).size());
+// The header that gives the maps the most room in `room` (the panel under the stale banner), and
+// the maps' layout under it: the full one above the maps, or in a column beside them. When the
+// maps would still be hard to read (a short sequence's cells under 24 px, or any map under 3 em),
+// the compact one, if it makes them larger. `focus`: the panel's (maps_plan keeps it within the
+// set).
+struct HeaderFit {
+  Header header = Header::Full;
+  HeadsLayout layout;
+};
+HeaderFit best_header(const AppState& state, const HeatmapSet& set, HeadFocus focus, ImVec2 room) {
+  const int maps = int(shown_heads(focus, set.heads).size());
   const auto fit = [&](Header header, float header_h, float column_w) {
-    const MapsPlan plan = plan_maps(state, set, header);
+    const MapsPlan plan = maps_plan(state, set, header, focus);
     return fit_heads_layout(maps, room, header_h, column_w, label_room(state, set, plan),
                             widest_label_room(state, set, plan), title_height(plan),
                             map_gap(state));
   };
-  const HeadsLayout full = fit(Header::Full, full_h, header_column_width());
+  // The full header's height as last drawn there.
+  const HeadsLayout full = fit(Header::Full, state.heads.full_header_h, header_column_width());
   const Header best = full.header_beside ? Header::Column : Header::Full;
   constexpr float kReadableCell = 24;
   constexpr double kShortSequence = 16;  // a longer map's cells are small at any header
-  const double span = plan_maps(state, set, best).view.span;
+  const double span = maps_plan(state, set, best, focus).view.span;
   const bool readable = span <= kShortSequence ? full.grid.map / float(span) >= kReadableCell
                                                : full.grid.map >= ImGui::GetFontSize() * 3;
-  if (readable) return best;
+  if (readable) return {best, full};
   // The compact header is one line (its room beside nothing: never a column).
   const HeadsLayout compact = fit(Header::Compact, ImGui::GetFrameHeightWithSpacing(), FLT_MAX);
-  return compact.grid.map > full.grid.map ? Header::Compact : best;
+  if (compact.grid.map > full.grid.map) return {Header::Compact, compact};
+  return {best, full};
+}
+
+Header choose_header(AppState& state, const HeatmapSet& set, ImVec2 room) {
+  if (state.heads.full_header_h <= 0) return Header::Full;  // not measured yet: the next frame
+  return best_header(state, set, state.heads.focus, room).header;
 }
 
 // Said where no map fits `room`: wrapped where its lines fit there, else on the one line that
@@ -808,18 +840,25 @@ void draw_header(AppState& state, const HeatmapSet& set, Header header, bool bat
     ImGui::TextUnformatted(title.c_str());
   const PipelineStep* step = current_step(state);
   if (step && maps_ahead_of(step->stage)) {  // before attend: the maps are not computed yet
-    if (header == Header::Column) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    const float font = ImGui::GetFontSize(), spacing = font * 0.8f;
+    // Presenter mode's note is a remark on the maps, at their labels' size: on one line beside
+    // the title (on its baseline) or under it, the line the maps would lose to a wrapped note at
+    // the font's size.
+    const float scale = ImGui::GetCurrentWindow()->FontWindowScale;
+    if (state.ui.presenter && header != Header::Column)
+      ImGui::SetWindowFontScale(scale * map_label_size(state) / font);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (header != Header::Column &&
+        same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x, spacing)) {
+      const ImFont* face = ImGui::GetFont();
+      ImGui::SetCursorPosY(ImGui::GetCursorPosY() +
+                           (font - ImGui::GetFontSize()) * face->Ascent / face->FontSize);
+      ImGui::TextUnformatted(kMapsAheadNote);
+    } else {  // under the title (a column's), wrapped where the panel is narrow (font scale 2)
       text_wrapped(kMapsAheadNote);
-      ImGui::PopStyleColor();
-    } else if (same_line_if_fits(ImGui::CalcTextSize(kMapsAheadNote).x,
-                                 ImGui::GetFontSize() * 0.8f)) {
-      ImGui::TextDisabled("%s", kMapsAheadNote);
-    } else {  // under the title, wrapped where the panel is narrow (font scale 2)
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      text_wrapped(kMapsAheadNote);
-      ImGui::PopStyleColor();
     }
+    ImGui::PopStyleColor();
+    ImGui::SetWindowFontScale(scale);
   }
   legend(set, palette(state.ui.theme), header, state.ui.presenter && header == Header::Full);
   focus_bar(state, set, header);
@@ -885,19 +924,14 @@ void draw_heads_panel(AppState& state, HeatmapDrawer* drawer) {
 float heads_width_for_least_maps(AppState& state, ImVec2 panel) {
   if (!state.session.trace) return 0;
   const HeatmapSet& set = current_heatmaps(state);
-  const float full_h = state.heads.full_header_h;
-  if (set.empty() || full_h <= 0) return 0;  // no maps, or the header not measured yet
-  const MapsPlan plan = maps_plan(state, set, Header::Full, state.heads.focus);
-  const int maps = int(plan.heads.size());
+  if (set.empty() || state.heads.full_header_h <= 0) return 0;  // no maps, or not measured yet
+  const int maps = int(maps_plan(state, set, Header::Full, state.heads.focus).heads.size());
   const float side = least_map_side(maps);
   const ImVec2 padding = ImGui::GetStyle().WindowPadding;
-  // The maps' side in a panel `width` wide, the header above them or beside them (as
-  // choose_header picks where the maps are readable, which maps of their least side are).
+  // The maps' side in a panel `width` wide, under the header choose_header would pick there.
   const auto map_at = [&](float width) {
-    return fit_heads_layout(maps, ImVec2(width - 2 * padding.x, panel.y - 2 * padding.y), full_h,
-                            header_column_width(), label_room(state, set, plan),
-                            widest_label_room(state, set, plan), title_height(plan), map_gap(state))
-        .grid.map;
+    const ImVec2 room(width - 2 * padding.x, panel.y - 2 * padding.y);
+    return best_header(state, set, state.heads.focus, room).layout.grid.map;
   };
   if (map_at(panel.x) < side) return 0;  // not even the whole width: the layout as it was
   float low = 0, high = panel.x;

@@ -835,12 +835,13 @@ float presenter_stage_width(const AppState& state, ImVec2 panel, float heads_wid
   // the narrowest at which the text is whole; else the user's split: the heads stay in view.
   const float most = std::floor(panel.x * (1 - kMinHeadsFraction)) - 1;
   const float least = min_cell(font), any = 0.01f;
-  // No wider than leaves the heads their maps' least side, where the stage is whole there.
+  // No wider than leaves the heads their maps' least side, where the stage is whole there: then
+  // all of that (narrower would list more of its tensors for maps larger than they need be).
   const float beside_heads = std::floor(panel.x - heads_width);
   const auto for_heads = [&](float width) {
     if (heads_width <= 0 || width <= beside_heads || !whole(beside_heads, true, least))
       return width;
-    return narrowest(beside_heads, [&](float w) { return whole(w, true, least); });
+    return beside_heads;
   };
   if (whole(most, false, least))
     return for_heads(narrowest(most, [&](float w) { return whole(w, false, least); }));
