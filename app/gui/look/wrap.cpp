@@ -185,7 +185,7 @@ void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char*
   const float scale = window->FontWindowScale;
   ImGui::SetWindowFontScale(scale * size / ImGui::GetFontSize());
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  const float right = at.x + width - 2;  // 2 px short: a region's clip may be at its edge
+  const float right = at.x + width - kCutTextShort;
   // The first line only, clipped at the right only: a bottom at the line's height would shave
   // the pixel a glyph's quad can reach under it ('q', '(').
   const char* line_end = std::strchr(text, '\n');

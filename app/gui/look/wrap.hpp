@@ -47,7 +47,8 @@ std::string cut_to_width(const std::string& text, float width);
 std::string field_hint(const char* hint);
 
 // One line of `text` at `size` pixels from `at`, cut with an ellipsis where it would pass `width`
-// (ImGui's own ellipsis, at that size).
+// less kCutTextShort (a region's clip may be at its edge) (ImGui's own ellipsis, at that size).
+constexpr float kCutTextShort = 2;
 void draw_cut_text(ImVec2 at, float width, float size, ImU32 colour, const char* text);
 
 // `text` at `size` pixels, wrapped at spaces to the region's width, from the cursor (which moves

@@ -551,7 +551,8 @@ std::vector<std::string> words_of(const std::string& code) {
   return code_units(code, 0, measure);
 }
 
-Headline headline_of(const TensorRecord& record, float width, float largest = 1.3f) {
+Headline headline_of(const TensorRecord& record, float drawn_width, float largest = 1.3f) {
+  const float width = drawn_width - kCutTextShort;  // what draw_cut_text shows of it
   Headline h;
   h.code = record.pytorch.substr(0, record.pytorch.find("  #"));
   h.shape = "\u2192  " + shape_to_string(record.tensor.shape());
@@ -579,7 +580,7 @@ float headline_min_width(const TensorRecord& record) {
   const float size = ImGui::GetFontSize() * 0.8f;
   float w = text_width(h.shape, size);
   for (const std::string& word : words_of(h.code)) w = std::max(w, text_width(word, size));
-  return std::ceil(w) + 1;
+  return std::ceil(w) + 1 + kCutTextShort;
 }
 
 void draw_headline(const AppState& state, const Headline& h, float width) {
@@ -590,8 +591,8 @@ void draw_headline(const AppState& state, const Headline& h, float width) {
     draw_cut_text(at, width, h.size, ink, line.c_str());
     const float full = text_width(line, h.size);
     if (frame)
-      frame->headline.push_back(
-          {line, at, ImVec2(at.x + std::min(full, width), at.y + h.size), full > width});
+      frame->headline.push_back({line, at, ImVec2(at.x + std::min(full, width), at.y + h.size),
+                                 full > width - kCutTextShort});
     at.y += h.size * 1.15f;
   }
   ImGui::Dummy(ImVec2(width, h.height() + ImGui::GetStyle().ItemSpacing.y));
