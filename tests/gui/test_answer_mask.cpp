@@ -208,6 +208,26 @@ TEST(AnswerMask, AChoiceIsMaskedByItsTextNotByItsLetter) {
   EXPECT_EQ(answer_mask(asked("C", question.choices)).kind, AnswerMask::Kind::Words);
 }
 
+// The band is never masked, so a question scene's own title and caption, shown above the question,
+// must not spell its answer (notebook's "96 = 96" title and its caption "… = 96" did).
+TEST(AnswerMask, NoBuiltInQuestionsTitleOrCaptionSpellsItsAnswer) {
+  int questions = 0;
+  for (const lessons::BuiltinLesson& builtin : lessons::builtin_lessons()) {
+    const lessons::LoadedLesson loaded = lessons::load_lesson(builtin.name);
+    ASSERT_EQ(loaded.error, "") << builtin.name;
+    for (const lessons::Scene& scene : loaded.lesson.scenes) {
+      if (!scene.question) continue;
+      ++questions;
+      const AnswerMask mask = answer_mask(*scene.question);
+      for (const std::string& text : {scene.title, scene.caption})
+        EXPECT_TRUE(answer_spans(mask, text).empty())
+            << builtin.name << " \"" << scene.title << "\" shows its answer ("
+            << scene.question->answer << ") in \"" << text << "\"";
+    }
+  }
+  EXPECT_GT(questions, 40);
+}
+
 TEST(AnswerMask, InForceOnlyWhileTheSceneAsksAndHasNotOptedOut) {
   LessonPlayer player;
   player.lesson = lessons::parse_lesson(
