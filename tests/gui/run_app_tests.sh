@@ -47,6 +47,18 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["shapes"].get("q_split") == [32, 128, 8, 64] and not d["computing"] else 1)' \
   "$work/scene.json" && ok || bad "the screenshot of scene 7 shows another run: $(head -c 300 "$work/scene.json")"
 
+# ... and for its windows to stand still: ten-minutes scene 10 at 1024x768, font 1.5, computes for
+# most of a second under the amber banner, which scrolls the stage view; three frames after, its
+# scroll bars still followed that, and the picture saved scrolled sideways over cut lines.
+expect 0 "" --lesson ten-minutes --scene 10 --present --font-scale 1.5 --width 1024 --height 768 \
+  --screenshot "$work/scene10.png" --frames 1 --dump-layout "$work/scene10.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["shapes"].get("q_heads") == [32, 8, 128, 64] and not d["content_findings"]
+         and not d["text_findings"] else 1)' "$work/scene10.json" && ok ||
+  bad "the screenshot of scene 10 is not whole: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["content_findings"], d["text_findings"])' "$work/scene10.json")"
+
 # A scripted run makes no settings folder and no log in it (issue 43): with HOME and
 # XDG_CONFIG_HOME at empty folders (and no ATTNLAB_CONFIG_DIR), a screenshot with --dump-layout and
 # an export leave both empty. (Mesa's shader cache is pointed elsewhere: it is not the app's.)

@@ -42,6 +42,15 @@ class LessonBand : public HeadlessImGui {
     return found;
   }
   float band() const { return ImGui::GetIO().DisplaySize.y - state.frame.layout_height; }
+  // A built-in lesson played in one window of this size at font 1.5, on its scene (from 0).
+  void open_presenter(const std::string& lesson, int scene, ImVec2 size) {
+    use_font_scale(1.5f);
+    load_presets(state);
+    state.ui.presenter = true;
+    ImGui::GetIO().DisplaySize = size;
+    ASSERT_EQ(open_lesson(state, lesson, ""), "");
+    show_scene(state, scene);
+  }
 
   // The picture's panels cover the window less the band, and nothing else: no bar of controls.
   std::vector<std::string> picture_problems(float W, float H) const {
@@ -110,12 +119,7 @@ TEST_F(LessonBand, EverySceneOfEveryLessonShowsItsPictureWholeOverABandUnderAFif
 // at 1024x768, font 1.5: its two maps 240 px beside the stage view (a wrapped note and a line of
 // its own for the swatch left them 192 px).
 TEST_F(LessonBand, BeforeAttendTheHeadsNoteTakesOneSmallLineAndTheSwatchSitsBesideTheBar) {
-  use_font_scale(1.5f);
-  load_presets(state);
-  state.ui.presenter = true;
-  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
-  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
-  show_scene(state, 5);
+  open_presenter("notebook", 5, ImVec2(1024, 768));
   settle();
   const std::vector<DrawnText> texts = drawn_texts();
   const auto drawn = [&](const std::string& text) -> const DrawnText* {
@@ -227,12 +231,7 @@ TEST_F(LessonBand, TheCheckFindsACutTableRowAColumnAMapOutOfViewAndSmallMaps) {
 }
 
 TEST_F(LessonBand, ALongQuestionShrinksItsTypeToTheFloorThenScrollsAndChoicesKeepOneRow) {
-  use_font_scale(1.5f);
-  load_presets(state);
-  state.ui.presenter = true;
-  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
-  ASSERT_EQ(open_lesson(state, "ten-minutes", ""), "");
-  show_scene(state, 2);  // "Four kinds of relation": a question with four choices
+  open_presenter("ten-minutes", 2, ImVec2(1280, 720));  // "Four kinds of relation": 4 choices
   ASSERT_TRUE(state.lesson.lesson.scenes[2].question);
   ASSERT_GE(state.lesson.lesson.scenes[2].question->choices.size(), 3u);
   settle();
@@ -251,12 +250,7 @@ TEST_F(LessonBand, ALongQuestionShrinksItsTypeToTheFloorThenScrollsAndChoicesKee
 // Notebook 6 at 1280x720, font 1.5, asked: the title on the strip's row, the "answers first" line
 // beside the class's answer; the band's five rows then fit under a fifth without scrolling.
 TEST_F(LessonBand, TheTitleSharesTheStripsRowAndTheHowToLineTheAnswersRow) {
-  use_font_scale(1.5f);
-  load_presets(state);
-  state.ui.presenter = true;
-  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
-  ASSERT_EQ(open_lesson(state, "notebook", ""), "");
-  show_scene(state, 5);  // "Step 2: split", a typed answer
+  open_presenter("notebook", 5, ImVec2(1280, 720));  // "Step 2: split", a typed answer
   ASSERT_TRUE(state.lesson.lesson.scenes[5].question);
   ASSERT_TRUE(state.lesson.lesson.scenes[5].question->choices.empty());
   settle();

@@ -1,9 +1,12 @@
 // Idle means idle: the app asks for frames only while something moves without input (a transition,
 // play, a computation, a pending request, ImGui settling after input) and sleeps otherwise, waking
 // often enough for a blinking text cursor and for SIGTERM.
+#include <imgui_internal.h>  // a window's scroll bar
+
 #include <chrono>
 #include <thread>
 
+#include "app/gui/panels/layout_motion.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "headless_imgui.hpp"
 
@@ -183,6 +186,38 @@ TEST_F(Redraw, TheClockResumesAfterASleepInsteadOfJumping) {
   step_by(state, 1);
   advance_clock(state, capped_frame_seconds(10.0));
   EXPECT_LT(transition_progress(state), 1.0f);
+}
+
+// A saved picture waits for the windows to stand still: a window whose content outgrows it moves
+// the frame it grows and the next (ImGui adds the scroll bar by the frame before's content), then
+// stands still.
+TEST_F(Redraw, TheLayoutMovesUntilAScrollBarHasFollowedItsContent) {
+  LayoutMotion motion;
+  int lines = 3;
+  const auto draw = [&] {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(300, 200));
+    ImGui::Begin("motion");
+    for (int i = 0; i < lines; ++i) ImGui::Text("line %d", i);
+    ImGui::End();
+    ImGui::Render();
+    motion.note_frame();
+  };
+  draw();
+  EXPECT_TRUE(motion.moving());  // the first frame
+  draw();
+  EXPECT_FALSE(motion.moving());
+  lines = 40;
+  draw();
+  EXPECT_TRUE(motion.moving());
+  EXPECT_FALSE(ImGui::FindWindowByName("motion")->ScrollbarY);
+  draw();
+  EXPECT_TRUE(motion.moving());
+  EXPECT_TRUE(ImGui::FindWindowByName("motion")->ScrollbarY);
+  draw();
+  EXPECT_FALSE(motion.moving());
+  EXPECT_FALSE(picture_settling(state, motion));
 }
 
 }  // namespace

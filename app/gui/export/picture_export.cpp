@@ -197,9 +197,11 @@ bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
                          const std::function<void(const float* clear)>& render) {
   try {
     if (run.animation.empty()) {
-      // Drawn kStillFrames, and the layout done fitting its type (bounded).
+      // Drawn kStillFrames, and the layout done fitting its type and standing still (bounded).
+      run.motion.note_frame();
       if (run.frame_of_shot < kStillFrames ||
-          (layout_fitting(state) && run.frame_of_shot < kStillFrames + kMostFittingFrames))
+          (picture_settling(state, run.motion) &&
+           run.frame_of_shot < kStillFrames + kMostFittingFrames))
         return true;
       std::vector<unsigned char> rgba;
       if (run.transparent) {

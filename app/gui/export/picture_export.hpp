@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/gui/export/gif_writer.hpp"
+#include "app/gui/panels/layout_motion.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/options.hpp"
 
@@ -34,6 +35,7 @@ struct PictureExport {
   // Each recorded frame goes to the encoder as it is made: only the one before is kept.
   std::unique_ptr<AnimationSink> sink;  // opened with the first recorded frame
   MergingFrames frames;
+  LayoutMotion motion;  // a still waits for the windows to stand still
 };
 
 // The encoder of `path`: a GIF, or an MP4 through ffmpeg (by the name's ending), written as its

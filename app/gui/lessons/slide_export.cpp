@@ -63,9 +63,11 @@ void before_slide_frame(AppState& state, SlideExport& run) {
 
 bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_scale,
                        int& exit_code) {
-  // Drawn kSlideFrames, and the layout done fitting its type (bounded).
-  const bool settled = run.frames >= kSlideFrames &&
-                       (!layout_fitting(state) || run.frames >= kSlideFrames + kMostFittingFrames);
+  // Drawn kSlideFrames, and the layout done fitting its type and standing still (bounded).
+  run.motion.note_frame();
+  const bool settled =
+      run.frames >= kSlideFrames &&
+      (!picture_settling(state, run.motion) || run.frames >= kSlideFrames + kMostFittingFrames);
   if (run.index < run.slides.size() && settled) {
     const Slide& slide = run.slides[run.index];
     const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];

@@ -11,6 +11,7 @@
 
 #include "app/gui/lessons/handout_pdf.hpp"
 #include "app/gui/lessons/lesson_player.hpp"
+#include "app/gui/panels/layout_motion.hpp"
 
 namespace attnlab::gui {
 
@@ -23,6 +24,7 @@ struct SlideExport {
   std::vector<HandoutPage> pages;  // one per scene: a question's answer joins its question's
   int unbuilt = 0;          // slides left out: their scene could not be built (said on stderr)
   std::string model_error;  // a scene's model could not be read (said on stderr)
+  LayoutMotion motion;      // a slide waits for the windows to stand still
 };
 
 // Creates DIR and puts the state in the audience's view; "" or why not (a lesson without a scene

@@ -1,8 +1,8 @@
 // --screenshot FILE (after --frames N frames, once what the picture shows is computed, as for a
 // slide: the scene's trace, a model, a measurement; then once the band and the fitted regions are
-// done fitting their type, at most kMostFittingFrames more) as a mode of the frame loop: the PNG of
-// the frame just drawn, and with --dump-layout the layout JSON; then the app exits (2 when a file
-// cannot be written: the user's to fix, as a bad option).
+// done fitting their type and the windows stand still, at most kMostFittingFrames more) as a mode
+// of the frame loop: the PNG of the frame just drawn, and with --dump-layout the layout JSON; then
+// the app exits (2 when a file cannot be written: the user's to fix, as a bad option).
 #include <imgui.h>
 
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include "app/gui/gl/modes/frame_mode.hpp"
 #include "app/gui/gl/modes/window_exports.hpp"
 #include "app/gui/panels/layout_dump.hpp"
+#include "app/gui/panels/layout_motion.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "core/tensor/npy.hpp"
 
@@ -52,8 +53,10 @@ class ScreenshotMode final : public FrameMode {
       settled_at_ = loop.frame;
     }
     const int drawn = loop.frame - settled_at_;
+    motion_.note_frame();
     if (drawn < kFramesAfterSettling) return;
-    if (layout_fitting(loop.state) && drawn < kFramesAfterSettling + kMostFittingFrames) return;
+    if (picture_settling(loop.state, motion_) && drawn < kFramesAfterSettling + kMostFittingFrames)
+      return;
     loop.exit_code = save_screenshot(loop.state, loop.options);
     over_ = true;
   }
@@ -62,6 +65,7 @@ class ScreenshotMode final : public FrameMode {
  private:
   bool over_ = false;
   int settled_at_ = -1;  // the frame at which the computation was waited for
+  LayoutMotion motion_;
 };
 
 }  // namespace
