@@ -276,6 +276,30 @@ TEST_F(LessonBand, TheTitleSharesTheStripsRowAndTheHowToLineTheAnswersRow) {
   EXPECT_FALSE(ImGui::FindWindowByName("Lesson###lesson")->ScrollbarY) << "the band scrolls";
 }
 
+// Ten-minutes 12 at 1024x768, font 1.5, asked: three choices leave most of their row empty, and the
+// "answers first" line sits there; the band then fits without scrolling (it scrolled that line
+// half out of view).
+TEST_F(LessonBand, TheHowToLineSitsBesideTheChoices) {
+  open_presenter("ten-minutes", 11, ImVec2(1024, 768));  // "A grammar head?": three choices
+  ASSERT_EQ(state.lesson.lesson.scenes[11].question->choices.size(), 3u);
+  settle();
+  const std::vector<DrawnText> texts = drawn_texts();
+  const auto find = [&](const std::string& text) {
+    for (const DrawnText& t : texts)
+      if (t.text == text) return t.rect;
+    ADD_FAILURE() << "\"" << text << "\" is not drawn";
+    return ImVec4(0, 0, 0, 0);
+  };
+  const lessons::Choice& last = state.lesson.lesson.scenes[11].question->choices.back();
+  const ImVec4 choice = find(std::string(1, last.letter) + ") " + last.text);
+  const ImVec4 how = find("The class answers first; the next click (PageDown) reveals the answer.");
+  EXPECT_LT(how.y, choice.w);
+  EXPECT_GT(how.w, choice.y);
+  EXPECT_GT(how.x, choice.z);
+  EXPECT_LE(how.z, 1024);
+  EXPECT_FALSE(ImGui::FindWindowByName("Lesson###lesson")->ScrollbarY) << "the band scrolls";
+}
+
 TEST_F(LessonBand, BShowsAndHidesTheBarOfControlsWhileTheLessonPlays) {
   load_presets(state);
   state.ui.presenter = true;
