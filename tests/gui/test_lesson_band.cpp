@@ -276,10 +276,10 @@ TEST_F(LessonBand, TheTitleSharesTheStripsRowAndTheHowToLineTheAnswersRow) {
   EXPECT_FALSE(ImGui::FindWindowByName("Lesson###lesson")->ScrollbarY) << "the band scrolls";
 }
 
-// Ten-minutes 12 at 1024x768, font 1.5, asked: three choices leave most of their row empty, and the
-// "answers first" line sits there; the band then fits without scrolling (it scrolled that line
-// half out of view).
-TEST_F(LessonBand, TheHowToLineSitsBesideTheChoices) {
+// Ten-minutes 12 at 1024x768, font 1.5: three choices leave most of their row empty, and the
+// "answers first" line sits there, then the answer; the band then fits without scrolling (it
+// scrolled that line half out of view, and the answer's).
+TEST_F(LessonBand, TheHowToLineAndTheAnswerSitBesideTheChoices) {
   open_presenter("ten-minutes", 11, ImVec2(1024, 768));  // "A grammar head?": three choices
   ASSERT_EQ(state.lesson.lesson.scenes[11].question->choices.size(), 3u);
   settle();
@@ -297,6 +297,18 @@ TEST_F(LessonBand, TheHowToLineSitsBesideTheChoices) {
   EXPECT_GT(how.w, choice.y);
   EXPECT_GT(how.x, choice.z);
   EXPECT_LE(how.z, 1024);
+  EXPECT_FALSE(ImGui::FindWindowByName("Lesson###lesson")->ScrollbarY) << "the band scrolls";
+
+  state.lesson.revealed = true;
+  settle();
+  const std::vector<DrawnText> revealed = drawn_texts();
+  const auto answer = std::find_if(revealed.begin(), revealed.end(), [](const DrawnText& t) {
+    return t.text.rfind("Answer: ", 0) == 0;
+  });
+  ASSERT_NE(answer, revealed.end());
+  EXPECT_LT(answer->rect.y, choice.w);
+  EXPECT_GT(answer->rect.w, choice.y);
+  EXPECT_GT(answer->rect.x, choice.z);
   EXPECT_FALSE(ImGui::FindWindowByName("Lesson###lesson")->ScrollbarY) << "the band scrolls";
 }
 

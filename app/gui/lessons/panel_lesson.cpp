@@ -159,9 +159,14 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
     const bool checked = question.choices.empty() && !given.empty();
     const bool right = checked && lessons::answers_match(given, question.answer);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kRight));
-    text_wrapped(
+    const std::string line =
         "Answer: " + answer_text +
-        (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : ""));
+        (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : "");
+    // Beside the choices where it fits (the right one is marked green there too).
+    if (!question.choices.empty() &&
+        same_line_if_fits(ImGui::CalcTextSize(line.c_str()).x, ImGui::GetFontSize()))
+      ImGui::AlignTextToFramePadding();
+    text_wrapped(line);
     ImGui::PopStyleColor();
   } else if (!audience) {
     // Beside the class's answer or the choices where it fits.
