@@ -138,7 +138,7 @@ class Trace:
         return len(self.stages)
 
     def __repr__(self):
-        rows = [f"  {s.name:<14}{str(s.shape):<18}{s.axes:<18}strides {str(s.strides):<18}"
+        rows = [f"  {s.name:<20}{str(s.shape):<18}{s.axes:<18}strides {str(s.strides):<18}"
                 f"{'view of ' + s.storage if s.is_view else ''}" for s in self.stages]
         return "<attnlab.Trace\n" + "\n".join(rows) + ">"
 

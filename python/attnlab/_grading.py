@@ -97,6 +97,8 @@ def _stages_of(value, name, ex):
     for key, stage in stages.items():
         if not isinstance(key, str):
             return None, f"{name} returned a dict with the key {key!r}: {how}"
+        if stage is None:
+            return None, f"{name}'s {key} is None: {how}"
         try:
             arrays[key] = np.asarray(stage, dtype=np.float32)
         except Exception as e:  # a str, a ragged list, a tensor that needs .detach()

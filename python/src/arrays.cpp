@@ -14,7 +14,7 @@ py::object tensor_view(const Tensor& tensor, py::handle owner) {
   for (int64_t s : tensor.strides()) strides.push_back(py::ssize_t(s * sizeof(Scalar)));
   py::array view(py::dtype::of<Scalar>(), shape, strides, tensor.data(), owner);
   py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return std::move(view);
+  return view;
 }
 
 Tensor tensor_copy(const py::array_t<float, py::array::c_style | py::array::forcecast>& array,

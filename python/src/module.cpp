@@ -46,7 +46,7 @@ py::list trace_records(py::object self) {
     if (r.pass != Pass::Forward) continue;
     py::dict d;
     d["name"] = r.name;
-    d["array"] = tensor_view(r.tensor, self);
+    d["array"] = python::tensor_view(r.tensor, self);
     d["shape"] = ints(r.tensor.shape());
     d["strides"] = ints(r.tensor.strides());
     d["offset"] = r.tensor.offset();

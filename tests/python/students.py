@@ -29,7 +29,8 @@ def reference_stages(x, w_q, w_k, w_v, w_o, mask, h):
     s["weights"] = softmax(s["masked"])
     s["context"] = s["weights"] @ s["v_heads"]
     s["context_t"] = s["context"].transpose(0, 2, 1, 3)
-    s["concat"] = s["context_t"].reshape(B, T, h * d_v)
+    s["context_contiguous"] = np.ascontiguousarray(s["context_t"])
+    s["concat"] = s["context_contiguous"].reshape(B, T, h * d_v)
     s["out"] = s["concat"] if w_o is None else s["concat"] @ w_o.astype(np.float64)
     return s
 
