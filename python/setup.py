@@ -30,8 +30,9 @@ def cmake_build():
     if shutil.which("ccache"):
         configure += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
     subprocess.run(configure, check=True)
-    subprocess.run(["cmake", "--build", str(build), "--target", "attnlab_python", "-j",
-                    str(os.cpu_count() or 1)], check=True)
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
+    subprocess.run(["cmake", "--build", str(build), "--target", "attnlab_python", "-j", jobs],
+                   check=True)
     return build
 
 
