@@ -32,7 +32,7 @@ web_packages=(
 browser_test_packages=(chromium)
 # The Python package `import attnlab` (python/; optional in a build) and its tests: pytest, and
 # the wheel built and installed into a fresh venv.
-python_test_packages=(pybind11-dev python3-pytest python3-build python3-wheel python3-venv)
+python_test_packages=(pybind11-dev python3-pytest python3-build python3-wheel python3-venv python3-pip)
 
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null

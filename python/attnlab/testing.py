@@ -5,6 +5,7 @@ from ._grading import check
 def assert_mha(solution, ex):
     """Raises AssertionError whose message is attnlab.check's report unless every stage the
     solution gives is right; returns the Result when it passes."""
+    __tracebackhide__ = True  # pytest shows the report, not this function's frame
     result = check(solution, ex)
     if not result.passed:
         raise AssertionError(str(result))
