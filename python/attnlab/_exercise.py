@@ -12,7 +12,7 @@ _INPUTS = ("x", "w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")
 
 def _label(preset, settings):
     """How reports name an exercise: its preset ("seed003"), folder, or the call that made it."""
-    if not settings:
+    if preset and not settings:
         return preset
     words = ([repr(preset)] if preset else []) + [f"{k}={v!r}" for k, v in settings.items()]
     return "exercise(" + ", ".join(words) + ")"
