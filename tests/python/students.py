@@ -11,13 +11,15 @@ def softmax(a, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def reference_stages(x, w_q, w_k, w_v, w_o, mask, h):
+def reference_stages(x, w_q, w_k, w_v, w_o, mask, h, b_q=None, b_k=None, b_v=None, b_o=None):
     """Every stage by the export's names: Q = X W_q, split into h heads of d_k, move the heads
     forward, Q K^T / sqrt(d_k), -inf where mask is False, softmax over the keys, times V, heads
-    back and side by side, times W_o (or the concat itself without W_o)."""
+    back and side by side, times W_o (or the concat itself without W_o); each bias, when given,
+    added after its product."""
+    add = lambda a, b: a if b is None else a + b.astype(np.float64)
     x, w_q, w_k, w_v = (a.astype(np.float64) for a in (x, w_q, w_k, w_v))
     B, T, _ = x.shape
-    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    q, k, v = add(x @ w_q, b_q), add(x @ w_k, b_k), add(x @ w_v, b_v)
     d_k, d_v = q.shape[-1] // h, v.shape[-1] // h
     s = {"q": q, "k": k, "v": v}
     for name, t, d in (("q", q, d_k), ("k", k, d_k), ("v", v, d_v)):
@@ -31,7 +33,7 @@ def reference_stages(x, w_q, w_k, w_v, w_o, mask, h):
     s["context_t"] = s["context"].transpose(0, 2, 1, 3)
     s["context_contiguous"] = np.ascontiguousarray(s["context_t"])
     s["concat"] = s["context_contiguous"].reshape(B, T, h * d_v)
-    s["out"] = s["concat"] if w_o is None else s["concat"] @ w_o.astype(np.float64)
+    s["out"] = s["concat"] if w_o is None else add(s["concat"] @ w_o.astype(np.float64), b_o)
     return s
 
 

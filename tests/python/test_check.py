@@ -51,6 +51,22 @@ def test_reference_stages_all_pass(ex):
     assert all(s.given and s.values_ok for s in result.stages.values())
 
 
+def test_biases_are_given_by_keyword():
+    ex = attnlab.exercise(d_model=8, n_heads=2, seq_len=5, bias=True, mask="causal")
+    calls = []
+
+    def mha(x, w_q, w_k, w_v, w_o, mask, b_q, b_k, b_v, b_o):
+        calls.append((b_q.shape, b_o.shape))
+        return students.reference_stages(x, w_q, w_k, w_v, w_o, mask, 2, b_q, b_k, b_v, b_o)
+    assert attnlab.check(mha, ex).passed
+    assert calls == [((8,), (8,))]
+    # Forgetting b_o: out is wrong, every stage before it right.
+    def no_b_o(x, w_q, w_k, w_v, w_o, mask, b_q, b_k, b_v, b_o):
+        return students.reference_stages(x, w_q, w_k, w_v, w_o, mask, 2, b_q, b_k, b_v)
+    result = attnlab.check(no_b_o, ex)
+    assert result.first_wrong == "out" and result.stages["concat"].right
+
+
 # (student, stages, first wrong stage, the core's mistake name or None for "nothing known")
 MISTAKES = [
     (students.no_scale_student, "weights", "no-scale"),
