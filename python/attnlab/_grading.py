@@ -1,6 +1,9 @@
 """attnlab.check: a student's multi-head attention graded by the core, as `attnlab-cli check`
 grades an answer.npz (the same grading, the same diagnosis, the same report)."""
+import contextlib
 import os
+import signal
+import threading
 import traceback
 
 import numpy as np
@@ -68,11 +71,12 @@ def _solution_error(name, ex, message):
 
 
 def _where(error):
-    """The student's line the exception came from: the deepest frame outside NumPy."""
-    numpy_dir = os.path.dirname(np.__file__)
+    """The student's line the exception came from: the deepest frame outside NumPy and this
+    package ("" when the function raised before running a line of its own)."""
+    library = tuple(os.path.dirname(os.path.abspath(f)) + os.sep for f in (np.__file__, __file__))
     frames = [f for f in traceback.extract_tb(error.__traceback__)
-              if not f.filename.startswith(numpy_dir)]
-    if len(frames) < 2:  # only check()'s own call: the function raised before running a line
+              if not os.path.abspath(f.filename).startswith(library)]
+    if not frames:
         return ""
     frame = frames[-1]
     line = f": {frame.line}" if frame.line else ""
@@ -107,14 +111,42 @@ def _stages_of(value, name, ex):
     return arrays, None
 
 
-def _run(solution, ex):
+class _TooLong(BaseException):
+    """Raised inside a solution that runs past its time (a BaseException: the student's own
+    `except Exception` does not swallow it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds):
+    """Stops what runs inside after `seconds` (SIGALRM: in the main thread, as a notebook's or
+    pytest's code runs; elsewhere, or with seconds None, no limit)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _TooLong()
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def _run(solution, ex, timeout):
     """Calls the student's function on copies of the inputs (their in-place edits stay theirs)."""
     name = getattr(solution, "__name__", type(solution).__name__) + "()"
     args = [None if a is None else np.array(a) for a in (ex.x, ex.w_q, ex.w_k, ex.w_v, ex.w_o)]
     biases = {b: np.array(ex.input(b)) for b in ("b_q", "b_k", "b_v", "b_o")
               if ex.input(b) is not None}
     try:
-        value = solution(*args, np.array(ex.mask), **biases)
+        with _time_limit(timeout):
+            value = solution(*args, np.array(ex.mask), **biases)
+    except _TooLong as e:
+        return _solution_error(name, ex, f"{name} ran for more than {timeout:g} s and was "
+                                         f"stopped{_where(e)}; is a loop not ending?")
     except NotImplementedError:
         return ex._core.grade_arrays({}, True, name, ex.label)
     except Exception as e:  # the student's bug: said, never passed on as a crash of the grader
@@ -130,12 +162,13 @@ def _is_torch_module(solution):
     return any(c.__module__.startswith("torch.") for c in type(solution).__mro__)
 
 
-def check(solution, ex):
+def check(solution, ex, timeout=60):
     """Grades `solution` on exercise `ex` (an Exercise, a preset's name or an exercise folder)
     stage by stage and names the mistake, as `attnlab-cli check` does. `solution` is a NumPy
     function f(x, w_q, w_k, w_v, w_o, mask) (with biases also called with b_q=, b_k=, b_v= and
     b_o=) returning out or a dict of stages by the export's names, or the path of an
-    answer.npz. A solution that raises, returns NaN or the wrong shape gets a failed Result whose
+    answer.npz. A solution that raises, returns NaN or the wrong shape, or runs longer than
+    `timeout` seconds (None: no limit; only in the main thread), gets a failed Result whose
     report says so."""
     if not isinstance(ex, Exercise):
         ex = exercise(ex)
@@ -146,7 +179,7 @@ def check(solution, ex):
                         f"{ACCEPTED}")
     if not callable(solution):
         raise TypeError(f"check() takes {ACCEPTED}; not a {type(solution).__name__}")
-    graded = _run(solution, ex)
+    graded = _run(solution, ex, timeout)
     return graded if isinstance(graded, Result) else _result(graded)
 
 

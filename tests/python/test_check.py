@@ -127,6 +127,23 @@ def test_a_raising_solution_is_said_with_its_last_line(ex):
         attnlab.testing.assert_mha(mha, ex)
 
 
+def test_a_solution_that_runs_too_long_is_stopped(ex):
+    def mha(x, w_q, w_k, w_v, w_o, mask):
+        out = x @ w_q
+        while True:
+            try:
+                out = out + 0
+            except Exception:  # a student's catch-all does not swallow the stop
+                pass
+    result = attnlab.check(mha, ex, timeout=0.3)
+    assert not result.passed
+    assert result.error.startswith("mha() ran for more than 0.3 s and was stopped\n  at "
+                                   "test_check.py line "), result.error
+    assert "is a loop not ending?" in result.error
+    # The alarm is off again: a right solution after it is graded as usual.
+    assert attnlab.check(students.right_student(heads(ex)), ex, timeout=0.3).passed
+
+
 def test_not_implemented_is_the_starters_message(ex):
     def mha(x, w_q, w_k, w_v, w_o, mask):
         raise NotImplementedError("still to write")
