@@ -59,6 +59,16 @@ sys.exit(0 if d["shapes"].get("q_heads") == [32, 8, 128, 64] and not d["content_
          and not d["text_findings"] else 1)' "$work/scene10.json" && ok ||
   bad "the screenshot of scene 10 is not whole: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["content_findings"], d["text_findings"])' "$work/scene10.json")"
 
+# ... and for the measurement a tab starts as it is first drawn: ten-minutes 6 shows the Paths tab,
+# whose loop-against-batched timing starts with its first frame (it showed "measuring 0%").
+expect 0 "" --lesson ten-minutes --scene 6 --present --font-scale 1.5 --width 1280 --height 720 \
+  --screenshot "$work/scene6.png" --frames 1 --dump-layout "$work/scene6.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["tab"] == "paths" and not d["measuring"] else 1)' "$work/scene6.json" && ok ||
+  bad "the screenshot of scene 6 was taken while measuring: $(head -c 300 "$work/scene6.json")"
+
 # A scripted run makes no settings folder and no log in it (issue 43): with HOME and
 # XDG_CONFIG_HOME at empty folders (and no ATTNLAB_CONFIG_DIR), a screenshot with --dump-layout and
 # an export leave both empty. (Mesa's shader cache is pointed elsewhere: it is not the app's.)

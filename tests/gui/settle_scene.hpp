@@ -1,9 +1,11 @@
-// A lesson's scene drawn until it has settled, as a still waits for it: its trace computed and
+// A lesson's scene drawn until it has settled, as a still waits for it: its model read, its trace
+// computed and
 // shown, the tabs' measurements in, the band and the fitted regions done fitting their type and
 // the windows standing still (three frames at least). One loop for the tests that look at a scene
 // whole.
 #pragma once
 
+#include "app/gui/model/model_state.hpp"
 #include "app/gui/panels/layout_motion.hpp"
 #include "app/gui/state/redraw.hpp"
 #include "headless_imgui.hpp"
@@ -15,6 +17,7 @@ template <class DrawFrame>
 bool settle_scene(AppState& state, DrawFrame&& draw_frame, int most_frames) {
   LayoutMotion motion;
   for (int i = 0; i < most_frames; ++i) {
+    if (!state.model.loading.empty()) wait_for_model(state);
     state.session.worker->wait_idle();
     poll_trace(state);
     draw_frame();

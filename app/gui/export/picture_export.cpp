@@ -201,8 +201,10 @@ bool after_picture_frame(AppState& state, PictureExport& run, int& exit_code,
       run.motion.note_frame();
       if (run.frame_of_shot < kStillFrames ||
           (picture_settling(state, run.motion) &&
-           run.frame_of_shot < kStillFrames + kMostFittingFrames))
+           run.frame_of_shot < kStillFrames + kMostFittingFrames)) {
+        if (run.frame_of_shot >= kStillFrames) settle_for_export(state);  // a tab's measurement
         return true;
+      }
       std::vector<unsigned char> rgba;
       if (run.transparent) {
         rgba = transparent_pixels(render, run.width, run.height);

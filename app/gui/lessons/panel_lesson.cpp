@@ -92,8 +92,11 @@ std::string choices_row(AppState& state, const lessons::Question& question, bool
   const bool scrolls = row_w > ImGui::GetContentRegionAvail().x;
   const float spacing = ImGui::GetFontSize() * 0.6f;
   std::string answer_text = question.answer;
+  // As wide as the row where it fits, so a line can sit beside it.
   ImGui::BeginChild("##choices",
-                    ImVec2(0, ImGui::GetFrameHeight() + (scrolls ? style.ScrollbarSize : 0)), false,
+                    ImVec2(scrolls ? 0 : std::ceil(row_w) + 1,
+                           ImGui::GetFrameHeight() + (scrolls ? style.ScrollbarSize : 0)),
+                    false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // No font scale of its own: a child's type is its parent's scale times its own (1), so the
   // band's `scale` set here again drew the choices at scale squared.
@@ -156,15 +159,19 @@ void question_block(AppState& state, const Scene& scene, bool audience) {
     const bool checked = question.choices.empty() && !given.empty();
     const bool right = checked && lessons::answers_match(given, question.answer);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kRight));
-    text_wrapped(
+    const std::string line =
         "Answer: " + answer_text +
-        (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : ""));
+        (checked ? (right ? "  \u2713 the class had it" : "  \u2717 not the class's") : "");
+    // Beside the choices where it fits (the right one is marked green there too).
+    if (!question.choices.empty() &&
+        same_line_if_fits(ImGui::CalcTextSize(line.c_str()).x, ImGui::GetFontSize()))
+      ImGui::AlignTextToFramePadding();
+    text_wrapped(line);
     ImGui::PopStyleColor();
   } else if (!audience) {
-    // Beside the class's answer where it fits.
+    // Beside the class's answer or the choices where it fits.
     const char* how = "The class answers first; the next click (PageDown) reveals the answer.";
-    if (question.choices.empty() &&
-        same_line_if_fits(ImGui::CalcTextSize(how).x, ImGui::GetFontSize()))
+    if (same_line_if_fits(ImGui::CalcTextSize(how).x, ImGui::GetFontSize()))
       ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", how);
   }

@@ -68,6 +68,7 @@ bool after_slide_frame(AppState& state, SlideExport& run, ImVec2 framebuffer_sca
   const bool settled =
       run.frames >= kSlideFrames &&
       (!picture_settling(state, run.motion) || run.frames >= kSlideFrames + kMostFittingFrames);
+  if (!settled && run.frames >= kSlideFrames) settle_for_export(state);  // a tab's measurement
   if (run.index < run.slides.size() && settled) {
     const Slide& slide = run.slides[run.index];
     const lessons::Scene& scene = state.lesson.lesson.scenes[size_t(slide.scene)];

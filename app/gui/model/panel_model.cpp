@@ -18,6 +18,7 @@
 #include "app/gui/look/wrap.hpp"
 #include "app/gui/model/model_panels.hpp"
 #include "app/gui/model/model_view_maps.hpp"
+#include "app/gui/panels/fitted_type.hpp"
 #include "app/gui/panels/heatmap_drawer.hpp"
 #include "app/gui/panels/job_status.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -71,12 +72,25 @@ void model_view(AppState& state, HeatmapDrawer* drawer) {
   const float top_h = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const float gap = std::max(2.0f, font * 0.25f);
+  // The caption under the maps, and the grey rows' legend where the maps have even rows
+  // (colormap.hpp).
+  char caption[96];
+  std::snprintf(caption, sizeof caption, "%lld layers x %lld heads, T = %lld (each row to its max)",
+                (long long)layers, (long long)heads, (long long)T);
+  const HeatmapSet& maps = view_maps(tab, drawer);
+  std::vector<std::string> below{caption};
+  if (maps.even_rows > 0) below.push_back(std::string("grey = ") + kEvenRowLegend);
+  // Wrapped half a font short of the room's edge, which the child's clip may reach.
+  const auto measure = [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; };
+  std::vector<std::string> lines;
+  for (const std::string& text : below)
+    for (const std::string& line : wrap_at_spaces(text, room.x - font * 0.5f, measure))
+      lines.push_back(line);
+  const float below_h = gap + float(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
   // The largest square maps that fit the room; small ones scroll (GPT-2 small: 12 x 12).
-  const float side = std::max(
-      font * 0.8f,
-      std::floor(std::min(
-          (room.x - label_w) / float(heads) - gap,
-          (room.y - top_h - ImGui::GetTextLineHeightWithSpacing()) / float(layers) - gap)));
+  const float side =
+      std::max(font * 0.8f, std::floor(std::min((room.x - label_w) / float(heads) - gap,
+                                                (room.y - top_h - below_h) / float(layers) - gap)));
   const std::vector<HeadSwitch> off = switched_off_heads(state);
   const bool current = model_is_current(state);
   const int64_t focus = focused_head(state);
@@ -103,7 +117,6 @@ void model_view(AppState& state, HeatmapDrawer* drawer) {
       const ImVec2 at = map_at(l, h);
       placements.push_back({int(l * heads + h), at, ImVec2(at.x + side, at.y + side)});
     }
-  const HeatmapSet& maps = view_maps(tab, drawer);
   if (drawer && drawer->error().empty())
     drawer->draw(list, maps, placements, HeatmapSlot::ModelView);
   for (int64_t l = 0; l < layers; ++l) {
@@ -155,12 +168,9 @@ void model_view(AppState& state, HeatmapDrawer* drawer) {
   }
   ImGui::SetCursorScreenPos(
       ImVec2(origin.x, origin.y + top_h + float(layers) * (side + gap) + gap));
-  char caption[96];
-  std::snprintf(caption, sizeof caption, "%lld layers x %lld heads, T = %lld (each row to its max)",
-                (long long)layers, (long long)heads, (long long)T);
-  dim_text(state, caption);
-  // Even rows are grey, not the top colour (colormap.hpp): said where the maps have any.
-  if (maps.even_rows > 0) dim_text(state, std::string("grey = ") + kEvenRowLegend);
+  ImGui::PushStyleColor(ImGuiCol_Text, colours.text_dim);
+  for (const std::string& line : lines) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopStyleColor();
 }
 
 // [SECTION] the head finder
@@ -179,8 +189,13 @@ void head_finder(AppState& state) {
                                 ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##head_finder", kFinderColumns, flags, ImGui::GetContentRegionAvail()))
-    return;
+  // As tall as its rows where the region's type can shrink until they fit (a small model's heads
+  // are shown whole); otherwise the panel's height, scrolling at the whole type (GPT-2's 144).
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+  const float whole = row_h * float(tab.found.size() + 1) + 2;  // the header and the borders
+  const float height = whole * fitted_type_room(state) <= avail.y ? whole : avail.y;
+  if (!ImGui::BeginTable("##head_finder", kFinderColumns, flags, ImVec2(avail.x, height))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   const char* tips[kFinderColumns] = {
       "Layer and head (L1 h3); click a row to show it in the pipeline and the heads panel.",
@@ -283,10 +298,20 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
   const std::vector<double> p_on = next_token_probabilities(*tab.run, position, temperature);
   const std::vector<double> p_off = next_token_probabilities(*off_run, position, temperature);
   const std::vector<TopToken> top_on = top_tokens(p_on), top_off = top_tokens(p_off);
+  const auto in_top = [](const std::vector<TopToken>& top, int64_t id) {
+    return std::any_of(top.begin(), top.end(), [id](const TopToken& t) { return t.id == id; });
+  };
+  // A row per token of the top 10 with all heads on; those their absence brings into the top 10
+  // named under the table (ten rows, not up to twenty: the table fits the page whole).
   std::vector<int64_t> ids;
-  for (const TopToken& t : top_off) ids.push_back(t.id);
-  for (const TopToken& t : top_on)
-    if (std::find(ids.begin(), ids.end(), t.id) == ids.end()) ids.push_back(t.id);
+  for (const TopToken& t : top_on) ids.push_back(t.id);
+  std::string entered;
+  for (const TopToken& t : top_off) {
+    if (in_top(top_on, t.id)) continue;
+    char percent[32];
+    std::snprintf(percent, sizeof percent, " %.1f %%", 100.0 * t.probability);
+    entered += (entered.empty() ? "" : ", ") + piece_of(*tab.session, t.id) + percent;
+  }
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##off_effect", 4, flags)) return;
@@ -295,16 +320,13 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
   ImGui::TableSetupColumn("heads off");
   ImGui::TableSetupColumn("change");
   ImGui::TableHeadersRow();
-  const auto in_top = [](const std::vector<TopToken>& top, int64_t id) {
-    return std::any_of(top.begin(), top.end(), [id](const TopToken& t) { return t.id == id; });
-  };
   const Palette& colours = palette(state.ui.theme);
   for (const int64_t id : ids) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(piece_of(*tab.session, id).c_str());
     ImGui::TableSetColumnIndex(1);
-    ImGui::Text(in_top(top_on, id) ? "%.1f %%" : "(%.1f %%)", 100.0 * p_on[size_t(id)]);
+    ImGui::Text("%.1f %%", 100.0 * p_on[size_t(id)]);
     ImGui::TableSetColumnIndex(2);
     ImGui::Text(in_top(top_off, id) ? "%.1f %%" : "(%.1f %%)", 100.0 * p_off[size_t(id)]);
     ImGui::TableSetColumnIndex(3);
@@ -314,7 +336,8 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
     ImGui::PopStyleColor();
   }
   ImGui::EndTable();
-  dim_text(state, "(in brackets: not in that run's top 10)");
+  dim_text(state, "(in brackets: out of the top 10 without them)" +
+                      (entered.empty() ? "" : "; into it: " + entered));
 }
 
 // Greedy decoding with the KV cache: N more tokens, each computed once (the heads switched off
@@ -322,7 +345,10 @@ void switched_off_effect(AppState& state, int64_t position, double temperature) 
 void generation(AppState& state) {
   ModelTab& tab = state.model;
   ImGui::Spacing();
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000").x + 2 * ImGui::GetFontSize());
+  // Two digits, and the field's - and + buttons (a frame's height each) beside them.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("00").x + 2 * style.FramePadding.x +
+                          2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x));
   ImGui::InputInt("##generate_count", &tab.generate_count, 1, 8);
   tab.generate_count = std::clamp(tab.generate_count, 1, 64);
   ImGui::SameLine();
@@ -369,16 +395,20 @@ void next_token(AppState& state) {
     return;
   }
   const bool causal = tab.session->model.spec.causal;
+  // With heads switched off, their table below lists the top 10 with all heads on beside the same
+  // tokens without them: the bars would say it twice.
+  const bool heads_off = !switched_off_heads(state).empty();
   for (const int64_t t : positions) {
     const std::string after = piece_of(*tab.session, run.ids[size_t(t)]);
     if (t == positions.front()) ImGui::SameLine();
     heading(state, causal ? ("next after \"" + after + "\"").c_str()
                           : ("at [MASK], token " + std::to_string(t)).c_str());
-    token_bars(state, top_tokens(next_token_probabilities(run, t, tab.temperature)));
+    if (!heads_off || t != positions.back())
+      token_bars(state, top_tokens(next_token_probabilities(run, t, tab.temperature)));
   }
   if (causal) generation(state);
   ImGui::Spacing();
-  if (switched_off_heads(state).empty()) {
+  if (!heads_off) {
     if (causal) ImGui::Text("next-token loss over the sentence: %.3f nats", tab.run_loss);
     dim_text(state,
              "Switch a head off (Shift+digit, or the heads panel) to see what it does to the "
@@ -411,8 +441,12 @@ void draw_model_tab(AppState& state, HeatmapDrawer* drawer) {
     std::string pieces;
     for (const std::string& piece : tab.tokens.pieces)
       pieces += (pieces.empty() ? "" : " ") + piece;
-    ImGui::TextDisabled("%s", pieces.c_str());
-    tooltip("The sentence's tokens as the model cut them (the Input's sentence box changes it).");
+    // What fits of the row, with an ellipsis; the whole sentence in the tooltip.
+    const std::string shown = cut_to_width(pieces, ImGui::GetContentRegionAvail().x);
+    ImGui::TextDisabled("%s", shown.c_str());
+    tooltip(("The sentence's tokens as the model cut them (the Input's sentence box changes it): " +
+             pieces)
+                .c_str());
   }
   if (!tab.loading.empty()) {
     draw_task_status(tab.load, "model_load_tab", palette(state.ui.theme).error);
@@ -453,7 +487,8 @@ void draw_model_tab(AppState& state, HeatmapDrawer* drawer) {
   model_view(state, drawer);
   ImGui::EndChild();
   ImGui::SameLine(0, font);
-  ImGui::BeginChild("##model_pages", ImVec2(0, room.y));
+  // Its type shrinks until a small model's head finder, or the next token's page, fits whole.
+  begin_fitted_region(state, "##model_pages", ImVec2(0, room.y));
   if (begin_tab_bar("##model_pages_bar")) {
     const struct {
       ModelPage page;
@@ -477,7 +512,7 @@ void draw_model_tab(AppState& state, HeatmapDrawer* drawer) {
     }
     ImGui::EndTabBar();
   }
-  ImGui::EndChild();
+  end_fitted_region(state);
 }
 
 }  // namespace attnlab::gui

@@ -58,9 +58,25 @@ void begin_fitted_region(AppState& state, const char* id, ImVec2 size) {
                 ImGui::GetFontSize(), static_cast<const void*>(state.session.trace.get()));
   if (fit.fitted_for != fitted_for) fit = TypeFit{1, fitted_for, false};
   ImGui::SetWindowFontScale(fit.scale);
+  // The spacing around the type shrinks with it (ImGui scales only the glyphs): at its least type
+  // a region kept the whole type's gaps between its lines, rows and cells, and still did not fit.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto scaled = [&](ImVec2 v) { return ImVec2(v.x * fit.scale, v.y * fit.scale); };
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, scaled(style.ItemSpacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, scaled(style.ItemInnerSpacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, scaled(style.FramePadding));
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, scaled(style.CellPadding));
+}
+
+float fitted_type_room(const AppState& state) {
+  const auto fit = state.type_fits.find(ImGui::GetCurrentWindow()->ID);
+  if (fit == state.type_fits.end()) return 1;
+  const float scale = fit->second.scale;
+  return least_fitted_font_scale(ImGui::GetFontSize() / scale) / scale;
 }
 
 void end_fitted_region(AppState& state) {
+  ImGui::PopStyleVar(4);  // the spacing begin_fitted_region scaled
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   TypeFit& fit = state.type_fits[window->ID];
   const float content = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;

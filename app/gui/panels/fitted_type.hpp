@@ -33,6 +33,10 @@ float least_fitted_font_scale(float font_pixels);
 void begin_fitted_region(AppState& state, const char* id, ImVec2 size);
 void end_fitted_region(AppState& state);
 
+// Inside a fitted region: its least type over its type now (1 at its floor), what a content
+// choosing between shrinking to fit and scrolling at the region's type can still count on.
+float fitted_type_room(const AppState& state);
+
 // A region shrank its type last frame: another frame is wanted.
 bool type_fitting(const AppState& state);
 

@@ -153,6 +153,7 @@ std::string layout_json(const AppState& state, ImVec2 window, ImVec2 scale, int 
       content_findings(state, ImVec4(0, 0, window.x, state.frame.layout_height));
   out["export_message"] = state.window.export_message;
   out["computing"] = state.session.computing;
+  out["measuring"] = any_job_pending(state);  // a tab's measurement (the Paths tab's timing)
   out["trace_ms"] = state.session.trace_seconds * 1e3;
   out["presenter"] = state.ui.presenter;
   {  // a lesson playing: where it is (the page's audience tab follows it)

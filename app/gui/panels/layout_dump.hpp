@@ -15,7 +15,7 @@ namespace attnlab::gui {
 // {"window": [w, h], "framebuffer_scale": [sx, sy], "preset": ..., "config": {...},
 //  "view": "weights", "batch": 0, "value_min": 0, "value_max": 1, "colormap": "viridis",
 //  "rows": T, "cols": T, "heatmaps": [{"head": 0, "rect": [x0, y0, x1, y1]}, ...],
-//  "frame": N, "step": {"index": 4, "stage": "attend", "label": "QKᵀ"}, "computing": false,
+//  "frame": N, "step": {"index": 4, "stage": "attend", "label": "QKᵀ"}, "computing": false, "measuring": false,
 //  "presenter": false, "shapes": {"scores": [1, 2, 11, 11], ...},   (the current step's tensors)
 //  "content_findings": ["table ... rows ...", "map of head 1 ..."],
 //  "text_findings": ["cut \"...\" [x0,y0 x1,y1] in room [...] (window)", ...]}

@@ -39,7 +39,8 @@ void LayoutMotion::note_frame() {
 }
 
 bool picture_settling(const AppState& state, const LayoutMotion& motion) {
-  return layout_fitting(state) || motion.moving();
+  return layout_fitting(state) || motion.moving() || any_job_pending(state) ||
+         state.session.computing;
 }
 
 }  // namespace attnlab::gui

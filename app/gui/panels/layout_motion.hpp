@@ -23,7 +23,9 @@ class LayoutMotion {
 };
 
 // Whether a picture saved now would not be the one that stays: the layout still fits its type or
-// still moves. Exports wait for it, at most kMostFittingFrames.
+// still moves, or a measurement a tab started as it was drawn (the Paths tab's timing) or a
+// computation still runs. Exports wait for it, at most kMostFittingFrames frames (and for the
+// measurement itself: settle_for_export).
 bool picture_settling(const AppState& state, const LayoutMotion& motion);
 
 }  // namespace attnlab::gui

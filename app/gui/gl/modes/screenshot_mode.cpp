@@ -55,8 +55,11 @@ class ScreenshotMode final : public FrameMode {
     const int drawn = loop.frame - settled_at_;
     motion_.note_frame();
     if (drawn < kFramesAfterSettling) return;
-    if (picture_settling(loop.state, motion_) && drawn < kFramesAfterSettling + kMostFittingFrames)
+    if (picture_settling(loop.state, motion_) &&
+        drawn < kFramesAfterSettling + kMostFittingFrames) {
+      settle_for_export(loop.state);  // what a tab started as it was drawn (a measurement)
       return;
+    }
     loop.exit_code = save_screenshot(loop.state, loop.options);
     over_ = true;
   }
