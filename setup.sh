@@ -30,6 +30,9 @@ web_packages=(
 )
 # Its test: Debian's chromium, driven by puppeteer-core (tests/web/package.json) under node.
 browser_test_packages=(chromium)
+# The Python package `import attnlab` (python/; optional in a build) and its tests: pytest, and
+# the wheel built and installed into a fresh venv.
+python_test_packages=(pybind11-dev python3-pytest python3-build python3-wheel python3-venv python3-pip)
 
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
@@ -50,7 +53,8 @@ case "$mode" in
     [ "$mode" = run ] && exec build/app/gui/attnlab "$@"
     ;;
   test)
-    tools/install_packages.sh "${packages[@]}" "${web_packages[@]}" "${browser_test_packages[@]}"
+    tools/install_packages.sh "${packages[@]}" "${web_packages[@]}" "${browser_test_packages[@]}" \
+      "${python_test_packages[@]}"
     install_node
     (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
     (cd tests/tokenizers && npm ci --no-audit --no-fund --loglevel=error)

@@ -1,7 +1,6 @@
 #include "app/cli/check.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -9,55 +8,11 @@
 
 #include "app/cli/options.hpp"
 #include "app/cli/parse_arguments.hpp"
+#include "app/common/check_report.hpp"
 #include "core/exercise/grade.hpp"
 #include "core/model/errors.hpp"
 
 namespace attnlab::cli {
-
-namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
-void print_stage(std::ostream& out, const StageGrade& s) {
-  std::string line = "  " + s.name;
-  line.resize(24, ' ');
-  line += shape_to_string(s.right_shape) + " " + s.axes;
-  line.resize(62, ' ');
-  if (!s.given) {
-    out << line << "not given\n";
-  } else if (!s.shape_ok) {
-    out << line << "WRONG shape: " << s.name << " is " << shape_to_string(s.given_shape)
-        << "; this exercise's " << s.name << " is " << shape_to_string(s.right_shape) << "\n";
-  } else if (s.values_ok) {
-    out << line << "right   (max error " << number(s.max_error) << ")\n";
-  } else {
-    out << line << "WRONG   max error " << number(s.max_error)
-        << (s.non_finite.empty() ? "" : " over the finite entries") << " (tolerance "
-        << number(s.tolerance) << "), " << s.wrong_entries << " of " << s.entries
-        << " entries differ";
-    if (!s.non_finite.empty()) out << "; " << s.non_finite;
-    out << "\n";
-  }
-}
-
-void print_diagnosis(std::ostream& out, const Diagnosis& d) {
-  for (const NamedMistake& m : d.mistakes) {
-    out << "\nMistake: " << m.name << " (" << m.title << ")\n"
-        << "  symptom:  " << m.symptom << "\n"
-        << "  seen:     " << m.evidence << "\n"
-        << "  wrong:    " << m.wrong << "\n"
-        << "  fix:      " << m.right << "\n";
-    if (m.simulated != Mistake::None)
-      out << "  see it:   attnlab-cli --preset seed003 --mistake " << m.name << "\n";
-  }
-  if (d.mistakes.empty()) out << "\nDiagnosis: " << d.unexplained << "\n";
-}
-
-}  // namespace
 
 int run_exercise(int argc, char** argv) {
   // --force is the exercise's own flag; the rest are the trace's (argv[0] stands for the program).
@@ -123,34 +78,13 @@ int run_check(int argc, char** argv) {
   if (answer_path.empty()) answer_path = dir + "/answer.npz";
   const Exercise exercise = load_exercise(dir);  // a bad folder or answer: one line, exit 2 (main)
   const Answer answer = read_answer(answer_path);
-  std::ostream& out = std::cout;
   if (answer.not_implemented && answer.arrays.empty()) {
-    out << answer_path
-        << ": mha() is not implemented yet: fill in its body in mha.py (or mha_torch.py), run "
-           "it again, then check\n";
+    std::cout << not_implemented_report(answer_path);
     return 1;
   }
   const Grade grade = grade_answer(exercise, answer);
-  out << "Checking " << answer_path << " against " << dir << "\n";
-  for (const StageGrade& s : grade.stages) print_stage(out, s);
-  if (!grade.unknown_names.empty()) {
-    std::string names;
-    for (const std::string& n : grade.unknown_names) names += (names.empty() ? "" : ", ") + n;
-    out << "Ignored (not stages of this exercise): " << names << "\n";
-  }
-  if (grade.given_count == 0) {
-    out << "\nNo stage of this exercise is given: save them under the names above (q, k, v, "
-           "..., out), e.g. np.savez(\"answer.npz\", out=out)\n";
-    return 1;
-  }
-  if (grade.all_right()) {
-    out << "\nEvery given stage is right (" << grade.given_count << " of " << grade.stages.size()
-        << ").\n";
-    return 0;
-  }
-  out << "\nFirst wrong stage: " << grade.stages[size_t(grade.first_wrong)].name << "\n";
-  print_diagnosis(out, grade.diagnosis);
-  return 1;
+  std::cout << check_report(grade, answer_path, dir);
+  return grade.all_right() ? 0 : 1;
 }
 
 }  // namespace attnlab::cli

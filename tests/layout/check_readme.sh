@@ -67,6 +67,12 @@ other_tools=(
   "--animate cat app/lessons/lesson.cpp"                       # a lesson scene's own option
   "--show-answer-text cat app/lessons/lesson.cpp"              # a lesson scene's own option
   "--heds cat tests/gui/test_scene_options.cpp"                # the misspelling docs/lessons.md shows
+  "--target cmake --build"                                     # cmake --build build --target T
+  "--no-build-isolation /usr/bin/python3 -m pip install --help" # docs/python.md: pip install ./python
+  "--no-index /usr/bin/python3 -m pip install --help"         # docs/python.md: the wheel offline
+  "--wheel /usr/bin/python3 -m build --help"                  # docs/python.md: python3 -m build
+  "--no-isolation /usr/bin/python3 -m build --help"           # docs/python.md: python3 -m build
+  "--system-site-packages /usr/bin/python3 -m venv --help"    # docs/python.md: the venv
 )
 known_elsewhere() {  # FLAG: listed above, and really in its command's output
   local entry
