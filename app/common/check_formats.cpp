@@ -1,5 +1,6 @@
 #include "app/common/check_formats.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -17,8 +18,12 @@ std::string json_text(const json& doc) {
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-json index_json(const std::vector<int64_t>& index) {
-  return json(index);
+// A value of the answer: a number, or "-inf", "inf", "nan" where JSON has none (float() reads
+// them back).
+json value_json(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  return value;
 }
 
 json shape_json(const Shape& shape) {
@@ -124,8 +129,9 @@ std::string check_json(const CheckedAnswer& checked) {
                   {"non_finite", s.non_finite.empty() ? json(nullptr) : json(s.non_finite)},
                   {"verdict", stage_verdict(s)}};
     if (s.wrong() && !s.worst_index.empty())
-      stage["worst"] = {
-          {"index", index_json(s.worst_index)}, {"given", s.worst_given}, {"right", s.worst_right}};
+      stage["worst"] = {{"index", s.worst_index},
+                        {"given", value_json(s.worst_given)},
+                        {"right", value_json(s.worst_right)}};
     stages.push_back(stage);
   }
   const bool wrong = grade.first_wrong >= 0;
