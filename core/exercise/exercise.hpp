@@ -20,12 +20,13 @@ struct Exercise {
   Config config;  // batch, seq_len and d_in spelled out: x is given
   Inputs inputs;  // x and the parameters (w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, [b_o]])
   Trace answer;   // run(config, inputs): every stage's right values
-  // exercise.json's optional "points" ({"out": 4, "weights": 2}): a stage's points in a course's
-  // autograder (attnlab-cli check --format gradescope); a stage it does not name is worth 1.
+  // exercise.json's optional "points" ({"out": 4, "weights": 2}): the stages a course's autograder
+  // scores (attnlab-cli check --format gradescope) and what each is worth. Without it every stage
+  // is worth 1; with it a stage it does not name is worth 0 (still graded and shown).
   std::map<std::string, double> points;
 };
 
-// The points `stage` is worth (Exercise::points, or 1).
+// The points `stage` is worth: Exercise::points' value, 0 if it names others, 1 without it.
 double stage_points(const Exercise& exercise, const std::string& stage);
 
 // The exercise of a config (inputs not given are made as the traced run makes them). Throws

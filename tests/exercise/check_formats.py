@@ -133,7 +133,7 @@ def check_answer(label, folder, stage_names, points, given, right, mistakes):
     tests = gs["tests"]
     check(gs["output"] == text and gs["visibility"] == "visible", f"{label}: gradescope output is the report")
     check([t["name"] for t in tests] == stage_names, f"{label}: gradescope a test per stage")
-    worth = {n: points.get(n, 1) for n in stage_names}
+    worth = {n: points.get(n, 0) if points else 1 for n in stage_names}
     check(all(t["max_score"] == worth[t["name"]] for t in tests), f"{label}: gradescope max_score as points say")
     scores = {t["name"]: t["score"] for t in tests}
     check(scores == {n: worth[n] if verdicts[n] == "right" else 0 for n in stage_names},
