@@ -2,15 +2,18 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/cli/options.hpp"
 #include "app/cli/parse_arguments.hpp"
+#include "app/common/check_formats.hpp"
 #include "app/common/check_report.hpp"
 #include "core/exercise/grade.hpp"
 #include "core/model/errors.hpp"
+#include "core/tensor/npy.hpp"
 
 namespace attnlab::cli {
 
@@ -68,22 +71,40 @@ int run_check(int argc, char** argv) {
       "attnlab-cli check: grades a student's answer to an exercise stage by stage and "
       "names the mistake. Exit 0: every given stage right; 1: one is wrong; 2: the "
       "exercise or the answer cannot be read."};
-  std::string dir, answer_path;
+  std::string dir, answer_path, format_name = "text", output_path;
   app.add_option("DIR", dir, "The exercise folder (attnlab-cli exercise DIR wrote it)")->required();
   app.add_option("--answer", answer_path,
                  "The answer: a .npz (np.savez or np.savez_compressed) or a folder of .npy "
                  "(default DIR/answer.npz)");
+  app.add_option("--format", format_name,
+                 "text (the report, the default), json (the report as data), junit (JUnit XML: "
+                 "a test case per stage) or gradescope (Gradescope's results.json, scored by "
+                 "exercise.json's \"points\")");
+  app.add_option("--output", output_path,
+                 "Write the result to this file (written whole or not at all) rather than to "
+                 "the standard output, which then gets the text report");
   if (const int stop = parse_arguments(app, argc, argv, "attnlab-cli check"); stop >= 0)
     return stop;
+  const std::optional<CheckFormat> format = check_format_named(format_name);
+  if (!format) {
+    std::cerr << "attnlab-cli check: --format " << format_name << " is not a format; give "
+              << kCheckFormatNames << "\n";
+    return 2;
+  }
   if (answer_path.empty()) answer_path = dir + "/answer.npz";
   const Exercise exercise = load_exercise(dir);  // a bad folder or answer: one line, exit 2 (main)
   const Answer answer = read_answer(answer_path);
-  if (answer.not_implemented && answer.arrays.empty()) {
-    std::cout << not_implemented_report(answer_path);
-    return 1;
-  }
   const Grade grade = grade_answer(exercise, answer);
-  std::cout << check_report(grade, answer_path, dir);
+  const CheckedAnswer checked{exercise, grade,
+                              answer.not_implemented && answer.arrays.empty()
+                                  ? not_implemented_report(answer_path)
+                                  : check_report(grade, answer_path, dir)};
+  if (output_path.empty()) {
+    std::cout << format_check(*format, checked);
+  } else {
+    write_file_atomically(output_path, format_check(*format, checked));
+    std::cout << checked.report;
+  }
   return grade.all_right() ? 0 : 1;
 }
 

@@ -18,24 +18,32 @@ void print_stage(std::ostream& out, const StageGrade& s) {
   line.resize(24, ' ');
   line += shape_to_string(s.right_shape) + " " + s.axes;
   line.resize(62, ' ');
+  out << line << stage_verdict(s) << "\n";
+}
+
+}  // namespace
+
+std::string stage_verdict(const StageGrade& s) {
+  std::ostringstream out;
   if (!s.given) {
-    out << line << "not given\n";
+    out << "not given";
   } else if (!s.shape_ok) {
-    out << line << "WRONG shape: " << s.name << " is " << shape_to_string(s.given_shape)
-        << "; this exercise's " << s.name << " is " << shape_to_string(s.right_shape) << "\n";
+    out << "WRONG shape: " << s.name << " is " << shape_to_string(s.given_shape)
+        << "; this exercise's " << s.name << " is " << shape_to_string(s.right_shape);
   } else if (s.values_ok) {
-    out << line << "right   (max error " << number(s.max_error) << ")\n";
+    out << "right   (max error " << number(s.max_error) << ")";
   } else {
-    out << line << "WRONG   max error " << number(s.max_error)
+    out << "WRONG   max error " << number(s.max_error)
         << (s.non_finite.empty() ? "" : " over the finite entries") << " (tolerance "
         << number(s.tolerance) << "), " << s.wrong_entries << " of " << s.entries
         << " entries differ";
     if (!s.non_finite.empty()) out << "; " << s.non_finite;
-    out << "\n";
   }
+  return out.str();
 }
 
-void print_diagnosis(std::ostream& out, const Diagnosis& d) {
+std::string diagnosis_report(const Diagnosis& d) {
+  std::ostringstream out;
   for (const NamedMistake& m : d.mistakes) {
     out << "\nMistake: " << m.name << " (" << m.title << ")\n"
         << "  symptom:  " << m.symptom << "\n"
@@ -46,9 +54,8 @@ void print_diagnosis(std::ostream& out, const Diagnosis& d) {
       out << "  see it:   attnlab-cli --preset seed003 --mistake " << m.name << "\n";
   }
   if (d.mistakes.empty()) out << "\nDiagnosis: " << d.unexplained << "\n";
+  return out.str();
 }
-
-}  // namespace
 
 std::string check_report(const Grade& grade, const std::string& answer_label,
                          const std::string& exercise_label) {
@@ -70,7 +77,7 @@ std::string check_report(const Grade& grade, const std::string& answer_label,
     out << "\n" << not_implemented_report(answer_label);
   } else {
     out << "\nFirst wrong stage: " << grade.stages[size_t(grade.first_wrong)].name << "\n";
-    print_diagnosis(out, grade.diagnosis);
+    out << diagnosis_report(grade.diagnosis);
   }
   return out.str();
 }

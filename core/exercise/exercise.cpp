@@ -1,6 +1,7 @@
 #include "core/exercise/exercise.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "core/exercise/starter_code.hpp"
@@ -48,7 +49,38 @@ json shape_json(const Shape& shape) {
   return json(std::vector<int64_t>(shape.begin(), shape.end()));
 }
 
+// exercise.json's "points": each key a stage of `answer`, each value a finite number >= 0.
+std::map<std::string, double> read_points(const json& doc, const Trace& answer,
+                                          const std::string& source) {
+  std::map<std::string, double> points;
+  const json* object = object_field(doc, "points", source);
+  if (!object) return points;
+  const std::vector<std::string> stages = stage_names(answer);
+  for (const auto& [stage, value] : object->items()) {
+    if (std::find(stages.begin(), stages.end(), stage) == stages.end()) {
+      std::string names;
+      for (const std::string& n : stages) names += (names.empty() ? "" : ", ") + n;
+      throw UserError(source + ": \"points\" names \"" + stage +
+                      "\", not a stage of this exercise; the stages are " + names);
+    }
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
+      std::string given = value.dump(-1, ' ', false, json::error_handler_t::replace);
+      if (given.size() > 60) given = given.substr(0, 57) + "...";
+      throw UserError(source + ": \"points\" of \"" + stage + "\" must be a number of points, 0 " +
+                      "or more (e.g. \"" + stage + "\": 2), not " + given);
+    }
+    points[stage] = value.get<double>();
+  }
+  return points;
+}
+
 }  // namespace
+
+double stage_points(const Exercise& exercise, const std::string& stage) {
+  if (exercise.points.empty()) return 1.0;
+  const auto found = exercise.points.find(stage);
+  return found == exercise.points.end() ? 0.0 : found->second;
+}
 
 std::vector<std::string> input_names(const Config& c) {
   std::vector<std::string> names{"x", "w_q", "w_k", "w_v"};
@@ -201,6 +233,7 @@ Exercise load_exercise(const std::string& dir) {
     for (const std::string& name : input_names(config))
       if (name == t.name) e.inputs.*t.member = load_npy(dir + "/" + name + ".npy", name);
   e.answer = run(e.config, e.inputs);
+  e.points = read_points(doc, e.answer, source);
   return e;
 }
 

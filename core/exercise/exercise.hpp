@@ -5,6 +5,7 @@
 // writes.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,14 @@ struct Exercise {
   Config config;  // batch, seq_len and d_in spelled out: x is given
   Inputs inputs;  // x and the parameters (w_q, w_k, w_v, [w_o], [b_q, b_k, b_v, [b_o]])
   Trace answer;   // run(config, inputs): every stage's right values
+  // exercise.json's optional "points" ({"out": 4, "weights": 2}): the stages a course's autograder
+  // scores (attnlab-cli check --format gradescope) and what each is worth. Without it every stage
+  // is worth 1; with it a stage it does not name is worth 0 (still graded and shown).
+  std::map<std::string, double> points;
 };
+
+// The points `stage` is worth: Exercise::points' value, 0 if it names others, 1 without it.
+double stage_points(const Exercise& exercise, const std::string& stage);
 
 // The exercise of a config (inputs not given are made as the traced run makes them). Throws
 // UserError for a config an exercise cannot state in NumPy's plain terms (cross-attention, MLA,
@@ -47,7 +55,8 @@ PersonWrite write_exercise(const Exercise& exercise, const std::string& dir,
                            WhenDifferent when_different = WhenDifferent::Keep);
 
 // Reads a folder write_exercise wrote and recomputes the right answer. Throws UserError naming the
-// folder or file and why ("no exercise.json in DIR: make one with attnlab-cli exercise DIR").
+// folder or file and why ("no exercise.json in DIR: make one with attnlab-cli exercise DIR"), also
+// for a "points" entry that is not a stage or not a number of points (0 or more).
 Exercise load_exercise(const std::string& dir);
 
 }  // namespace attnlab
