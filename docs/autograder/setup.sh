@@ -7,7 +7,7 @@ set -euo pipefail
 source_dir="${AUTOGRADER_ROOT:-/autograder}/source"
 
 apt-get update
-apt-get install -y --no-install-recommends \
+apt-get install -y \
   cmake g++ make pkg-config libeigen3-dev libopenblas-dev nlohmann-json3-dev libcli11-dev \
   zlib1g-dev python3 python3-numpy
 
