@@ -143,7 +143,7 @@ def main():
 
     # setup.sh installs only packages the project's own setup.sh names (Debian's, by name).
     text = open(os.path.join(REPO, "docs", "autograder", "setup.sh")).read()
-    wanted = re.search(r"apt-get install -y --no-install-recommends((?:.|\n)*?)\n\n", text).group(1)
+    wanted = re.search(r"apt-get install -y((?:.|\n)*?)\n\n", text).group(1)
     wanted = wanted.replace("\\", " ").split()
     project = open(os.path.join(REPO, "setup.sh")).read()
     named = set(re.findall(r"[a-z0-9][a-z0-9.+-]+", project))
