@@ -43,6 +43,13 @@ class LessonBand : public HeadlessImGui {
     return found;
   }
   float band() const { return ImGui::GetIO().DisplaySize.y - state.frame.layout_height; }
+  // Where `text` was drawn whole among `texts` (a failure, and an empty rectangle, where not).
+  static ImVec4 drawn_rect(const std::vector<DrawnText>& texts, const std::string& text) {
+    for (const DrawnText& t : texts)
+      if (t.text == text) return t.rect;
+    ADD_FAILURE() << "\"" << text << "\" is not drawn";
+    return ImVec4(0, 0, 0, 0);
+  }
   // A built-in lesson played in one window of this size at font 1.5, on its scene (from 0).
   void open_presenter(const std::string& lesson, int scene, ImVec2 size) {
     use_font_scale(1.5f);
@@ -257,12 +264,7 @@ TEST_F(LessonBand, TheTitleSharesTheStripsRowAndTheHowToLineTheAnswersRow) {
   ASSERT_TRUE(state.lesson.lesson.scenes[5].question->choices.empty());
   settle();
   const std::vector<DrawnText> texts = drawn_texts();
-  const auto find = [&](const std::string& text) {
-    for (const DrawnText& t : texts)
-      if (t.text == text) return t.rect;
-    ADD_FAILURE() << "\"" << text << "\" is not drawn";
-    return ImVec4(0, 0, 0, 0);
-  };
+  const auto find = [&](const std::string& text) { return drawn_rect(texts, text); };
   const ImVec4 title = find(state.lesson.lesson.scenes[5].title);
   const ImVec4 first_scene = find("1?");
   const ImVec4 how = find("The class answers first; the next click (PageDown) reveals the answer.");
@@ -286,12 +288,7 @@ TEST_F(LessonBand, TheHowToLineAndTheAnswerSitBesideTheChoices) {
   ASSERT_EQ(state.lesson.lesson.scenes[11].question->choices.size(), 3u);
   settle();
   const std::vector<DrawnText> texts = drawn_texts();
-  const auto find = [&](const std::string& text) {
-    for (const DrawnText& t : texts)
-      if (t.text == text) return t.rect;
-    ADD_FAILURE() << "\"" << text << "\" is not drawn";
-    return ImVec4(0, 0, 0, 0);
-  };
+  const auto find = [&](const std::string& text) { return drawn_rect(texts, text); };
   const lessons::Choice& last = state.lesson.lesson.scenes[11].question->choices.back();
   const ImVec4 choice = find(std::string(1, last.letter) + ") " + last.text);
   const ImVec4 how = find("The class answers first; the next click (PageDown) reveals the answer.");
