@@ -16,8 +16,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import students_numpy  # noqa: E402
+from script_checks import check, failures, run  # noqa: E402
 
-CLI = os.environ.get("ATTNLAB_CLI", "build/app/attnlab-cli")
 PRESETS = ["seed002", "seed003", "gqa"]
 MISTAKES = ["forget-transpose", "shared-qk-projection", "no-scale", "scale-d-model",
             "softmax-wrong-axis", "mask-zero", "mask-after-softmax", "concat-no-transpose",
@@ -28,18 +28,6 @@ UNKNOWN_BUGS = ["interleaved-heads", "residual-added"]
 VARIANTS = {"forget-transpose-both": ["forget-transpose"]}
 # Mistakes combined: each named from the full answer.
 COMBINED = ["no-scale+concat-no-transpose", "softmax-wrong-axis+no-output-projection"]
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def run(*args):
-    r = subprocess.run([CLI, *args], capture_output=True, text=True)
-    return r.returncode, r.stdout, r.stderr
 
 
 def applies(preset, mistake, p):

@@ -8,7 +8,6 @@ output folder that is missing) as one line and exit 2, with no file written.
 Usage: ATTNLAB_CLI=build/app/attnlab-cli /usr/bin/python3 check_formats.py"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -18,21 +17,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import students_numpy  # noqa: E402
+from script_checks import check, failures, run  # noqa: E402
 
-CLI = os.environ.get("ATTNLAB_CLI", "build/app/attnlab-cli")
 FORMATS = "text, json, junit or gradescope"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def run(*args):
-    r = subprocess.run([CLI, *args], capture_output=True, text=True)
-    return r.returncode, r.stdout, r.stderr
 
 
 def save(folder, stages, names=None, file="answer.npz"):
